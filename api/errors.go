@@ -1,0 +1,26 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/springport/greeter/dispatch"
+	"github.com/springport/greeter/message"
+)
+
+// Classify gives domain errors their HTTP statuses; it is the only place
+// that does. An error it does not know stays a plain 500.
+func Classify(err error) *dispatch.Error {
+	var index *message.IndexError
+	if errors.As(err, &index) {
+		// The original lets the collection's IndexOutOfBoundsException
+		// escape, which is a 500; clients written against it expect that.
+		return &dispatch.Error{
+			Status: http.StatusInternalServerError,
+			Detail: fmt.Sprintf("No message at index %d; the collection holds %d.", index.Index, index.Len),
+			Err:    err,
+		}
+	}
+	return nil
+}

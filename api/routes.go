@@ -1,0 +1,42 @@
+// Package api is the service's HTTP surface: its routes, the handlers behind
+// them, and the one table that gives domain errors their statuses.
+package api
+
+import (
+	"net/http"
+
+	"github.com/google/uuid"
+
+	"github.com/springport/greeter/dispatch"
+	"github.com/springport/greeter/message"
+	"github.com/springport/greeter/number"
+)
+
+// Typed path variables and query parameters, shared by routes and handlers.
+var (
+	helloID      = dispatch.Path[int32]("id")
+	messageIndex = dispatch.Path[int32]("index")
+	searchParam1 = dispatch.Query[int32]("param1")
+	searchParam2 = dispatch.OptionalQuery[uuid.UUID]("param2")
+)
+
+// Routes returns every endpoint of the service. valA and valB are the number
+// components behind /api/number/val-a and /api/number/val-b.
+func Routes(greeting string, messages *message.Collection, valA, valB *number.Number) []dispatch.Route {
+	return []dispatch.Route{
+		{Method: "GET", Pattern: "/api/hello", Handler: dispatch.Returns(handleHello(greeting))},
+		{Method: "GET", Pattern: "/api/hi", Handler: dispatch.Returns(handleHi())},
+		{Method: "GET", Pattern: "/api/nothing", Handler: dispatch.Runs(handleNothing())},
+		{Method: "GET", Pattern: "/api/hello/{id}", Inputs: []dispatch.Input{helloID}, Handler: dispatch.Returns(handleHelloID(greeting))},
+
+		{Method: "GET", Pattern: "/api/messages", Handler: dispatch.Returns(handleListMessages(messages))},
+		{Method: "POST", Pattern: "/api/messages", Status: http.StatusCreated, Handler: dispatch.Accepts(handleCreateMessage(messages))},
+		{Method: "GET", Pattern: "/api/messages/{index}", Inputs: []dispatch.Input{messageIndex}, Handler: dispatch.Returns(handleGetMessage(messages))},
+		{Method: "PUT", Pattern: "/api/messages/{index}", Inputs: []dispatch.Input{messageIndex}, Status: http.StatusNoContent, Handler: dispatch.Accepts(handleReplaceMessage(messages))},
+		{Method: "DELETE", Pattern: "/api/messages/{index}", Inputs: []dispatch.Input{messageIndex}, Status: http.StatusNoContent, Handler: dispatch.Runs(handleRemoveMessage(messages))},
+		{Method: "GET", Pattern: "/api/messages/search", Inputs: []dispatch.Input{searchParam1, searchParam2}, Handler: dispatch.Runs(handleSearch())},
+
+		{Method: "GET", Pattern: "/api/number/val-a", Handler: dispatch.Returns(handleNumber(valA))},
+		{Method: "GET", Pattern: "/api/number/val-b", Handler: dispatch.Returns(handleNumber(valB))},
+	}
+}

@@ -1,0 +1,239 @@
+package dispatch
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strconv"
+	"unicode/utf8"
+)
+
+// format is a wire format that the dispatcher can read or write.
+type format uint8
+
+const (
+	formatJSON format = iota
+	formatXML
+	formatText
+)
+
+// representation is one media type with the format behind it and the
+// Content-Type header that a response in it carries.
+type representation struct {
+	mediaType   mediaType
+	contentType string
+	format      format
+}
+
+func rep(s string, contentType string, f format) representation {
+	m, err := parseMediaType(s)
+	if err != nil {
+		panic(err) // the tables below are constants
+	}
+	return representation{mediaType: m, contentType: contentType, format: f}
+}
+
+// Writers, in order of preference: with no Accept, or */*, an object is JSON.
+var (
+	objectWriters = []representation{
+		rep("application/json", "application/json", formatJSON),
+		rep("application/xml", "application/xml;charset=UTF-8", formatXML),
+		rep("text/xml", "text/xml;charset=UTF-8", formatXML),
+	}
+	textWriters = []representation{
+		rep("text/plain", "text/plain;charset=UTF-8", formatText),
+	}
+)
+
+// bodyReaders are the body types that a route taking a body accepts unless it
+// narrows them with Consumes.
+var bodyReaders = []representation{
+	rep("application/json", "", formatJSON),
+	rep("application/*+json", "", formatJSON),
+	rep("application/xml", "", formatXML),
+	rep("text/xml", "", formatXML),
+	rep("application/*+xml", "", formatXML),
+}
+
+// xmlRoot names the root element of a value written as XML. Structs use
+// their type name (encoding/xml's default); Java's names for boxed scalars
+// and lists keep the original's documents: <Integer>5</Integer>,
+// <List><item>…</item></List>.
+type xmlRoot struct {
+	name string // empty: let encoding/xml choose
+	list bool   // a slice: one <item> per element inside <List>
+}
+
+func xmlRootOf(t reflect.Type) xmlRoot {
+	switch t.Kind() {
+	case reflect.Int32, reflect.Int, reflect.Int16, reflect.Int8:
+		return xmlRoot{name: "Integer"}
+	case reflect.Int64:
+		return xmlRoot{name: "Long"}
+	case reflect.String:
+		return xmlRoot{name: "String"}
+	case reflect.Bool:
+		return xmlRoot{name: "Boolean"}
+	case reflect.Slice:
+		return xmlRoot{name: "List", list: true}
+	}
+	return xmlRoot{}
+}
+
+// encode writes v to buf in format f, without a trailing newline.
+func encode(buf *bytes.Buffer, f format, root xmlRoot, v any) error {
+	switch f {
+	case formatJSON:
+		enc := json.NewEncoder(buf)
+		enc.SetEscapeHTML(false) // as Jackson: <, > and & stay as they are
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		return nil
+	case formatXML:
+		enc := xml.NewEncoder(buf)
+		if err := encodeXML(enc, root, v); err != nil {
+			return err
+		}
+		return enc.Close()
+	case formatText:
+		s, ok := v.(string)
+		if !ok {
+			return fmt.Errorf("text writer given %T", v)
+		}
+		buf.WriteString(s)
+		return nil
+	}
+	return fmt.Errorf("unknown format %d", f)
+}
+
+func encodeXML(enc *xml.Encoder, root xmlRoot, v any) error {
+	if !root.list {
+		if root.name == "" {
+			return enc.Encode(v)
+		}
+		return enc.EncodeElement(v, xml.StartElement{Name: xml.Name{Local: root.name}})
+	}
+	list := xml.StartElement{Name: xml.Name{Local: root.name}}
+	if err := enc.EncodeToken(list); err != nil {
+		return err
+	}
+	s := reflect.ValueOf(v)
+	item := xml.StartElement{Name: xml.Name{Local: "item"}}
+	for i := range s.Len() {
+		if err := enc.EncodeElement(s.Index(i).Interface(), item); err != nil {
+			return err
+		}
+	}
+	return enc.EncodeToken(list.End())
+}
+
+// decode fills dst, a pointer, from a whole request body in format f. Every
+// failure is a *Error with status 400 whose detail says what is wrong with
+// the body without echoing it.
+func decode(body []byte, f format, dst any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return badRequest("Required request body is missing.")
+	}
+	if !utf8.Valid(body) {
+		return badRequest("Request body is not valid UTF-8.")
+	}
+	switch f {
+	case formatJSON:
+		if err := json.Unmarshal(body, dst); err != nil {
+			return badRequest(describeJSONError(err))
+		}
+	case formatXML:
+		if err := decodeXML(body, dst); err != nil {
+			return badRequest("Malformed XML body: " + err.Error() + ".")
+		}
+	default:
+		return fmt.Errorf("no reader for format %d", f)
+	}
+	return nil
+}
+
+// decodeXML reads one root element and allows nothing after it but
+// whitespace, comments and processing instructions. encoding/xml expands no
+// entities beyond XML's five predefined ones and limits nesting depth, so
+// entity-expansion tricks end in an error, not in memory.
+func decodeXML(body []byte, dst any) error {
+	dec := xml.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(dst); err != nil {
+		return err
+	}
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.CharData:
+			if len(bytes.TrimSpace(t)) != 0 {
+				return errors.New("text after the root element")
+			}
+		case xml.Comment, xml.ProcInst:
+		default:
+			return errors.New("content after the root element")
+		}
+	}
+}
+
+func describeJSONError(err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return "Malformed JSON body at byte " + strconv.FormatInt(syntax.Offset, 10) + ": " + syntax.Error() + "."
+	case errors.As(err, &typ):
+		where := "the body"
+		if typ.Field != "" {
+			where = strconv.Quote(typ.Field)
+		}
+		return "JSON body has the wrong shape: " + where + " must be " + jsonKind(typ.Type) + ", not " + article(typ.Value) + "."
+	}
+	return "Malformed JSON body."
+}
+
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer in range"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "a " + t.Kind().String()
+}
+
+func article(jsonValue string) string {
+	switch jsonValue {
+	case "array", "object":
+		return "an " + jsonValue
+	case "":
+		return "this value"
+	}
+	if len(jsonValue) > 6 && jsonValue[:6] == "number" {
+		return "the number" + jsonValue[6:]
+	}
+	return "a " + jsonValue
+}

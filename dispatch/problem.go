@@ -1,0 +1,58 @@
+package dispatch
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+)
+
+// Error is a failure with the HTTP status it deserves. Detail is shown to
+// the client; Err, when set, is only logged.
+type Error struct {
+	Status int
+	Detail string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Detail + ": " + e.Err.Error()
+	}
+	return e.Detail
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func badRequest(detail string) *Error {
+	return &Error{Status: http.StatusBadRequest, Detail: detail}
+}
+
+// problem is an RFC 9457 problem document.
+type problem struct {
+	Type     string `json:"type"`
+	Title    string `json:"title"`
+	Status   int    `json:"status"`
+	Detail   string `json:"detail,omitempty"`
+	Instance string `json:"instance"`
+}
+
+// writeProblem answers with a problem document, whatever the client's
+// Accept says: an error is better reported in a type the client did not ask
+// for than not at all (Spring does the same).
+func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail string) {
+	body, err := json.Marshal(problem{
+		Type:     "about:blank",
+		Title:    http.StatusText(status),
+		Status:   status,
+		Detail:   detail,
+		Instance: r.URL.Path,
+	})
+	if err != nil { // cannot happen for these field types
+		body = []byte(`{"type":"about:blank","status":500}`)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/problem+json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write(body)
+}
