@@ -566,7 +566,6 @@ func (ex *exchange) readBody(r *http.Request, max int64) ([]byte, error) {
 	return ex.in.Bytes(), nil
 }
 
-
 func bodyTooLarge(max int64) *Error {
 	return &Error{Status: http.StatusRequestEntityTooLarge,
 		Detail: "Request body is larger than the limit of " + strconv.FormatInt(max, 10) + " bytes."}
