@@ -12,7 +12,6 @@ import (
 	"os/signal"
 	"strconv"
 	"syscall"
-	"time"
 
 	"github.com/springport/greeter/api"
 	"github.com/springport/greeter/dispatch"
@@ -20,22 +19,21 @@ import (
 	"github.com/springport/greeter/number"
 )
 
-// Server limits. A client that never finishes its headers is dropped after
-// readHeaderTimeout; the other limits bound a slow body, a slow reader and
-// an idle keep-alive connection.
-const (
-	readHeaderTimeout = 5 * time.Second
-	readTimeout       = 30 * time.Second
-	writeTimeout      = 30 * time.Second
-	idleTimeout       = 60 * time.Second
-	maxHeaderBytes    = 64 << 10
-	shutdownTimeout   = 30 * time.Second
-)
+// maxHeaderBytes bounds a request's header block; past it the server
+// answers 431.
+const maxHeaderBytes = 64 << 10
 
 // run starts the service and serves until ctx is cancelled or the process
 // gets SIGINT or SIGTERM, then shuts down gracefully: the listener closes at
-// once and requests in flight get up to shutdownTimeout to finish.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+// once and requests in flight get up to server.shutdown-timeout to finish.
+//
+// A failure is returned and also reported on stderr.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
+	defer func() {
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+		}
+	}()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -60,10 +58,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	srv := &http.Server{
 		Handler:           handler,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
+		ReadHeaderTimeout: s.readHeaderTimeout,
+		ReadTimeout:       s.readTimeout,
+		WriteTimeout:      s.writeTimeout,
+		IdleTimeout:       s.idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
@@ -72,20 +70,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	logger.Info("started", "addr", ln.Addr().String())
 
 	select {
-	case err := <-served:
+	case err = <-served:
 		return err
 	case <-ctx.Done():
 	}
-	logger.Info("shutting down", "timeout", shutdownTimeout)
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	logger.Info("shutting down", "timeout", s.shutdownTimeout)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.shutdownTimeout)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	if err = srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("graceful shutdown: %w", err)
 	}
-	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+	if err = <-served; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	logger.Info("stopped")
-	_ = stderr
 	return nil
 }

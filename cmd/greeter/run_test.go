@@ -1,0 +1,462 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is an io.Writer that tests can read while run writes to it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// service is one running instance of the program, started through run.
+type service struct {
+	base   string // http://127.0.0.1:PORT
+	stdout *syncBuffer
+	stderr *syncBuffer
+	stop   func() error // cancels run's context and returns what run returned
+}
+
+var startedAddr = regexp.MustCompile(`msg=started addr=\S*:(\d+)`)
+
+// start runs the program on a free port with the given arguments and
+// environment, waits until it listens, and stops it when the test ends.
+func start(t *testing.T, args []string, env map[string]string) *service {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &service{stdout: &syncBuffer{}, stderr: &syncBuffer{}}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, append([]string{"--server.port=0"}, args...), func(k string) string { return env[k] }, s.stdout, s.stderr)
+	}()
+	var once sync.Once
+	var runErr error
+	s.stop = func() error {
+		once.Do(func() {
+			cancel()
+			select {
+			case runErr = <-done:
+			case <-time.After(10 * time.Second):
+				runErr = errors.New("run did not return within 10s of cancellation")
+			}
+		})
+		return runErr
+	}
+	t.Cleanup(func() {
+		if err := s.stop(); err != nil {
+			t.Errorf("run returned %v; stderr:\n%s", err, s.stderr)
+		}
+	})
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := startedAddr.FindStringSubmatch(s.stdout.String()); m != nil {
+			s.base = "http://127.0.0.1:" + m[1]
+			return s
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("run returned %v before listening; stderr:\n%s", err, s.stderr)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	t.Fatalf("no 'started' line within 5s; stdout:\n%s", s.stdout)
+	return nil
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   string
+}
+
+// do sends one request; headers are "Name: value" strings.
+func (s *service) do(t *testing.T, method, path, body string, headers ...string) response {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, s.base+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range headers {
+		k, v, _ := strings.Cut(h, ": ")
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading body: %v", method, path, err)
+	}
+	return response{status: resp.StatusCode, header: resp.Header, body: string(b)}
+}
+
+// TestEndpoints walks the spec's endpoint table, in order, through one
+// running program, so later rows see what earlier ones did.
+func TestEndpoints(t *testing.T) {
+	s := start(t, nil, nil)
+	tests := []struct {
+		method, path, body string
+		headers            []string
+		status             int
+		contentType        string
+		want               string
+	}{
+		{"GET", "/api/hello", "", nil, 200, "application/json", `{"text":"Hello World!"}`},
+		{"GET", "/api/hello", "", []string{"Accept: application/xml"}, 200, "application/xml;charset=UTF-8", `<Message><text>Hello World!</text></Message>`},
+		{"GET", "/api/hello", "", []string{"Accept: text/xml"}, 200, "text/xml;charset=UTF-8", `<Message><text>Hello World!</text></Message>`},
+		{"GET", "/api/hello", "", []string{"Accept: application/xml;q=0.5, application/json"}, 200, "application/json", `{"text":"Hello World!"}`},
+		{"GET", "/api/hi", "", nil, 200, "text/plain;charset=UTF-8", `Hi`},
+		{"GET", "/api/nothing", "", nil, 200, "", ``},
+		{"GET", "/api/hello/42", "", nil, 200, "application/json", `{"text":"Hello World! 42"}`},
+		{"GET", "/api/hello/-7", "", nil, 200, "application/json", `{"text":"Hello World! -7"}`},
+		{"GET", "/api/hello/42", "", []string{"Accept: application/xml"}, 200, "application/xml;charset=UTF-8", `<Message><text>Hello World! 42</text></Message>`},
+		{"GET", "/api/messages", "", nil, 200, "application/json", `[]`},
+		{"POST", "/api/messages", `{"text":"first"}`, []string{"Content-Type: application/json"}, 201, "", ``},
+		{"POST", "/api/messages", `<Message><text>second</text></Message>`, []string{"Content-Type: application/xml"}, 201, "", ``},
+		{"POST", "/api/messages", `{"text":"third","extra":1}`, []string{"Content-Type: Application/JSON; Charset=utf-8"}, 201, "", ``},
+		{"GET", "/api/messages", "", nil, 200, "application/json", `[{"text":"first"},{"text":"second"},{"text":"third"}]`},
+		{"PUT", "/api/messages/1", `{"text":"2nd"}`, []string{"Content-Type: application/json"}, 204, "", ``},
+		{"PUT", "/api/messages/0", `<Message><text>1st</text></Message>`, []string{"Content-Type: text/xml"}, 204, "", ``},
+		{"GET", "/api/messages/1", "", nil, 200, "application/json", `{"text":"2nd"}`},
+		{"DELETE", "/api/messages/0", "", nil, 204, "", ``},
+		{"GET", "/api/messages", "", []string{"Accept: application/xml"}, 200, "application/xml;charset=UTF-8", `<List><item><text>2nd</text></item><item><text>third</text></item></List>`},
+		{"GET", "/api/messages/search?param1=5", "", nil, 200, "", ``},
+		{"GET", "/api/messages/search?param1=5&param2=123e4567-e89b-12d3-a456-426614174000", "", nil, 200, "", ``},
+	}
+	for _, tt := range tests {
+		got := s.do(t, tt.method, tt.path, tt.body, tt.headers...)
+		name := fmt.Sprintf("%s %s %v", tt.method, tt.path, tt.headers)
+		if got.status != tt.status || got.body != tt.want {
+			t.Errorf("%s:\ngot  %d %q\nwant %d %q", name, got.status, got.body, tt.status, tt.want)
+		}
+		if ct := got.header.Get("Content-Type"); ct != tt.contentType {
+			t.Errorf("%s: Content-Type %q, want %q", name, ct, tt.contentType)
+		}
+	}
+}
+
+// TestErrors checks every error status through the running program: each is
+// a problem document with the status, its reason phrase and a detail.
+func TestErrors(t *testing.T) {
+	s := start(t, nil, nil)
+	s.do(t, "POST", "/api/messages", `{"text":"only"}`, "Content-Type: application/json")
+	tests := []struct {
+		method, path, body string
+		headers            []string
+		status             int
+		detail             string // a part of the detail
+		header             string // "Name: value" the response must carry
+	}{
+		{"GET", "/api/nope", "", nil, 404, "No endpoint GET /api/nope.", ""},
+		{"GET", "/api/hello/", "", nil, 404, "No endpoint", ""},
+		{"GET", "/API/hello", "", nil, 404, "No endpoint", ""},
+		{"POST", "/api/hello", "", nil, 405, "Method 'POST' is not supported", "Allow: GET, HEAD"},
+		{"PATCH", "/api/messages/0", "", nil, 405, "Method 'PATCH' is not supported", "Allow: DELETE, GET, HEAD, PUT"},
+		{"POST", "/api/messages", "text", []string{"Content-Type: text/plain"}, 415, "Content-Type 'text/plain' is not supported.", "Accept: application/json, application/*+json, application/xml, text/xml, application/*+xml"},
+		{"POST", "/api/messages", `{"text":"x"}`, nil, 415, "Content-Type 'application/octet-stream' is not supported.", ""},
+		{"POST", "/api/messages", `{"text":"x"}`, []string{"Content-Type: application/json;charset=ISO-8859-1"}, 415, "is not supported", ""},
+		{"GET", "/api/hello", "", []string{"Accept: text/plain"}, 406, "Acceptable representations: [application/json, application/xml, text/xml].", "Vary: Accept"},
+		{"GET", "/api/hi", "", []string{"Accept: application/json"}, 406, "Acceptable representations: [text/plain].", ""},
+		{"GET", "/api/hello", "", []string{"Accept: application/json;q=0, */*;q=0"}, 406, "Acceptable representations", ""},
+		{"GET", "/api/hello", "", []string{"Accept: application//json"}, 400, "Accept header is malformed", ""},
+		{"GET", "/api/hello/abc", "", nil, 400, "Failed to convert 'id' with value: 'abc'", ""},
+		{"GET", "/api/hello/1.5", "", nil, 400, "Failed to convert 'id' with value: '1.5'", ""},
+		{"GET", "/api/hello/2147483648", "", nil, 400, "Failed to convert 'id' with value: '2147483648'", ""},
+		{"GET", "/api/messages/search", "", nil, 400, "Required parameter 'param1' is not present.", ""},
+		{"GET", "/api/messages/search?param1=x", "", nil, 400, "Failed to convert 'param1' with value: 'x'", ""},
+		{"GET", "/api/messages/search?param1=1&param2=not-a-uuid", "", nil, 400, "Failed to convert 'param2' with value: 'not-a-uuid'", ""},
+		{"GET", "/api/messages/search?param1=1&param1=2", "", nil, 400, "Parameter 'param1' is given 2 times", ""},
+		{"GET", "/api/messages/search?param1=%zz", "", nil, 400, "Malformed query string", ""},
+		{"PUT", "/api/messages/search", `{"text":"x"}`, []string{"Content-Type: application/json"}, 400, "Failed to convert 'index' with value: 'search'", ""},
+		{"POST", "/api/messages", ``, []string{"Content-Type: application/json"}, 400, "Required request body is missing.", ""},
+		{"POST", "/api/messages", `{"text":`, []string{"Content-Type: application/json"}, 400, "Malformed JSON body", ""},
+		{"POST", "/api/messages", `[1]`, []string{"Content-Type: application/json"}, 400, "wrong shape", ""},
+		{"POST", "/api/messages", `"x"`, []string{"Content-Type: application/json"}, 400, "wrong shape", ""},
+		{"POST", "/api/messages", `{}`, []string{"Content-Type: application/json"}, 400, "field 'text' is required", ""},
+		{"POST", "/api/messages", `{"text":"a"} {"text":"b"}`, []string{"Content-Type: application/json"}, 400, "Malformed JSON body", ""},
+		{"POST", "/api/messages", "{\"text\":\"\xff\"}", []string{"Content-Type: application/json"}, 400, "not valid UTF-8", ""},
+		{"POST", "/api/messages", `<!DOCTYPE m [<!ENTITY x "boom">]><Message><text>&x;</text></Message>`, []string{"Content-Type: application/xml"}, 400, "Malformed XML body", ""},
+		{"POST", "/api/messages", `<Message><text>a</text>`, []string{"Content-Type: application/xml"}, 400, "Malformed XML body", ""},
+		{"POST", "/api/messages", `{"text":"` + strings.Repeat("a", 1<<20) + `"}`, []string{"Content-Type: application/json"}, 413, "larger than the limit of 1048576 bytes", ""},
+		{"PUT", "/api/messages/1", `{"text":"x"}`, []string{"Content-Type: application/json"}, 500, "No message at index 1; the collection holds 1.", ""},
+		{"PUT", "/api/messages/-1", `{"text":"x"}`, []string{"Content-Type: application/json"}, 500, "No message at index -1", ""},
+		{"DELETE", "/api/messages/7", "", nil, 500, "No message at index 7", ""},
+		{"GET", "/api/messages/7", "", nil, 500, "No message at index 7", ""},
+	}
+	for _, tt := range tests {
+		name := fmt.Sprintf("%s %s %v", tt.method, tt.path, tt.headers)
+		got := s.do(t, tt.method, tt.path, tt.body, tt.headers...)
+		if got.status != tt.status {
+			t.Errorf("%s: status %d, want %d; body %s", name, got.status, tt.status, got.body)
+			continue
+		}
+		if ct := got.header.Get("Content-Type"); ct != "application/problem+json" {
+			t.Errorf("%s: Content-Type %q, want application/problem+json", name, ct)
+		}
+		var p struct {
+			Type, Title, Detail, Instance string
+			Status                        int
+		}
+		if err := json.Unmarshal([]byte(got.body), &p); err != nil {
+			t.Errorf("%s: body is not a problem document: %v\n%s", name, err, got.body)
+			continue
+		}
+		path, _, _ := strings.Cut(tt.path, "?")
+		if p.Type != "about:blank" || p.Title != http.StatusText(tt.status) || p.Status != tt.status || p.Instance != path {
+			t.Errorf("%s: problem %+v, want type about:blank, title %q, status %d, instance %q", name, p, http.StatusText(tt.status), tt.status, path)
+		}
+		if !strings.Contains(p.Detail, tt.detail) {
+			t.Errorf("%s: detail %q does not contain %q", name, p.Detail, tt.detail)
+		}
+		if tt.header != "" {
+			k, v, _ := strings.Cut(tt.header, ": ")
+			if got := got.header.Get(k); got != v {
+				t.Errorf("%s: header %s = %q, want %q", name, k, got, v)
+			}
+		}
+	}
+	// The failed requests changed nothing.
+	if got := s.do(t, "GET", "/api/messages", ""); got.body != `[{"text":"only"}]` {
+		t.Errorf("after the failed requests the messages are %s, want only the first", got.body)
+	}
+}
+
+func TestOptionsAndHead(t *testing.T) {
+	s := start(t, nil, nil)
+	got := s.do(t, "OPTIONS", "/api/hello", "")
+	if got.status != 200 || got.header.Get("Allow") != "GET, HEAD, OPTIONS" || got.body != "" {
+		t.Errorf("OPTIONS /api/hello: %d Allow=%q body %q; want 200, Allow GET, HEAD, OPTIONS, no body", got.status, got.header.Get("Allow"), got.body)
+	}
+	got = s.do(t, "OPTIONS", "/api/nope", "")
+	if got.status != 404 {
+		t.Errorf("OPTIONS /api/nope: %d, want 404", got.status)
+	}
+	got = s.do(t, "HEAD", "/api/hello", "")
+	if got.status != 200 || got.body != "" || got.header.Get("Content-Length") != "23" || got.header.Get("Content-Type") != "application/json" {
+		t.Errorf("HEAD /api/hello: %d %v %q; want 200, the GET's headers, no body", got.status, got.header, got.body)
+	}
+}
+
+// TestNumbersArePrototypes checks the prototype lifecycle of the number
+// component: each endpoint has its own instance, fixed for its whole life.
+func TestNumbersArePrototypes(t *testing.T) {
+	s := start(t, nil, nil)
+	a := s.do(t, "GET", "/api/number/val-a", "")
+	b := s.do(t, "GET", "/api/number/val-b", "")
+	for _, r := range []response{a, b} {
+		var n int32
+		if r.status != 200 || r.header.Get("Content-Type") != "application/json" || json.Unmarshal([]byte(r.body), &n) != nil {
+			t.Fatalf("number endpoint answered %d %q %q; want 200 and a 32-bit JSON number", r.status, r.header.Get("Content-Type"), r.body)
+		}
+	}
+	if a.body == b.body {
+		t.Errorf("val-a and val-b both answered %s; prototype scope gives each its own instance", a.body)
+	}
+	for range 5 {
+		if again := s.do(t, "GET", "/api/number/val-a", ""); again.body != a.body {
+			t.Fatalf("val-a answered %s, then %s; an instance's number is fixed", a.body, again.body)
+		}
+	}
+	if x := s.do(t, "GET", "/api/number/val-b", "", "Accept: application/xml"); x.body != "<Integer>"+b.body+"</Integer>" {
+		t.Errorf("val-b as XML: %q, want <Integer>%s</Integer>", x.body, b.body)
+	}
+}
+
+// TestConcurrentMessages has many clients append at once: nothing is lost or
+// duplicated, and each client's messages keep their order.
+func TestConcurrentMessages(t *testing.T) {
+	s := start(t, nil, nil)
+	const clients, each = 16, 50
+	var wg sync.WaitGroup
+	for c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				body := fmt.Sprintf(`{"text":"c%d-%d"}`, c, i)
+				resp, err := http.Post(s.base+"/api/messages", "application/json", strings.NewReader(body))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				resp.Body.Close()
+				if resp.StatusCode != 201 {
+					t.Errorf("POST %s: %d", body, resp.StatusCode)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var all []struct{ Text string }
+	if err := json.Unmarshal([]byte(s.do(t, "GET", "/api/messages", "").body), &all); err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != clients*each {
+		t.Fatalf("%d messages stored, want %d", len(all), clients*each)
+	}
+	next := make([]int, clients)
+	for _, m := range all {
+		var c, i int
+		if _, err := fmt.Sscanf(m.Text, "c%d-%d", &c, &i); err != nil {
+			t.Fatalf("unexpected message %q", m.Text)
+		}
+		if i != next[c] {
+			t.Fatalf("client %d: message %d stored where %d was due", c, i, next[c])
+		}
+		next[c]++
+	}
+}
+
+func TestPortFromEnvironment(t *testing.T) {
+	// SERVER_PORT=0 must win over the default 8080; the argument list here
+	// has no --server.port, so start's own is replaced by the environment.
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, nil, func(k string) string { return map[string]string{"SERVER_PORT": "0"}[k] }, &out, &errOut)
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for !startedAddr.MatchString(out.String()) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if m := startedAddr.FindStringSubmatch(out.String()); m == nil || m[1] == "8080" {
+		t.Errorf("with SERVER_PORT=0 the log says %q; want a free port other than 8080", out.String())
+	}
+}
+
+func TestBadSettingsStopStartup(t *testing.T) {
+	tests := []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"--server.port=eighty"}, nil, `setting server.port="eighty" from command-line argument --server.port=eighty is invalid: want a port number from 0 to 65535`},
+		{nil, map[string]string{"SERVER_PORT": "70000"}, `setting server.port="70000" from environment variable SERVER_PORT is invalid`},
+		{[]string{"--server.read-header-timeout=soon"}, nil, `setting server.read-header-timeout="soon" from command-line argument`},
+		{[]string{"server.port=1"}, nil, `argument "server.port=1" is not of the form --key=value`},
+	}
+	for _, tt := range tests {
+		var out, errOut syncBuffer
+		err := run(context.Background(), tt.args, func(k string) string { return tt.env[k] }, &out, &errOut)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v %v: run returned %v, want an error containing %q", tt.args, tt.env, err, tt.want)
+		}
+		if !strings.Contains(errOut.String(), tt.want) {
+			t.Errorf("%v %v: stderr %q does not report the error", tt.args, tt.env, errOut.String())
+		}
+		if strings.Contains(out.String(), "msg=started") {
+			t.Errorf("%v %v: the server started despite the bad setting", tt.args, tt.env)
+		}
+	}
+}
+
+func TestPortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", ":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	var out, errOut syncBuffer
+	err = run(context.Background(), []string{fmt.Sprintf("--server.port=%d", port)}, func(string) string { return "" }, &out, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "server.port") {
+		t.Errorf("run on a taken port returned %v, want an error naming server.port", err)
+	}
+}
+
+// TestStalledHeadersAreDropped opens a connection that never finishes its
+// headers: the server must close it once the read-header timeout passes.
+func TestStalledHeadersAreDropped(t *testing.T) {
+	s := start(t, []string{"--server.read-header-timeout=200ms"}, nil)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte("GET /api/hello HTTP/1.1\r\nHost: x\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, err = io.ReadAll(conn)
+	if err != nil {
+		t.Fatalf("the connection was not closed by the server: %v", err)
+	}
+	if waited := time.Since(began); waited > 2*time.Second {
+		t.Errorf("the server waited %v for the headers; want about 200ms", waited)
+	}
+}
+
+// TestGracefulShutdown starts a request, stops the program while the
+// request's body is still arriving, and checks the request completes and
+// new connections are refused.
+func TestGracefulShutdown(t *testing.T) {
+	s := start(t, nil, nil)
+	addr := strings.TrimPrefix(s.base, "http://")
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"text":"in flight"}`
+	fmt.Fprintf(conn, "POST /api/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:5])
+	time.Sleep(50 * time.Millisecond) // let the server start reading
+	stopped := make(chan error, 1)
+	go func() { stopped <- s.stop() }()
+	time.Sleep(100 * time.Millisecond) // shutdown has begun
+	if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		c.Close()
+		t.Error("a new connection was accepted after shutdown began")
+	}
+	if _, err := conn.Write([]byte(body[5:])); err != nil {
+		t.Fatal(err)
+	}
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("the in-flight request got no answer: %v", err)
+	}
+	if resp.StatusCode != 201 {
+		t.Errorf("the in-flight request got %d, want 201", resp.StatusCode)
+	}
+	if err := <-stopped; err != nil {
+		t.Errorf("run returned %v after a graceful shutdown", err)
+	}
+}
