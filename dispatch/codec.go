@@ -145,6 +145,9 @@ func decode(body []byte, f format, dst any) error {
 	}
 	switch f {
 	case formatJSON:
+		if string(bytes.TrimSpace(body)) == "null" { // as Spring: no body at all
+			return badRequest("Required request body is missing.")
+		}
 		if err := json.Unmarshal(body, dst); err != nil {
 			return badRequest(describeJSONError(err))
 		}

@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -202,8 +203,11 @@ func compile(decl Route) (*route, error) {
 	// Produces: by default, every writer for the result's type.
 	if h.result != nil {
 		writers := objectWriters
-		if h.result.Kind() == reflect.String {
+		switch {
+		case h.result.Kind() == reflect.String:
 			writers = textWriters
+		case !xmlWritable(h.result):
+			writers = objectWriters[:1] // JSON only
 		}
 		rt.root = xmlRootOf(h.result)
 		if len(decl.Produces) == 0 {
@@ -456,12 +460,14 @@ func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
 	if !errors.As(err, &e) && d.classify != nil {
 		e = d.classify(err)
 	}
+	level := slog.LevelWarn // a failure the service knows and has a status for
 	if e == nil {
 		e = &Error{Status: http.StatusInternalServerError, Err: err}
+		level = slog.LevelError
 	}
 	detail := e.Detail
 	if e.Status >= 500 {
-		d.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "route", ex.routeName(), "status", e.Status, "err", err)
+		d.log.Log(r.Context(), level, "request failed", "method", r.Method, "path", r.URL.Path, "route", ex.routeName(), "status", e.Status, "err", err)
 		if detail == "" {
 			detail = "An unexpected error occurred."
 		}
@@ -569,4 +575,11 @@ func (ex *exchange) readBody(r *http.Request, max int64) ([]byte, error) {
 func bodyTooLarge(max int64) *Error {
 	return &Error{Status: http.StatusRequestEntityTooLarge,
 		Detail: "Request body is larger than the limit of " + strconv.FormatInt(max, 10) + " bytes."}
+}
+
+// xmlWritable reports whether encoding/xml can write values of type t (it
+// cannot write maps, for one), judged by writing t's zero value.
+func xmlWritable(t reflect.Type) bool {
+	var buf bytes.Buffer
+	return encode(&buf, formatXML, xmlRootOf(t), reflect.Zero(t).Interface()) == nil
 }

@@ -3,6 +3,7 @@ package dispatch
 import (
 	"bytes"
 	"net/http"
+	"strings"
 )
 
 // exchange is the dispatcher's ResponseWriter for one request, pooled so
@@ -61,7 +62,11 @@ func (ex *exchange) acceptRanges(r *http.Request) ([]mediaType, error) {
 		return ex.accept, nil
 	}
 	var err error
-	switch h := r.Header.Get("Accept"); h {
+	h := r.Header.Get("Accept")
+	if vs := r.Header.Values("Accept"); len(vs) > 1 {
+		h = strings.Join(vs, ", ") // several field lines make one list
+	}
+	switch h {
 	case "", "*/*":
 		ex.accept = nil
 	default:

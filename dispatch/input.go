@@ -167,16 +167,13 @@ func queryValue(rawQuery, name string) (value string, count int, err error) {
 			continue
 		}
 		k, v, _ := strings.Cut(pair, "=")
-		if k != name { // the common case: no escapes in the key
-			if !strings.ContainsAny(k, "%+") {
-				continue
-			}
+		if strings.ContainsAny(k, "%+") { // rare: most keys have no escapes
 			if k, err = url.QueryUnescape(k); err != nil {
 				return "", 0, badRequest("Malformed query string.")
 			}
-			if k != name {
-				continue
-			}
+		}
+		if k != name {
+			continue
 		}
 		count++
 		if count == 1 {

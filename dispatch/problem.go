@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -40,16 +41,20 @@ type problem struct {
 // Accept says: an error is better reported in a type the client did not ask
 // for than not at all (Spring does the same).
 func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail string) {
-	body, err := json.Marshal(problem{
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // as Jackson: a path with & stays readable
+	if err := enc.Encode(problem{
 		Type:     "about:blank",
 		Title:    http.StatusText(status),
 		Status:   status,
 		Detail:   detail,
 		Instance: r.URL.Path,
-	})
-	if err != nil { // cannot happen for these field types
-		body = []byte(`{"type":"about:blank","status":500}`)
+	}); err != nil { // cannot happen for these field types
+		buf.Reset()
+		buf.WriteString(`{"type":"about:blank","status":500}`)
 	}
+	body := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	h := w.Header()
 	h.Set("Content-Type", "application/problem+json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
