@@ -13,7 +13,9 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/springport/greeter/actuator"
 	"github.com/springport/greeter/api"
+	"github.com/springport/greeter/config"
 	"github.com/springport/greeter/dispatch"
 	"github.com/springport/greeter/message"
 	"github.com/springport/greeter/number"
@@ -27,7 +29,8 @@ const maxHeaderBytes = 64 << 10
 // gets SIGINT or SIGTERM, then shuts down gracefully: the listener closes at
 // once and requests in flight get up to server.shutdown-timeout to finish.
 //
-// A failure is returned and also reported on stderr.
+// A failure to start is returned and reported on stderr, in the manner of
+// Spring Boot's "APPLICATION FAILED TO START".
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
 	defer func() {
 		if err != nil {
@@ -37,31 +40,41 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	s, err := loadSettings(args, getenv)
+	env, err := config.Load(config.Options{Embedded: embeddedSettings(), Args: args, Getenv: getenv})
 	if err != nil {
-		return fmt.Errorf("APPLICATION FAILED TO START: %w", err)
+		return startupError{err}
 	}
-	logger := slog.New(slog.NewTextHandler(stdout, nil))
+	s, err := bindSettings(env)
+	if err != nil {
+		return startupError{err}
+	}
+	logger := newLogger(s.logFormat, stdout)
+	logger.Info(env.ProfilesLine())
 
 	messages := &message.Collection{}
 	// Prototype scope: each endpoint gets its own number component.
 	valA, valB := number.New(nil), number.New(nil)
-	handler, err := dispatch.New(dispatch.Options{Logger: logger, Classify: api.Classify},
-		api.Routes("Hello World!", messages, valA, valB)...)
+	routes := api.Routes(s.app.greeting, messages, valA, valB)
+	routes = append(routes, actuator.Routes(actuator.Options{
+		Exposure:   actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude},
+		Env:        env,
+		ShowValues: s.management.showValues,
+	})...)
+	handler, err := dispatch.New(dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize}, routes...)
 	if err != nil {
-		return fmt.Errorf("APPLICATION FAILED TO START: %w", err)
+		return startupError{err}
 	}
 
-	ln, err := net.Listen("tcp", ":"+strconv.Itoa(s.port))
+	ln, err := net.Listen("tcp", ":"+strconv.Itoa(s.server.port))
 	if err != nil {
-		return fmt.Errorf("APPLICATION FAILED TO START: setting server.port=%d: %w", s.port, err)
+		return startupError{fmt.Errorf("cannot listen on server.port=%d: %w", s.server.port, err)}
 	}
 	srv := &http.Server{
 		Handler:           handler,
-		ReadHeaderTimeout: s.readHeaderTimeout,
-		ReadTimeout:       s.readTimeout,
-		WriteTimeout:      s.writeTimeout,
-		IdleTimeout:       s.idleTimeout,
+		ReadHeaderTimeout: s.server.readHeaderTimeout,
+		ReadTimeout:       s.server.readTimeout,
+		WriteTimeout:      s.server.writeTimeout,
+		IdleTimeout:       s.server.idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
@@ -74,8 +87,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	case <-ctx.Done():
 	}
-	logger.Info("shutting down", "timeout", s.shutdownTimeout)
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.shutdownTimeout)
+	logger.Info("shutting down", "timeout", s.server.shutdownTimeout)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.server.shutdownTimeout)
 	defer cancel()
 	if err = srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("graceful shutdown: %w", err)
@@ -85,4 +98,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// startupError is a failure before the service could serve; its message is
+// the full report.
+type startupError struct{ err error }
+
+func (e startupError) Error() string { return config.Report(e.err) }
+func (e startupError) Unwrap() error { return e.err }
+
+func newLogger(format string, w io.Writer) *slog.Logger {
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, nil))
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
 }

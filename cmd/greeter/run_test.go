@@ -361,32 +361,6 @@ func TestPortFromEnvironment(t *testing.T) {
 	}
 }
 
-func TestBadSettingsStopStartup(t *testing.T) {
-	tests := []struct {
-		args []string
-		env  map[string]string
-		want string
-	}{
-		{[]string{"--server.port=eighty"}, nil, `setting server.port="eighty" from command-line argument --server.port=eighty is invalid: want a port number from 0 to 65535`},
-		{nil, map[string]string{"SERVER_PORT": "70000"}, `setting server.port="70000" from environment variable SERVER_PORT is invalid`},
-		{[]string{"--server.read-header-timeout=soon"}, nil, `setting server.read-header-timeout="soon" from command-line argument`},
-		{[]string{"server.port=1"}, nil, `argument "server.port=1" is not of the form --key=value`},
-	}
-	for _, tt := range tests {
-		var out, errOut syncBuffer
-		err := run(context.Background(), tt.args, func(k string) string { return tt.env[k] }, &out, &errOut)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%v %v: run returned %v, want an error containing %q", tt.args, tt.env, err, tt.want)
-		}
-		if !strings.Contains(errOut.String(), tt.want) {
-			t.Errorf("%v %v: stderr %q does not report the error", tt.args, tt.env, errOut.String())
-		}
-		if strings.Contains(out.String(), "msg=started") {
-			t.Errorf("%v %v: the server started despite the bad setting", tt.args, tt.env)
-		}
-	}
-}
-
 func TestPortInUse(t *testing.T) {
 	ln, err := net.Listen("tcp", ":0")
 	if err != nil {

@@ -1,15 +1,37 @@
 package main
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
+	"embed"
+	"io/fs"
 	"time"
+
+	"github.com/springport/greeter/config"
 )
 
-// settings are what the program reads from its arguments and environment.
+// resources are the settings files packaged in the binary.
+//
+//go:embed resources/*.properties
+var resources embed.FS
+
+func embeddedSettings() fs.FS {
+	sub, err := fs.Sub(resources, "resources")
+	if err != nil {
+		panic(err) // the folder is embedded above
+	}
+	return sub
+}
+
+// settings are the service's typed settings, one struct per area.
 type settings struct {
+	server     serverSettings
+	app        appSettings
+	management managementSettings
+	logFormat  string // "text" or "json"
+}
+
+type serverSettings struct {
 	port              int
+	maxRequestSize    int64         // larger request bodies are refused with 413
 	readHeaderTimeout time.Duration // a client must finish its headers within this
 	readTimeout       time.Duration // … and its whole request within this
 	writeTimeout      time.Duration
@@ -17,67 +39,50 @@ type settings struct {
 	shutdownTimeout   time.Duration // requests in flight get this long at shutdown
 }
 
-// defaults are the settings' values when nothing overrides them.
-var defaults = map[string]string{
-	"server.port":                "8080",
-	"server.read-header-timeout": "5s",
-	"server.read-timeout":        "30s",
-	"server.write-timeout":       "30s",
-	"server.idle-timeout":        "60s",
-	"server.shutdown-timeout":    "30s",
+type appSettings struct {
+	greeting string
+	example  exampleSettings
 }
 
-// setting is one raw value and where it came from, for error reports.
-type setting struct {
-	key    string
-	value  string
-	origin string
+// exampleSettings are the spec's example of profile-specific settings.
+type exampleSettings struct {
+	propA string
+	propB int32
 }
 
-func (s setting) invalid(want string) error {
-	return fmt.Errorf("setting %s=%q from %s is invalid: want %s", s.key, s.value, s.origin, want)
+type managementSettings struct {
+	include    []string
+	exclude    []string
+	showValues string
 }
 
-// loadSettings reads --key=value arguments over environment variables
-// (SERVER_PORT for server.port) over defaults. Keys it does not know are
-// accepted and ignored, as Spring Boot does.
-func loadSettings(args []string, getenv func(string) string) (settings, error) {
-	raw := map[string]setting{}
-	for k, v := range defaults {
-		raw[k] = setting{key: k, value: v, origin: "the defaults"}
-		env := strings.ToUpper(strings.NewReplacer(".", "_", "-", "").Replace(k))
-		if v := getenv(env); v != "" {
-			raw[k] = setting{key: k, value: v, origin: "environment variable " + env}
-		}
+// bindSettings reads every setting from env, reporting every bad one at
+// once.
+func bindSettings(env *config.Environment) (settings, error) {
+	b := config.NewBinder(env)
+	s := settings{
+		server: serverSettings{
+			port:              config.Bind(b, "server.port", 8080, config.Port),
+			maxRequestSize:    config.Bind(b, "server.max-request-size", int64(1<<20), config.DataSize),
+			readHeaderTimeout: config.Bind(b, "server.read-header-timeout", 5*time.Second, config.Duration),
+			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, config.Duration),
+			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, config.Duration),
+			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, config.Duration),
+			shutdownTimeout:   config.Bind(b, "server.shutdown-timeout", 30*time.Second, config.Duration),
+		},
+		app: appSettings{
+			greeting: config.Bind(b, "app.greeting", "Hello World!", config.String),
+			example: exampleSettings{
+				propA: config.Bind(b, "app.example.prop-a", "", config.String),
+				propB: config.Bind(b, "app.example.prop-b", int32(0), config.Int32),
+			},
+		},
+		management: managementSettings{
+			include:    config.Bind(b, "management.endpoints.web.exposure.include", []string{"health"}, config.List),
+			exclude:    config.Bind(b, "management.endpoints.web.exposure.exclude", nil, config.List),
+			showValues: config.Bind(b, "management.endpoint.env.show-values", "never", config.OneOf("never", "when-authorized", "always")),
+		},
+		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
 	}
-	for _, arg := range args {
-		kv, ok := strings.CutPrefix(arg, "--")
-		key, value, hasValue := strings.Cut(kv, "=")
-		if !ok || !hasValue || key == "" {
-			return settings{}, fmt.Errorf("argument %q is not of the form --key=value", arg)
-		}
-		raw[key] = setting{key: key, value: value, origin: "command-line argument " + arg}
-	}
-
-	var s settings
-	p := raw["server.port"]
-	port, err := strconv.Atoi(strings.TrimSpace(p.value))
-	if err != nil || port < 0 || port > 65535 {
-		return settings{}, p.invalid("a port number from 0 to 65535 (0 picks a free port)")
-	}
-	s.port = port
-	for key, dst := range map[string]*time.Duration{
-		"server.read-header-timeout": &s.readHeaderTimeout,
-		"server.read-timeout":        &s.readTimeout,
-		"server.write-timeout":       &s.writeTimeout,
-		"server.idle-timeout":        &s.idleTimeout,
-		"server.shutdown-timeout":    &s.shutdownTimeout,
-	} {
-		d, err := time.ParseDuration(strings.TrimSpace(raw[key].value))
-		if err != nil || d <= 0 {
-			return settings{}, raw[key].invalid("a positive duration such as 500ms, 5s or 1m")
-		}
-		*dst = d
-	}
-	return s, nil
+	return s, b.Err()
 }

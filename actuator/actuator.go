@@ -1,0 +1,199 @@
+// Package actuator serves the management endpoints under /actuator, in
+// Spring Boot Actuator's shapes: the index of links, health and env. Only
+// exposed endpoints get routes, so one that is not exposed is a plain 404.
+package actuator
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/springport/greeter/config"
+	"github.com/springport/greeter/dispatch"
+)
+
+// Base is the path under which the endpoints live.
+const Base = "/actuator"
+
+// Endpoint IDs.
+const (
+	Health = "health"
+	Env    = "env"
+)
+
+// Exposure decides which endpoints are reachable over HTTP, from
+// management.endpoints.web.exposure.include and .exclude: "*" includes
+// everything, and an exclusion beats an inclusion.
+type Exposure struct {
+	Include []string
+	Exclude []string
+}
+
+// Exposes reports whether the endpoint id is exposed.
+func (e Exposure) Exposes(id string) bool {
+	if slices.Contains(e.Exclude, id) || slices.Contains(e.Exclude, "*") {
+		return false
+	}
+	return slices.Contains(e.Include, id) || slices.Contains(e.Include, "*")
+}
+
+// Options configure the endpoints.
+type Options struct {
+	Exposure Exposure
+	// Env is the configuration that /actuator/env shows.
+	Env *config.Environment
+	// ShowValues is management.endpoint.env.show-values: "always" shows
+	// values, anything else masks them.
+	ShowValues string
+}
+
+// json is the only representation actuator endpoints produce.
+var json = []string{"application/json"}
+
+// Routes returns the routes of the exposed endpoints.
+func Routes(opts Options) []dispatch.Route {
+	var ids []string
+	var routes []dispatch.Route
+	add := func(id string, rs ...dispatch.Route) {
+		if opts.Exposure.Exposes(id) {
+			ids = append(ids, id)
+			routes = append(routes, rs...)
+		}
+	}
+	add(Health, dispatch.Route{Method: "GET", Pattern: Base + "/health", Produces: json, Handler: dispatch.Returns(handleHealth())})
+	add(Env,
+		dispatch.Route{Method: "GET", Pattern: Base + "/env", Produces: json, Handler: dispatch.Returns(handleEnv(opts))},
+		dispatch.Route{Method: "GET", Pattern: Base + "/env/{name}", Produces: json, Inputs: []dispatch.Input{envName}, Handler: dispatch.Returns(handleEnvProperty(opts))},
+	)
+	routes = append(routes, dispatch.Route{Method: "GET", Pattern: Base, Produces: json, Handler: dispatch.Returns(handleIndex(ids))})
+	return routes
+}
+
+// link is one entry of the index, as Spring HATEOAS writes it.
+type link struct {
+	Href      string `json:"href"`
+	Templated bool   `json:"templated"`
+}
+
+type index struct {
+	Links map[string]link `json:"_links"`
+}
+
+func handleIndex(ids []string) func(*http.Request) (index, error) {
+	return func(r *http.Request) (index, error) {
+		base := "http://" + r.Host + Base
+		links := map[string]link{"self": {Href: base}}
+		for _, id := range ids {
+			links[id] = link{Href: base + "/" + id}
+			if id == Env {
+				links[id+"-toMatch"] = link{Href: base + "/" + id + "/{toMatch}", Templated: true}
+			}
+		}
+		return index{Links: links}, nil
+	}
+}
+
+type health struct {
+	Status string `json:"status"`
+}
+
+func handleHealth() func(*http.Request) (health, error) {
+	return func(*http.Request) (health, error) { return health{Status: "UP"}, nil }
+}
+
+var envName = dispatch.Path[string]("name")
+
+const mask = "******"
+
+type envValue struct {
+	Value  string `json:"value"`
+	Origin string `json:"origin,omitempty"`
+}
+
+type envSource struct {
+	Name       string              `json:"name"`
+	Properties map[string]envValue `json:"properties"`
+}
+
+type envDescriptor struct {
+	ActiveProfiles  []string    `json:"activeProfiles"`
+	DefaultProfiles []string    `json:"defaultProfiles"`
+	PropertySources []envSource `json:"propertySources"`
+}
+
+func (o Options) show(v string) string {
+	if o.ShowValues == "always" {
+		return v
+	}
+	return mask
+}
+
+func handleEnv(opts Options) func(*http.Request) (envDescriptor, error) {
+	return func(*http.Request) (envDescriptor, error) {
+		d := envDescriptor{
+			ActiveProfiles:  opts.Env.ExplicitProfiles(),
+			DefaultProfiles: opts.Env.DefaultProfiles(),
+			PropertySources: []envSource{},
+		}
+		for _, src := range opts.Env.Sources() {
+			s := envSource{Name: src.Name, Properties: map[string]envValue{}}
+			for _, p := range src.Entries() {
+				s.Properties[p.Key] = envValue{Value: opts.show(p.Value), Origin: p.Origin}
+			}
+			d.PropertySources = append(d.PropertySources, s)
+		}
+		return d, nil
+	}
+}
+
+type propertyWinner struct {
+	Source string `json:"source"`
+	Value  string `json:"value"`
+}
+
+type sourceProperty struct {
+	Name     string    `json:"name"`
+	Property *envValue `json:"property,omitempty"`
+}
+
+type envPropertyDescriptor struct {
+	Property        propertyWinner   `json:"property"`
+	ActiveProfiles  []string         `json:"activeProfiles"`
+	DefaultProfiles []string         `json:"defaultProfiles"`
+	PropertySources []sourceProperty `json:"propertySources"`
+}
+
+func handleEnvProperty(opts Options) func(*http.Request) (envPropertyDescriptor, error) {
+	return func(r *http.Request) (envPropertyDescriptor, error) {
+		name, err := envName.Get(r)
+		if err != nil {
+			return envPropertyDescriptor{}, err
+		}
+		v, ok, err := opts.Env.Lookup(name)
+		if !ok || err != nil {
+			return envPropertyDescriptor{}, &dispatch.Error{Status: http.StatusNotFound, Detail: "No property '" + clip(name) + "' is set."}
+		}
+		d := envPropertyDescriptor{
+			Property:        propertyWinner{Source: v.Source, Value: opts.show(v.Resolved)},
+			ActiveProfiles:  opts.Env.ExplicitProfiles(),
+			DefaultProfiles: opts.Env.DefaultProfiles(),
+		}
+		for _, src := range opts.Env.Sources() {
+			sp := sourceProperty{Name: src.Name}
+			for _, p := range src.Entries() {
+				if p.Key == name || slices.Contains(config.EnvNames(name), p.Key) {
+					sp.Property = &envValue{Value: opts.show(p.Value), Origin: p.Origin}
+				}
+			}
+			d.PropertySources = append(d.PropertySources, sp)
+		}
+		return d, nil
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return strings.TrimSpace(s)
+}

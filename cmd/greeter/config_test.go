@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// profilesLine returns the startup log's profile line; there must be one.
+func profilesLine(t *testing.T, s *service) string {
+	t.Helper()
+	var found []string
+	for _, l := range strings.Split(s.stdout.String(), "\n") {
+		if strings.Contains(l, "profile") && strings.Contains(l, "active") {
+			found = append(found, l)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d profile lines in the log, want exactly 1:\n%s", len(found), s.stdout)
+	}
+	return found[0]
+}
+
+type envProperty struct {
+	Property struct {
+		Source string `json:"source"`
+		Value  string `json:"value"`
+	} `json:"property"`
+	ActiveProfiles []string `json:"activeProfiles"`
+}
+
+// readProperty reads one setting through /actuator/env/{name}.
+func readProperty(t *testing.T, s *service, name string) envProperty {
+	t.Helper()
+	r := s.do(t, "GET", "/actuator/env/"+name, "")
+	if r.status != 200 {
+		t.Fatalf("GET /actuator/env/%s: %d %s", name, r.status, r.body)
+	}
+	var p envProperty
+	if err := json.Unmarshal([]byte(r.body), &p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+var exposeEnv = []string{"--management.endpoints.web.exposure.include=health,env", "--management.endpoint.env.show-values=always"}
+
+func TestProfileActivation(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		env   map[string]string
+		line  string
+		propB string
+		from  string
+	}{
+		{"none", nil, nil, `No active profile set, falling back to 1 default profile: \"default\"`, "100", "Config resource 'embedded [application.properties]'"},
+		{"environment", nil, map[string]string{"APP_PROFILES_ACTIVE": "dev"}, `The following 1 profile is active: \"dev\"`, "200", "Config resource 'embedded [application-dev.properties]'"},
+		{"argument", []string{"--app.profiles.active=qa,dev"}, nil, `The following 2 profiles are active: \"qa\", \"dev\"`, "200", "Config resource 'embedded [application-dev.properties]'"},
+		{"argument wins over environment", []string{"--app.profiles.active=qa"}, map[string]string{"APP_PROFILES_ACTIVE": "dev"}, `The following 1 profile is active: \"qa\"`, "100", "Config resource 'embedded [application.properties]'"},
+		{"spaces around names", nil, map[string]string{"APP_PROFILES_ACTIVE": " dev , qa "}, `The following 2 profiles are active: \"dev\", \"qa\"`, "200", ""},
+		{"environment sets prop-b", nil, map[string]string{"APP_PROFILES_ACTIVE": "dev", "APP_EXAMPLE_PROPB": "7"}, "", "7", "systemEnvironment"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := start(t, append(slices(tt.args), exposeEnv...), tt.env)
+			if tt.line != "" {
+				if line := profilesLine(t, s); !strings.Contains(line, tt.line) {
+					t.Errorf("profile line %s\nwant it to contain %s", line, tt.line)
+				}
+			}
+			p := readProperty(t, s, "app.example.prop-b")
+			if p.Property.Value != tt.propB || (tt.from != "" && p.Property.Source != tt.from) {
+				t.Errorf("app.example.prop-b = %q from %q, want %q from %q", p.Property.Value, p.Property.Source, tt.propB, tt.from)
+			}
+			if a := readProperty(t, s, "app.example.prop-a"); a.Property.Value != "Hello from application.properties" {
+				t.Errorf("app.example.prop-a = %q, want the default file's value", a.Property.Value)
+			}
+		})
+	}
+}
+
+func slices(s []string) []string { return append([]string(nil), s...) }
+
+// TestExternalFiles puts settings files in ./ and ./config/ of the working
+// directory: they override the embedded ones, profile files only when their
+// profile is active.
+func TestExternalFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		path := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("application.properties", "app.greeting=Hello from ./\napp.example.prop-b=1\n")
+	write("config/application.properties", "app.example.prop-b=2\n")
+	write("config/application-dev.properties", "app.greeting=Hello from ./config/ dev\n")
+	t.Chdir(dir)
+
+	s := start(t, exposeEnv, nil)
+	if got := s.do(t, "GET", "/api/hello", ""); got.body != `{"text":"Hello from ./"}` {
+		t.Errorf("without dev: /api/hello = %s, want the ./application.properties greeting", got.body)
+	}
+	if p := readProperty(t, s, "app.example.prop-b"); p.Property.Value != "2" || p.Property.Source != "Config resource 'file [config/application.properties]' via location 'optional:./config/'" {
+		t.Errorf("prop-b = %q from %q, want 2 from ./config/application.properties", p.Property.Value, p.Property.Source)
+	}
+
+	dev := start(t, append([]string{"--app.profiles.active=dev"}, exposeEnv...), nil)
+	if got := dev.do(t, "GET", "/api/hello/3", ""); got.body != `{"text":"Hello from ./config/ dev 3"}` {
+		t.Errorf("with dev: /api/hello/3 = %s, want the dev file's greeting", got.body)
+	}
+}
+
+func TestActuatorExposure(t *testing.T) {
+	s := start(t, nil, nil)
+	if r := s.do(t, "GET", "/actuator/health", ""); r.status != 200 || r.body != `{"status":"UP"}` {
+		t.Errorf("health: %d %s", r.status, r.body)
+	}
+	if r := s.do(t, "GET", "/actuator/env", ""); r.status != 404 {
+		t.Errorf("env is not exposed by default, but answered %d", r.status)
+	}
+	if r := s.do(t, "GET", "/actuator", ""); !strings.Contains(r.body, `"health"`) || strings.Contains(r.body, `"env"`) {
+		t.Errorf("index lists %s; want health and not env", r.body)
+	}
+
+	masked := start(t, []string{"--management.endpoints.web.exposure.include=*", "--management.endpoints.web.exposure.exclude=health"}, nil)
+	if r := masked.do(t, "GET", "/actuator/health", ""); r.status != 404 {
+		t.Errorf("excluded health answered %d", r.status)
+	}
+	if p := readProperty(t, masked, "app.example.prop-b"); p.Property.Value != "******" {
+		t.Errorf("values are masked by default, got %q", p.Property.Value)
+	}
+	if r := masked.do(t, "GET", "/actuator/env/no.such.key", ""); r.status != 404 {
+		t.Errorf("unknown property: %d %s", r.status, r.body)
+	}
+	r := masked.do(t, "GET", "/actuator/env", "")
+	var all struct {
+		PropertySources []struct {
+			Name string `json:"name"`
+		} `json:"propertySources"`
+	}
+	json.Unmarshal([]byte(r.body), &all)
+	var names []string
+	for _, ps := range all.PropertySources {
+		names = append(names, ps.Name)
+	}
+	want := []string{"commandLineArgs", "systemEnvironment", "Config resource 'embedded [application.properties]'"}
+	if strings.Join(names, "|") != strings.Join(want, "|") {
+		t.Errorf("property sources:\ngot  %q\nwant %q", names, want)
+	}
+}
+
+func TestStartupReport(t *testing.T) {
+	tests := []struct {
+		args []string
+		env  map[string]string
+		want []string
+	}{
+		{[]string{"--server.port=eighty"}, nil, []string{"APPLICATION FAILED TO START", "Property: server.port", `Value: "eighty"`, "Origin: command-line argument --server.port=eighty", "Reason: want a port number"}},
+		{nil, map[string]string{"APP_EXAMPLE_PROPB": "lots"}, []string{"Property: app.example.prop-b", "Origin: environment variable APP_EXAMPLE_PROPB", "Reason: want an integer"}},
+		{[]string{"--app.profiles.active=dev,no way"}, nil, []string{"app.profiles.active", "no way"}},
+		{[]string{"--logging.format=xml", "--server.max-request-size=big"}, nil, []string{"Property: logging.format", "Property: server.max-request-size"}},
+		{[]string{"--app.greeting=${nobody}"}, nil, []string{"app.greeting", "nobody"}},
+	}
+	for _, tt := range tests {
+		var out, errOut syncBuffer
+		err := run(context.Background(), tt.args, func(k string) string { return tt.env[k] }, &out, &errOut)
+		if err == nil {
+			t.Errorf("%v %v: run started", tt.args, tt.env)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(errOut.String(), w) {
+				t.Errorf("%v %v: report lacks %q:\n%s", tt.args, tt.env, w, errOut.String())
+			}
+		}
+	}
+}

@@ -1,0 +1,198 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SettingError reports a setting that cannot be used: its key, its value,
+// where the value came from and why it is wrong.
+type SettingError struct {
+	Value  Value
+	Reason string
+}
+
+func (e *SettingError) Error() string {
+	return fmt.Sprintf("setting %s=%q from %s is invalid: %s", e.Value.Key, e.Value.Raw, e.Value.Origin, e.Reason)
+}
+
+// Report formats a startup failure the way Spring Boot's failure analyzer
+// does, one block per invalid setting.
+func Report(err error) string {
+	var b strings.Builder
+	b.WriteString("\n***************************\nAPPLICATION FAILED TO START\n***************************\n\nDescription:\n\n")
+	var settingErrs []*SettingError
+	var other []error
+	for _, e := range flatten(err) {
+		var se *SettingError
+		if errors.As(e, &se) {
+			settingErrs = append(settingErrs, se)
+		} else {
+			other = append(other, e)
+		}
+	}
+	for _, se := range settingErrs {
+		fmt.Fprintf(&b, "Failed to bind properties under '%s':\n\n    Property: %s\n    Value: %q\n    Origin: %s\n    Reason: %s\n\n",
+			se.Value.Key, se.Value.Key, se.Value.Raw, se.Value.Origin, se.Reason)
+	}
+	for _, e := range other {
+		b.WriteString(e.Error())
+		b.WriteString("\n\n")
+	}
+	b.WriteString("Action:\n\nUpdate your application's configuration\n")
+	return b.String()
+}
+
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// Binder reads typed settings from an Environment and collects every
+// failure, so that one start reports every bad setting at once.
+type Binder struct {
+	env  *Environment
+	errs []error
+}
+
+// NewBinder returns a Binder over env.
+func NewBinder(env *Environment) *Binder { return &Binder{env: env} }
+
+// Err returns every failure so far, or nil.
+func (b *Binder) Err() error { return errors.Join(b.errs...) }
+
+// Bind reads key and converts it with parse; an unset key gives def. A
+// value that does not convert is recorded with its origin and def is
+// returned, so binding can go on and report the other settings too.
+func Bind[T any](b *Binder, key string, def T, parse func(string) (T, error)) T {
+	v, ok, err := b.env.Lookup(key)
+	if err != nil {
+		b.errs = append(b.errs, err)
+		return def
+	}
+	if !ok {
+		return def
+	}
+	t, err := parse(v.Resolved)
+	if err != nil {
+		b.errs = append(b.errs, &SettingError{Value: v, Reason: err.Error()})
+		return def
+	}
+	return t
+}
+
+// String takes the value as it is.
+func String(s string) (string, error) { return s, nil }
+
+// IntIn returns a parser for integers from lo to hi.
+func IntIn(lo, hi int) func(string) (int, error) {
+	return func(s string) (int, error) {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < lo || n > hi {
+			return 0, fmt.Errorf("want an integer from %d to %d", lo, hi)
+		}
+		return n, nil
+	}
+}
+
+// Int32 parses a 32-bit integer.
+func Int32(s string) (int32, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
+	if err != nil {
+		return 0, fmt.Errorf("want an integer from %d to %d", math.MinInt32, math.MaxInt32)
+	}
+	return int32(n), nil
+}
+
+// Port parses a TCP port; 0 asks for a free one.
+func Port(s string) (int, error) {
+	n, err := IntIn(0, 65535)(s)
+	if err != nil {
+		return 0, errors.New("want a port number from 0 to 65535 (0 picks a free port)")
+	}
+	return n, nil
+}
+
+// Bool parses true or false, in any case.
+func Bool(s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, errors.New("want true or false")
+}
+
+// Duration parses a positive duration as Spring Boot writes them: "500ms",
+// "5s", "1m", "2h", "1d", or a bare number of milliseconds.
+func Duration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	bad := errors.New("want a positive duration such as 500ms, 5s or 1m")
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n <= 0 || n > math.MaxInt64/int64(time.Millisecond) {
+			return 0, bad
+		}
+		return time.Duration(n) * time.Millisecond, nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.ParseInt(days, 10, 64)
+		if err != nil || n <= 0 || n > 100000 {
+			return 0, bad
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, bad
+	}
+	return d, nil
+}
+
+// DataSize parses a size as Spring Boot writes them: "512KB", "1MB",
+// "10B", or a bare number of bytes. Units are powers of 1024.
+func DataSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	bad := errors.New("want a positive size such as 1048576, 512KB or 1MB")
+	unit := int64(1)
+	for _, u := range []struct {
+		suffix string
+		size   int64
+	}{{"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"TB", 1 << 40}, {"B", 1}} {
+		if n, ok := strings.CutSuffix(strings.ToUpper(s), u.suffix); ok {
+			s, unit = strings.TrimSpace(n), u.size
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 || n > math.MaxInt64/unit {
+		return 0, bad
+	}
+	return n * unit, nil
+}
+
+// OneOf returns a parser that allows only the given values.
+func OneOf(allowed ...string) func(string) (string, error) {
+	return func(s string) (string, error) {
+		s = strings.TrimSpace(s)
+		if slices.Contains(allowed, s) {
+			return s, nil
+		}
+		return "", fmt.Errorf("want one of %s", strings.Join(allowed, ", "))
+	}
+}
+
+// List parses a comma-separated list, trimming each element and dropping
+// empty ones.
+func List(s string) ([]string, error) { return splitList(s), nil }

@@ -1,0 +1,245 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// embedded mirrors the service's packaged settings.
+var embedded = fstest.MapFS{
+	"application.properties":     {Data: []byte("app.example.prop-a=from embedded\napp.example.prop-b=100\nshared=embedded\n")},
+	"application-dev.properties": {Data: []byte("app.example.prop-b=200\n")},
+	"application-qa.properties":  {Data: []byte("app.example.prop-b=300\nqa.only=yes\n")},
+}
+
+type loadCase struct {
+	args  []string
+	env   map[string]string
+	files map[string]string // path under the working directory → content
+}
+
+func (c loadCase) load(t *testing.T) (*Environment, error) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range c.files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return Load(Options{Embedded: embedded, Dir: dir, Args: c.args, Getenv: func(k string) string { return c.env[k] }})
+}
+
+func mustLoad(t *testing.T, c loadCase) *Environment {
+	t.Helper()
+	env, err := c.load(t)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	return env
+}
+
+func get(t *testing.T, env *Environment, key string) Value {
+	t.Helper()
+	v, ok, err := env.Lookup(key)
+	if err != nil || !ok {
+		t.Fatalf("Lookup(%q) = %v, %v, %v", key, v, ok, err)
+	}
+	return v
+}
+
+// TestPrecedence checks each layer against the one below it.
+func TestPrecedence(t *testing.T) {
+	tests := []struct {
+		name       string
+		c          loadCase
+		key        string
+		want       string
+		wantOrigin string
+	}{
+		{"embedded default", loadCase{}, "app.example.prop-b", "100", "embedded [application.properties] line 2"},
+		{"embedded profile over embedded default", loadCase{args: []string{"--app.profiles.active=dev"}}, "app.example.prop-b", "200", "embedded [application-dev.properties] line 1"},
+		{"profile file keeps the default's other keys", loadCase{args: []string{"--app.profiles.active=dev"}}, "app.example.prop-a", "from embedded", "embedded [application.properties] line 1"},
+		{"later profile wins", loadCase{args: []string{"--app.profiles.active=dev,qa"}}, "app.example.prop-b", "300", "embedded [application-qa.properties] line 1"},
+		{"later profile wins, other order", loadCase{args: []string{"--app.profiles.active=qa,dev"}}, "app.example.prop-b", "200", "embedded [application-dev.properties] line 1"},
+		{"external default over embedded profile", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{"application.properties": "app.example.prop-b=7"}}, "app.example.prop-b", "7", "file [application.properties] line 1"},
+		{"./config over ./", loadCase{files: map[string]string{"application.properties": "shared=dot", "config/application.properties": "shared=config"}}, "shared", "config", "file [config/application.properties] line 1"},
+		{"external profile over external default", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{"config/application.properties": "shared=config", "application-dev.properties": "shared=dot-dev"}}, "shared", "dot-dev", "file [application-dev.properties] line 1"},
+		{"external profile file ignored when its profile is not active", loadCase{files: map[string]string{"application-dev.properties": "shared=dot-dev"}}, "shared", "embedded", "embedded [application.properties] line 3"},
+		{"environment over files", loadCase{env: map[string]string{"APP_EXAMPLE_PROPB": "9"}, files: map[string]string{"application.properties": "app.example.prop-b=7"}}, "app.example.prop-b", "9", "environment variable APP_EXAMPLE_PROPB"},
+		{"relaxed name with underscore", loadCase{env: map[string]string{"APP_EXAMPLE_PROP_B": "8"}}, "app.example.prop-b", "8", "environment variable APP_EXAMPLE_PROP_B"},
+		{"argument over environment", loadCase{args: []string{"--app.example.prop-b=10"}, env: map[string]string{"APP_EXAMPLE_PROPB": "9"}}, "app.example.prop-b", "10", "command-line argument --app.example.prop-b=10"},
+		{"placeholder", loadCase{args: []string{"--x=${app.example.prop-a} and ${missing:fallback}"}}, "x", "from embedded and fallback", "command-line argument --x=${app.example.prop-a} and ${missing:fallback}"},
+		{"config.location replaces ./", loadCase{args: []string{"--app.config.location=optional:elsewhere/"}, files: map[string]string{"application.properties": "shared=dot", "elsewhere/application.properties": "shared=elsewhere"}}, "shared", "elsewhere", "file [elsewhere/application.properties] line 1"},
+		{"config.location file", loadCase{args: []string{"--app.config.location=my.properties"}, files: map[string]string{"my.properties": "shared=mine"}}, "shared", "mine", "file [my.properties] line 1"},
+		{"additional-location adds after ./config", loadCase{env: map[string]string{"APP_CONFIG_ADDITIONALLOCATION": "optional:extra/"}, files: map[string]string{"config/application.properties": "shared=config", "extra/application.properties": "shared=extra"}}, "shared", "extra", "file [extra/application.properties] line 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := get(t, mustLoad(t, tt.c), tt.key)
+			if v.Resolved != tt.want || v.Origin != tt.wantOrigin {
+				t.Errorf("%s:\ngot  %q from %q\nwant %q from %q", tt.key, v.Resolved, v.Origin, tt.want, tt.wantOrigin)
+			}
+		})
+	}
+}
+
+func TestProfiles(t *testing.T) {
+	tests := []struct {
+		name     string
+		c        loadCase
+		active   []string
+		explicit bool
+		line     string
+	}{
+		{"none", loadCase{}, []string{"default"}, false, `No active profile set, falling back to 1 default profile: "default"`},
+		{"environment", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": "dev"}}, []string{"dev"}, true, `The following 1 profile is active: "dev"`},
+		{"argument", loadCase{args: []string{"--app.profiles.active=qa,dev"}}, []string{"qa", "dev"}, true, `The following 2 profiles are active: "qa", "dev"`},
+		{"argument replaces environment", loadCase{args: []string{"--app.profiles.active=qa"}, env: map[string]string{"APP_PROFILES_ACTIVE": "dev"}}, []string{"qa"}, true, `The following 1 profile is active: "qa"`},
+		{"environment replaces file", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": "dev"}, files: map[string]string{"application.properties": "app.profiles.active=qa"}}, []string{"dev"}, true, ""},
+		{"file", loadCase{files: map[string]string{"application.properties": "app.profiles.active=qa"}}, []string{"qa"}, true, ""},
+		{"spaces and empty entries", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": " dev , ,qa "}}, []string{"dev", "qa"}, true, ""},
+		{"include comes first", loadCase{args: []string{"--app.profiles.active=dev", "--app.profiles.include=common"}}, []string{"common", "dev"}, true, ""},
+		{"groups expand depth-first without duplicates", loadCase{args: []string{"--app.profiles.active=prod,db", "--app.profiles.group.prod=db,web", "--app.profiles.group.web=cdn"}}, []string{"prod", "db", "web", "cdn"}, true, ""},
+		{"custom default", loadCase{files: map[string]string{"application.properties": "app.profiles.default=local"}}, []string{"local"}, false, `No active profile set, falling back to 1 default profile: "local"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := mustLoad(t, tt.c)
+			if got := env.ActiveProfiles(); !slices.Equal(got, tt.active) {
+				t.Errorf("active:\ngot  %q\nwant %q", got, tt.active)
+			}
+			if got := len(env.ExplicitProfiles()) > 0; got != tt.explicit {
+				t.Errorf("explicit = %v, want %v", got, tt.explicit)
+			}
+			if tt.line != "" && env.ProfilesLine() != tt.line {
+				t.Errorf("log line:\ngot  %s\nwant %s", env.ProfilesLine(), tt.line)
+			}
+		})
+	}
+}
+
+func TestDefaultProfileFileIsRead(t *testing.T) {
+	env := mustLoad(t, loadCase{files: map[string]string{"application-default.properties": "shared=default-profile"}})
+	if v := get(t, env, "shared"); v.Resolved != "default-profile" {
+		t.Errorf("with no profile set, application-default.properties gives %q, want it read", v.Resolved)
+	}
+}
+
+// TestLoadErrors checks that each failure names what is wrong and where.
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		c    loadCase
+		want []string
+	}{
+		{"invalid profile name", loadCase{args: []string{"--app.profiles.active=dev,-bad"}}, []string{"app.profiles.active", "-bad", "command-line argument"}},
+		{"invalid profile from environment", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": "a b"}}, []string{"app.profiles.active", "environment variable APP_PROFILES_ACTIVE"}},
+		{"profile key in a profile file", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{"application-dev.properties": "app.profiles.active=qa"}}, []string{"app.profiles.active", "file [application-dev.properties] line 1", "profile-specific"}},
+		{"unresolvable placeholder", loadCase{files: map[string]string{"application.properties": "a=1\nb=${nope}"}}, []string{`b="${nope}"`, "file [application.properties] line 2", "nope"}},
+		{"missing mandatory location", loadCase{args: []string{"--app.config.location=nowhere/"}}, []string{"nowhere/", "app.config.location"}},
+		{"malformed argument", loadCase{args: []string{"server.port=1"}}, []string{`"server.port=1"`, "--key=value"}},
+		{"malformed file", loadCase{files: map[string]string{"config/application.properties": "a=\\u12"}}, []string{"file [config/application.properties]", "line 1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.c.load(t)
+			if err == nil {
+				t.Fatal("Load succeeded, want an error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestBind(t *testing.T) {
+	env := mustLoad(t, loadCase{
+		args: []string{"--server.port=eighty", "--size=2MB", "--timeout=250", "--mode=fast"},
+		env:  map[string]string{"APP_EXAMPLE_PROPB": "x"},
+	})
+	b := NewBinder(env)
+	port := Bind(b, "server.port", 8080, Port)
+	propB := Bind(b, "app.example.prop-b", int32(0), Int32)
+	size := Bind(b, "size", int64(1), DataSize)
+	timeout := Bind(b, "timeout", 0, Duration)
+	mode := Bind(b, "mode", "slow", OneOf("slow", "careful"))
+	unset := Bind(b, "not.set", 42, IntIn(0, 100))
+	if port != 8080 || propB != 0 || mode != "slow" {
+		t.Errorf("bad values should give the defaults: port %d, prop-b %d, mode %q", port, propB, mode)
+	}
+	if size != 2<<20 || timeout.Milliseconds() != 250 || unset != 42 {
+		t.Errorf("size %d, timeout %v, unset %d; want 2 MiB, 250ms, 42", size, timeout, unset)
+	}
+	var errs []*SettingError
+	for _, e := range flatten(b.Err()) {
+		var se *SettingError
+		if !errors.As(e, &se) {
+			t.Fatalf("%v is not a *SettingError", e)
+		}
+		errs = append(errs, se)
+	}
+	if len(errs) != 3 {
+		t.Fatalf("%d errors, want 3 (port, prop-b, mode): %v", len(errs), b.Err())
+	}
+	report := Report(b.Err())
+	for _, want := range []string{
+		"APPLICATION FAILED TO START",
+		"Failed to bind properties under 'server.port'",
+		`Value: "eighty"`,
+		"Origin: command-line argument --server.port=eighty",
+		"Reason: want a port number from 0 to 65535",
+		"Origin: environment variable APP_EXAMPLE_PROPB",
+		"Reason: want one of slow, careful",
+	} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q:\n%s", want, report)
+		}
+	}
+}
+
+func TestParsers(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{{"1048576", 1 << 20, true}, {"1MB", 1 << 20, true}, {"512KB", 512 << 10, true}, {"10b", 10, true}, {" 2 GB ", 2 << 30, true}, {"0", 0, false}, {"-1", 0, false}, {"1.5MB", 0, false}, {"MB", 0, false}, {"9999999999TB", 0, false}} {
+		got, err := DataSize(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("DataSize(%q):\ngot  %d, %v\nwant %d, ok=%v", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+	for _, tt := range []struct {
+		in   string
+		want string
+		ok   bool
+	}{{"500ms", "500ms", true}, {"5s", "5s", true}, {"2000", "2s", true}, {"1d", "24h0m0s", true}, {"0s", "", false}, {"soon", "", false}, {"-5s", "", false}} {
+		got, err := Duration(tt.in)
+		if (err == nil) != tt.ok || (tt.ok && got.String() != tt.want) {
+			t.Errorf("Duration(%q):\ngot  %v, %v\nwant %s, ok=%v", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestEnvNames(t *testing.T) {
+	for key, want := range map[string][]string{
+		"server.port":         {"SERVER_PORT"},
+		"app.example.prop-b":  {"APP_EXAMPLE_PROPB", "APP_EXAMPLE_PROP_B"},
+		"app.profiles.active": {"APP_PROFILES_ACTIVE"},
+	} {
+		if got := EnvNames(key); !slices.Equal(got, want) {
+			t.Errorf("%q:\ngot  %q\nwant %q", key, got, want)
+		}
+	}
+}

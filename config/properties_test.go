@@ -1,0 +1,351 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// props renders entries compactly so that a table row fits on one line.
+func props(ps []Property) string {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = fmt.Sprintf("%d:%q=%q", p.Line, p.Key, p.Value)
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestParseProperties(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+	}{
+		// Separators and the whitespace around them.
+		{"key=value", `1:"key"="value"`},
+		{"key:value", `1:"key"="value"`},
+		{"key value", `1:"key"="value"`},
+		{"key = value", `1:"key"="value"`},
+		{"key : value", `1:"key"="value"`},
+		{"key\tvalue", `1:"key"="value"`},
+		{"key\fvalue", `1:"key"="value"`},
+		{"  key=value", `1:"key"="value"`},
+		{"\t\fkey=value", `1:"key"="value"`},
+		{"key   =   value", `1:"key"="value"`},
+		{"key value = x", `1:"key"="value = x"`},
+		{"key==value", `1:"key"="=value"`},
+		{"key=:value", `1:"key"=":value"`},
+		{"key :=value", `1:"key"="=value"`},
+		{"key  :  :value", `1:"key"=":value"`},
+		{"key=value=more", `1:"key"="value=more"`},
+		{"key=a b  c", `1:"key"="a b  c"`},
+		// Trailing whitespace of a value is kept, as in Java.
+		{"key = value  \t", `1:"key"="value  \t"`},
+		{"key=", `1:"key"=""`},
+		{"key", `1:"key"=""`},
+		{"key   ", `1:"key"=""`},
+		{"key:", `1:"key"=""`},
+		{"=value", `1:""="value"`},
+		{":value", `1:""="value"`},
+		{"=", `1:""=""`},
+		// Comments and blank lines.
+		{"# comment\nkey=value", `2:"key"="value"`},
+		{"! comment\nkey=value", `2:"key"="value"`},
+		{"   # indented comment\nkey=value", `2:"key"="value"`},
+		{"key=value # not a comment", `1:"key"="value # not a comment"`},
+		{"key=#value", `1:"key"="#value"`},
+		{"\n\n  \n\t\nkey=value\n\n", `5:"key"="value"`},
+		{"# comment \\\nkey=value", `2:"key"="value"`},
+		{"! comment \\\nkey=value", `2:"key"="value"`},
+		{"#", ``},
+		{"", ``},
+		{"   ", ``},
+		// Continuation lines.
+		{"key=a\\\n   b", `1:"key"="ab"`},
+		{"key=a \\\n   b", `1:"key"="a b"`},
+		{"key=a\\\n\tb\\\n  c\nnext=d", `1:"key"="abc" 4:"next"="d"`},
+		{"key=a\\\n# not a comment", `1:"key"="a# not a comment"`},
+		{"key=a\\\n  ! not a comment", `1:"key"="a! not a comment"`},
+		{"key=a\\", `1:"key"="a"`},
+		{"key=a\\\n", `1:"key"="a"`},
+		{"key=a\\\n   ", `1:"key"="a"`},
+		{"key=a\\\n\nnext=b", `1:"key"="a" 3:"next"="b"`},
+		{"key=a\\\\\nnext=b", `1:"key"="a\\" 2:"next"="b"`},
+		{"key=a\\\\\\\nb", `1:"key"="a\\b"`},
+		{"key=a\\\\\\\\\nnext=b", `1:"key"="a\\\\" 2:"next"="b"`},
+		{"ke\\\n  y=value", `1:"key"="value"`},
+		{"key\\\n  =value", `1:"key"="value"`},
+		{"key=\\\n  value", `1:"key"="value"`},
+		{"key\\\n  value", `1:"keyvalue"=""`},
+		{"\\\n  key=value", `1:"key"="value"`},
+		// Line terminators.
+		{"a=1\r\nb=2\r\n", `1:"a"="1" 2:"b"="2"`},
+		{"a=1\rb=2\r", `1:"a"="1" 2:"b"="2"`},
+		{"a=1\n\rb=2", `1:"a"="1" 3:"b"="2"`},
+		{"a=1\\\r\n  2\r\nb=3", `1:"a"="12" 3:"b"="3"`},
+		{"a=1\\\r  2\rb=3", `1:"a"="12" 3:"b"="3"`},
+		{"# c \\\r\na=1", `2:"a"="1"`},
+		{"\r\n\r\na=1", `3:"a"="1"`},
+		// Line numbers after continuations.
+		{"a=1\\\n2\\\n3\nb=4\n\n# c\nc=5\\\n6\nd=7", `1:"a"="123" 4:"b"="4" 7:"c"="56" 9:"d"="7"`},
+		// Escapes.
+		{`key=\t\n\r\f`, `1:"key"="\t\n\r\f"`},
+		{`key=\u0041`, `1:"key"="A"`},
+		{`key=\u00e9\u00E9`, `1:"key"="éé"`},
+		{`key=\u00411`, `1:"key"="A1"`},
+		{`\u0041=b`, `1:"A"="b"`},
+		{`key=\uD83D\uDE00`, `1:"key"="😀"`},
+		{`key=\uD83Dx`, "1:\"key\"=\"\uFFFDx\""},
+		{`key=\uDE00`, "1:\"key\"=\"\uFFFD\""},
+		{`key=\uD83D\u0041`, "1:\"key\"=\"\uFFFDA\""},
+		{"key=\\u00\\\n  41", `1:"key"="A"`},
+		{`a\=b=c`, `1:"a=b"="c"`},
+		{`a\:b:c`, `1:"a:b"="c"`},
+		{`a\ b c`, `1:"a b"="c"`},
+		{`a\	b c`, `1:"a\tb"="c"`},
+		{`\#a=b`, `1:"#a"="b"`},
+		{`\!a=b`, `1:"!a"="b"`},
+		{`a\\=b`, `1:"a\\"="b"`},
+		{`a\\\=b=c`, `1:"a\\=b"="c"`},
+		{`key=\\`, `1:"key"="\\"`},
+		{`key=\q\z\é`, `1:"key"="qzé"`},
+		{`key=\ value`, `1:"key"=" value"`},
+		{`key=C:\\dir`, `1:"key"="C:\\dir"`},
+		{`key=C:\dir`, `1:"key"="C:dir"`},
+		// Placeholders are returned raw.
+		{"url=${host:localhost}:${port}", `1:"url"="${host:localhost}:${port}"`},
+		// Duplicates are all returned, in order.
+		{"a=1\nb=2\na=3", `1:"a"="1" 2:"b"="2" 3:"a"="3"`},
+		// UTF-8 text and a byte order mark.
+		{"größe=groß", `1:"größe"="groß"`},
+		{"\uFEFFkey=value", `1:"key"="value"`},
+		{"key=\uFEFFvalue", `1:"key"="\ufeffvalue"`},
+	}
+	for _, tt := range tests {
+		ps, err := ParseProperties(tt.in)
+		if err != nil {
+			t.Errorf("%q:\ngot  error %v\nwant %v", tt.in, err, tt.want)
+			continue
+		}
+		if got := props(ps); got != tt.want {
+			t.Errorf("%q:\ngot  %v\nwant %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestParsePropertiesErrors(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{`key=\u00G1`, `line 1: malformed \uXXXX escape`},
+		{`key=\u004`, `line 1: malformed \uXXXX escape`},
+		{`key=\u`, `line 1: malformed \uXXXX escape`},
+		{`\uZZZZ=value`, `line 1: malformed \uXXXX escape`},
+		{"a=1\n# c\nkey=\\u00G1", `line 3: malformed \uXXXX escape`},
+		{"a=1\r\nb=2\r\nkey=\\u00G1", `line 3: malformed \uXXXX escape`},
+		{"key=a\\\n  b\\\n  \\u12", `line 3: malformed \uXXXX escape`},
+		{"key=\\u00\\\n  G1", `line 1: malformed \uXXXX escape`},
+		{"a=1\nb=\xff", `line 2: invalid UTF-8`},
+		{"# \xc3\na=1", `line 1: invalid UTF-8`},
+		{"a=1\r\n\r\n\xe2\x82=2", `line 3: invalid UTF-8`},
+	}
+	for _, tt := range tests {
+		ps, err := ParseProperties(tt.in)
+		if err == nil {
+			t.Errorf("%q:\ngot  %v\nwant error %v", tt.in, props(ps), tt.want)
+			continue
+		}
+		if got := err.Error(); got != tt.want {
+			t.Errorf("%q:\ngot  %v\nwant %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func FuzzParseProperties(f *testing.F) {
+	for _, seed := range []string{
+		"key=value\nkey2 : value2\nkey3 value3\n",
+		"# comment \\\n! other\n  a=1\\\n   2\\\n\nb=\\u0041\\uD83D\\uDE00",
+		"a=1\r\nb=2\rc=3\n\r",
+		`a\=b\:c\ d=\t\n\r\f\\`,
+		"key=\\u00G1",
+		"key=a\\",
+		"\uFEFF=\n:\n \n\\\n",
+		"a=\xff",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		ps, err := ParseProperties(text)
+		if err != nil {
+			return
+		}
+		last := 1
+		for _, p := range ps {
+			if p.Line < last {
+				t.Fatalf("%q:\nline %d after line %d in %v", text, p.Line, last, props(ps))
+			}
+			last = p.Line
+		}
+	})
+}
+
+func TestResolvePlaceholders(t *testing.T) {
+	values := map[string]string{
+		"a":        "A",
+		"b":        "B",
+		"empty":    "",
+		"host":     "example.org",
+		"url":      "http://${host}:${port:8080}",
+		"x":        "${y}",
+		"y":        "${z}",
+		"z":        "Z",
+		"env":      "prod",
+		"prod.url": "https://prod",
+		"twice":    "${a}${a}",
+		"braces":   "{not a placeholder}",
+		"dollar":   "$",
+		"a:b":      "colon key",
+	}
+	lookup := func(name string) (string, bool) {
+		v, ok := values[name]
+		return v, ok
+	}
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{"", ""},
+		{"plain", "plain"},
+		{"${a}", "A"},
+		{"x${a}y${b}z", "xAyBz"},
+		{"${a}${a}", "AA"},
+		{"${empty}", ""},
+		{"${empty:default}", ""},
+		{"${missing:default}", "default"},
+		{"${missing:}", ""},
+		{"${a:default}", "A"},
+		{"${missing:${b}}", "B"},
+		{"${missing:${b:c}}", "B"},
+		{"${missing:${also.missing:c}}", "c"},
+		{"${a:${missing}}", "A"},
+		{"${missing:a:b}", "a:b"},
+		{"${missing:http://host:80}", "http://host:80"},
+		{"${url}", "http://example.org:8080"},
+		{"${x}", "Z"},
+		{"${twice}-${twice}", "AA-AA"},
+		{"${${env}.url}", "https://prod"},
+		{"${${missing:env}}", "prod"},
+		{"${${missing:a}:fallback}", "A"},
+		{"${missing:{x}}", "{x}"},
+		{"${missing{x:y}}", "y}"},
+		{"${braces}", "{not a placeholder}"},
+		{"${dollar}{a}", "${a}"},
+		{"${:default}", "default"},
+		{"$", "$"},
+		{"$a {a} }", "$a {a} }"},
+		{"${a}}", "A}"},
+		{"$${a}", "$A"},
+		{`\${a}`, `\A`},
+		{"${a:b}", "A"},
+		{"${missing:${a}${b}}", "AB"},
+	}
+	for _, tt := range tests {
+		got, err := ResolvePlaceholders(tt.in, lookup)
+		if err != nil {
+			t.Errorf("%q:\ngot  error %v\nwant %v", tt.in, err, tt.want)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("%q:\ngot  %v\nwant %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestResolvePlaceholdersErrors(t *testing.T) {
+	values := map[string]string{
+		"a.b":    "${a.b}",
+		"ping":   "x${pong}",
+		"pong":   "${ping}",
+		"broken": "${open",
+		"via":    "${missing}",
+		"self":   "${missing:${self}}",
+	}
+	// chain0 refers to chain1 and so on: 40 levels, deeper than allowed.
+	for i := range 40 {
+		values[fmt.Sprintf("chain%d", i)] = fmt.Sprintf("${chain%d}", i+1)
+	}
+	// bomb0 doubles at every level: within the depth limit, but 2^30 lookups.
+	for i := range 30 {
+		values[fmt.Sprintf("bomb%d", i)] = fmt.Sprintf("${bomb%d}${bomb%d}", i+1, i+1)
+	}
+	values["bomb30"] = "x"
+	lookup := func(name string) (string, bool) {
+		v, ok := values[name]
+		return v, ok
+	}
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{"${nope}", `could not resolve placeholder "${nope}" in value "${nope}"`},
+		{"x ${a:${nope}}", `could not resolve placeholder "${nope}" in value "x ${a:${nope}}"`},
+		{"${via}", `could not resolve placeholder "${missing}" in value "${via}"`},
+		{"${}", `could not resolve placeholder "${}" in value "${}"`},
+		{"${a.b}", `circular placeholder reference "a.b" in value "${a.b}"`},
+		{"${ping}", `circular placeholder reference "ping" in value "${ping}"`},
+		{"${self}", `circular placeholder reference "self" in value "${self}"`},
+		{"${a", `unclosed placeholder "${a" in value "${a"`},
+		{"${missing:${a}", `unclosed placeholder "${missing:${a}" in value "${missing:${a}"`},
+		{"ok ${a:{}", `unclosed placeholder "${a:{}" in value "ok ${a:{}"`},
+		{"${broken}", `unclosed placeholder "${open" in value "${broken}"`},
+		{"${chain0}", `placeholder "${chain32}" nested more than 32 deep in value "${chain0}"`},
+		{"${bomb0}", `placeholder "${bomb29}": more than 10000 placeholders to resolve in value "${bomb0}"`},
+	}
+	for _, tt := range tests {
+		got, err := ResolvePlaceholders(tt.in, lookup)
+		if err == nil {
+			t.Errorf("%q:\ngot  %v\nwant error %v", tt.in, got, tt.want)
+			continue
+		}
+		if got := err.Error(); got != tt.want {
+			t.Errorf("%q:\ngot  %v\nwant %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func FuzzResolvePlaceholders(f *testing.F) {
+	for _, seed := range []string{
+		"${a}", "${a:${b:c}}", "${missing:}", "${x}", "${${k}}", "${loop}",
+		"${bomb0}", "${a", "}${", "${a:{b}}", "$${{}}",
+	} {
+		f.Add(seed, "${a}${a}")
+	}
+	f.Fuzz(func(t *testing.T, value, fuzzed string) {
+		// The lookup mixes fixed entries (a cycle, an exponential chain) with
+		// one whose value is fuzzed too, so values are re-parsed as well.
+		values := map[string]string{
+			"a":    "A",
+			"b":    "${a}",
+			"k":    "b",
+			"loop": "${loop}",
+			"f":    fuzzed,
+			"g":    "${f}${f}",
+		}
+		for i := range 40 {
+			values[fmt.Sprintf("bomb%d", i)] = fmt.Sprintf("${bomb%d}${bomb%d}${f}", i+1, i+1)
+		}
+		lookups := 0
+		lookup := func(name string) (string, bool) {
+			lookups++
+			v, ok := values[name]
+			return v, ok
+		}
+		got, err := ResolvePlaceholders(value, lookup)
+		if lookups > maxPlaceholderExpansions {
+			t.Fatalf("%q with f=%q: %d lookups", value, fuzzed, lookups)
+		}
+		if err == nil && !strings.Contains(value, "${") && got != value {
+			t.Fatalf("%q:\ngot  %v\nwant it unchanged", value, got)
+		}
+	})
+}
