@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // profilesLine returns the startup log's profile line; there must be one.
@@ -178,6 +179,47 @@ func TestStartupReport(t *testing.T) {
 			if !strings.Contains(errOut.String(), w) {
 				t.Errorf("%v %v: report lacks %q:\n%s", tt.args, tt.env, w, errOut.String())
 			}
+		}
+	}
+}
+
+func TestServerSettings(t *testing.T) {
+	s := start(t, []string{"--server.max-request-size=16B"}, nil)
+	if r := s.do(t, "POST", "/api/messages", `{"text":"0123456789"}`, "Content-Type: application/json"); r.status != 413 || !strings.Contains(r.body, "limit of 16 bytes") {
+		t.Errorf("a 21-byte body over a 16-byte limit: %d %s", r.status, r.body)
+	}
+	if r := s.do(t, "POST", "/api/messages", `{"text":"0"}`, "Content-Type: application/json"); r.status != 201 {
+		t.Errorf("a 12-byte body under a 16-byte limit: %d %s", r.status, r.body)
+	}
+
+	greet := start(t, []string{"--app.greeting=Ahoy"}, nil)
+	if r := greet.do(t, "GET", "/api/hello/1", ""); r.body != `{"text":"Ahoy 1"}` {
+		t.Errorf("app.greeting=Ahoy: /api/hello/1 = %s", r.body)
+	}
+}
+
+func TestJSONLogs(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"--server.port=0", "--logging.format=json"}, func(string) string { return "" }, &out, &errOut)
+	}()
+	for i := 0; i < 1000 && !strings.Contains(out.String(), `"msg":"started"`); i++ {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) < 3 {
+		t.Fatalf("too few log lines:\n%s", out.String())
+	}
+	for _, l := range lines {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(l), &rec); err != nil || rec["msg"] == nil || rec["level"] == nil {
+			t.Errorf("log line is not a JSON record with msg and level: %s", l)
 		}
 	}
 }
