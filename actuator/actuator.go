@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/springport/greeter/component"
 	"github.com/springport/greeter/config"
 	"github.com/springport/greeter/dispatch"
 )
@@ -19,6 +20,7 @@ const Base = "/actuator"
 const (
 	Health = "health"
 	Env    = "env"
+	Beans  = "beans"
 )
 
 // Exposure decides which endpoints are reachable over HTTP, from
@@ -45,6 +47,8 @@ type Options struct {
 	// ShowValues is management.endpoint.env.show-values: "always" shows
 	// values, anything else masks them.
 	ShowValues string
+	// Components lists the components that /actuator/beans shows.
+	Components func() []component.Info
 }
 
 // json is the only representation actuator endpoints produce.
@@ -65,6 +69,9 @@ func Routes(opts Options) []dispatch.Route {
 		dispatch.Route{Method: "GET", Pattern: Base + "/env", Produces: json, Handler: dispatch.Returns(handleEnv(opts))},
 		dispatch.Route{Method: "GET", Pattern: Base + "/env/{name}", Produces: json, Inputs: []dispatch.Input{envName}, Handler: dispatch.Returns(handleEnvProperty(opts))},
 	)
+	if opts.Components != nil {
+		add(Beans, dispatch.Route{Method: "GET", Pattern: Base + "/beans", Produces: json, Handler: dispatch.Returns(handleBeans(opts.Components))})
+	}
 	routes = append(routes, dispatch.Route{Method: "GET", Pattern: Base, Produces: json, Handler: dispatch.Returns(handleIndex(ids))})
 	return routes
 }
@@ -196,4 +203,36 @@ func clip(s string) string {
 		return s[:64] + "…"
 	}
 	return strings.TrimSpace(s)
+}
+
+// bean is one component as /actuator/beans shows it: Spring's fields, and
+// the profile condition, which Spring leaves out.
+type bean struct {
+	Aliases      []string `json:"aliases"`
+	Scope        string   `json:"scope"`
+	Type         string   `json:"type"`
+	Profiles     string   `json:"profiles,omitempty"`
+	Dependencies []string `json:"dependencies"`
+}
+
+type beansContext struct {
+	Beans map[string]bean `json:"beans"`
+}
+
+type beansDescriptor struct {
+	Contexts map[string]beansContext `json:"contexts"`
+}
+
+func handleBeans(components func() []component.Info) func(*http.Request) (beansDescriptor, error) {
+	return func(*http.Request) (beansDescriptor, error) {
+		beans := map[string]bean{}
+		for _, c := range components() {
+			deps := c.Dependencies
+			if deps == nil {
+				deps = []string{}
+			}
+			beans[c.Name] = bean{Aliases: []string{}, Scope: c.Scope.String(), Type: c.Type, Profiles: c.Profiles, Dependencies: deps}
+		}
+		return beansDescriptor{Contexts: map[string]beansContext{"application": {Beans: beans}}}, nil
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/springport/greeter/message"
-	"github.com/springport/greeter/number"
 )
 
 func handleHello(greeting string) func(*http.Request) (message.Message, error) {
@@ -96,6 +95,12 @@ func handleSearch() func(*http.Request) error {
 	return func(*http.Request) error { return nil }
 }
 
-func handleNumber(n *number.Number) func(*http.Request) (int32, error) {
-	return func(*http.Request) (int32, error) { return n.Value(), nil }
+func handleNumber(source NumberSource) func(*http.Request) (int32, error) {
+	return func(r *http.Request) (int32, error) {
+		n, err := source(r.Context())
+		if err != nil {
+			return 0, err
+		}
+		return n.Value(), nil
+	}
 }

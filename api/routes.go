@@ -3,6 +3,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/google/uuid"
@@ -20,9 +21,13 @@ var (
 	searchParam2 = dispatch.OptionalQuery[uuid.UUID]("param2")
 )
 
-// Routes returns every endpoint of the service. valA and valB are the number
-// components behind /api/number/val-a and /api/number/val-b.
-func Routes(greeting string, messages *message.Collection, valA, valB *number.Number) []dispatch.Route {
+// NumberSource gives the number component instance that serves a request;
+// which instance that is depends on the component's scope.
+type NumberSource func(ctx context.Context) (*number.Number, error)
+
+// Routes returns every endpoint of the service. valA and valB give the
+// number components behind /api/number/val-a and /api/number/val-b.
+func Routes(greeting string, messages *message.Collection, valA, valB NumberSource) []dispatch.Route {
 	return []dispatch.Route{
 		{Method: "GET", Pattern: "/api/hello", Handler: dispatch.Returns(handleHello(greeting))},
 		{Method: "GET", Pattern: "/api/hi", Handler: dispatch.Returns(handleHi())},

@@ -12,13 +12,14 @@ import (
 	"os/signal"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/springport/greeter/actuator"
 	"github.com/springport/greeter/api"
+	"github.com/springport/greeter/component"
 	"github.com/springport/greeter/config"
 	"github.com/springport/greeter/dispatch"
 	"github.com/springport/greeter/message"
-	"github.com/springport/greeter/number"
 )
 
 // maxHeaderBytes bounds a request's header block; past it the server
@@ -51,19 +52,43 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	logger := newLogger(s.logFormat, stdout)
 	logger.Info(env.ProfilesLine())
 
-	messages := &message.Collection{}
-	// Prototype scope: each endpoint gets its own number component.
-	valA, valB := number.New(nil), number.New(nil)
+	registry := &component.Registry{}
+	declareComponents(registry, s.app.numberScope, time.Now)
+	components, err := registry.Start(env.ActiveProfiles(), component.Options{
+		Sessions: component.SessionOptions{IdleTimeout: s.server.sessionTimeout},
+	})
+	if err != nil {
+		return startupError{err}
+	}
+	defer func() {
+		if cerr := components.Close(); cerr != nil {
+			logger.Error("closing components", "err", cerr)
+		}
+	}()
+	messages, err := component.Lookup[*message.Collection](components, ctx, "messages")
+	if err != nil {
+		return startupError{err}
+	}
+	valA, err := component.Lookup[api.NumberSource](components, ctx, "numberControllerA")
+	if err != nil {
+		return startupError{err}
+	}
+	valB, err := component.Lookup[api.NumberSource](components, ctx, "numberControllerB")
+	if err != nil {
+		return startupError{err}
+	}
 	routes := api.Routes(s.app.greeting, messages, valA, valB)
 	routes = append(routes, actuator.Routes(actuator.Options{
 		Exposure:   actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude},
 		Env:        env,
 		ShowValues: s.management.showValues,
+		Components: components.Components,
 	})...)
-	handler, err := dispatch.New(dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize}, routes...)
+	dispatcher, err := dispatch.New(dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize}, routes...)
 	if err != nil {
 		return startupError{err}
 	}
+	handler := components.Middleware(dispatcher)
 
 	ln, err := net.Listen("tcp", ":"+strconv.Itoa(s.server.port))
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/springport/greeter/component"
 	"github.com/springport/greeter/config"
 )
 
@@ -37,11 +38,13 @@ type serverSettings struct {
 	writeTimeout      time.Duration
 	idleTimeout       time.Duration // a keep-alive connection is closed after this
 	shutdownTimeout   time.Duration // requests in flight get this long at shutdown
+	sessionTimeout    time.Duration // an HTTP session idle this long ends
 }
 
 type appSettings struct {
-	greeting string
-	example  exampleSettings
+	greeting    string
+	example     exampleSettings
+	numberScope component.Scope // the number component's lifecycle
 }
 
 // exampleSettings are the spec's example of profile-specific settings.
@@ -69,6 +72,7 @@ func bindSettings(env *config.Environment) (settings, error) {
 			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, config.Duration),
 			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, config.Duration),
 			shutdownTimeout:   config.Bind(b, "server.shutdown-timeout", 30*time.Second, config.Duration),
+			sessionTimeout:    config.Bind(b, "server.servlet.session.timeout", 30*time.Minute, config.Duration),
 		},
 		app: appSettings{
 			greeting: config.Bind(b, "app.greeting", "Hello World!", config.String),
@@ -76,6 +80,7 @@ func bindSettings(env *config.Environment) (settings, error) {
 				propA: config.Bind(b, "app.example.prop-a", "", config.String),
 				propB: config.Bind(b, "app.example.prop-b", int32(0), config.Int32),
 			},
+			numberScope: config.Bind(b, "app.number.scope", component.Prototype, numberScope),
 		},
 		management: managementSettings{
 			include:    config.Bind(b, "management.endpoints.web.exposure.include", []string{"health"}, config.List),
@@ -85,4 +90,14 @@ func bindSettings(env *config.Environment) (settings, error) {
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
 	}
 	return s, b.Err()
+}
+
+// numberScope reads app.number.scope: the lifecycles the number endpoints
+// are defined for.
+func numberScope(s string) (component.Scope, error) {
+	name, err := config.OneOf("prototype", "request", "session", "singleton")(s)
+	if err != nil {
+		return 0, err
+	}
+	return component.ParseScope(name)
 }

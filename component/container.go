@@ -1,0 +1,272 @@
+package component
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Container is a started registry: it holds the singletons and resolves
+// every other scope on demand.
+type Container struct {
+	decls    []*decl // active, in declaration order
+	absent   []*decl // excluded by their profile condition
+	byName   map[string]*decl
+	resolved map[*decl][]*decl // each decl's providers, parallel to needs
+	active   []string
+
+	singletons store
+	sessions   *Sessions
+}
+
+// Context is what a component's New function resolves its dependencies
+// from.
+type Context struct {
+	c   *Container
+	d   *decl           // the component being built
+	ctx context.Context // the request, session or connection it is built in
+}
+
+// Get resolves a dependency that d declared with Need[T].
+func Get[T any](c *Context) (T, error) {
+	var zero T
+	p, err := c.providerOf(Need[T]())
+	if err != nil {
+		return zero, err
+	}
+	v, err := c.c.resolve(c.ctx, p)
+	if err != nil {
+		return zero, err
+	}
+	return v.(T), nil
+}
+
+// GetHandle resolves a dependency that d declared with NeedHandle[T].
+func GetHandle[T any](c *Context) (*Handle[T], error) {
+	p, err := c.providerOf(NeedHandle[T]())
+	if err != nil {
+		return nil, err
+	}
+	h := &Handle[T]{c: c.c, d: p}
+	if p.scope == Prototype {
+		// The consumer's own instance, fixed at injection as in Spring.
+		v, err := c.c.resolve(c.ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		h.fixed, h.hasFixed = v.(T), true
+	}
+	return h, nil
+}
+
+func (c *Context) providerOf(dep Dep) (*decl, error) {
+	i := slices.Index(c.d.needs, dep)
+	if i < 0 {
+		return nil, fmt.Errorf("component %s resolves %s, which it does not declare in Needs", c.d.name, dep)
+	}
+	return c.c.resolved[c.d][i], nil
+}
+
+// Handle resolves a component per use: the instance of the current
+// request, session or websocket connection for scoped components, the one
+// instance for singletons, and the consumer's own instance for prototypes.
+type Handle[T any] struct {
+	c        *Container
+	d        *decl
+	fixed    T
+	hasFixed bool
+}
+
+// Get returns the instance for ctx. Outside the scope (a request-scoped
+// component with no request in ctx) it is an error saying so.
+func (h *Handle[T]) Get(ctx context.Context) (T, error) {
+	if h.hasFixed {
+		return h.fixed, nil
+	}
+	v, err := h.c.resolve(ctx, h.d)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return v.(T), nil
+}
+
+// Lookup returns the component called name, resolved in ctx, as a T.
+func Lookup[T any](c *Container, ctx context.Context, name string) (T, error) {
+	var zero T
+	d, ok := c.byName[name]
+	if !ok {
+		if i := slices.IndexFunc(c.absent, func(d *decl) bool { return d.name == name }); i >= 0 {
+			return zero, fmt.Errorf("component %s does not exist: its condition %q does not hold for active profiles %q", name, c.absent[i].condition.String(), c.active)
+		}
+		return zero, fmt.Errorf("no component is called %s", name)
+	}
+	v, err := c.resolve(ctx, d)
+	if err != nil {
+		return zero, err
+	}
+	t, ok := v.(T)
+	if !ok {
+		return zero, fmt.Errorf("component %s is a %s, not a %T", name, d.typ, zero)
+	}
+	return t, nil
+}
+
+// ScopeError reports a resolution in a scope that is not active.
+type ScopeError struct {
+	Component string
+	Scope     Scope
+}
+
+func (e *ScopeError) Error() string {
+	why := map[Scope]string{
+		Request:   "there is no HTTP request in this context; resolve it while serving one, through the container's middleware",
+		Session:   "there is no HTTP session in this context; resolve it while serving a request, through the container's middleware",
+		WebSocket: "there is no websocket connection in this context; resolve it inside Container.WebSocket",
+	}[e.Scope]
+	return fmt.Sprintf("component %s: scope %q is not active: %s", e.Component, e.Scope, why)
+}
+
+// resolve returns the instance of d for ctx.
+func (c *Container) resolve(ctx context.Context, d *decl) (any, error) {
+	switch d.scope {
+	case Singleton, Application:
+		return c.singletons.get(d, func() (any, error) { return c.build(ctx, d) })
+	case Prototype:
+		return c.build(ctx, d)
+	}
+	s := scopeStore(ctx, d.scope)
+	if s == nil {
+		return nil, &ScopeError{Component: d.name, Scope: d.scope}
+	}
+	return s.get(d, func() (any, error) { return c.build(ctx, d) })
+}
+
+func (c *Container) build(ctx context.Context, d *decl) (any, error) {
+	v, err := d.build(&Context{c: c, d: d, ctx: ctx})
+	if err != nil {
+		return nil, fmt.Errorf("building component %s: %w", d.name, err)
+	}
+	return v, nil
+}
+
+// buildSingletons creates every singleton and application component, each
+// after what it depends on, so that start-up fails rather than a request.
+func (c *Container) buildSingletons() error {
+	for _, d := range c.decls {
+		if d.scope == Singleton || d.scope == Application {
+			if _, err := c.resolve(context.Background(), d); err != nil {
+				c.singletons.release()
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Close releases the singletons, in reverse order of creation, and every
+// live session.
+func (c *Container) Close() error {
+	var errs []error
+	if c.sessions != nil {
+		errs = append(errs, c.sessions.close())
+	}
+	errs = append(errs, c.singletons.release())
+	return errors.Join(errs...)
+}
+
+// Info describes one component, for listings such as /actuator/beans.
+type Info struct {
+	Name         string
+	Scope        Scope
+	Type         string
+	Profiles     string // the condition as declared; empty when none
+	Dependencies []string
+}
+
+// Components describes the active components, in declaration order.
+func (c *Container) Components() []Info {
+	infos := make([]Info, 0, len(c.decls))
+	for _, d := range c.decls {
+		var deps []string
+		for _, p := range c.resolved[d] {
+			deps = append(deps, p.name)
+		}
+		infos = append(infos, Info{Name: d.name, Scope: d.scope, Type: qualifiedName(d.typ),
+			Profiles: strings.Join(d.profiles, ", "), Dependencies: deps})
+	}
+	return infos
+}
+
+// qualifiedName names a type with its full package path, as Spring names
+// a bean's class: *github.com/x/message.Collection.
+func qualifiedName(t reflect.Type) string {
+	prefix := ""
+	for t.Kind() == reflect.Pointer {
+		prefix += "*"
+		t = t.Elem()
+	}
+	if t.PkgPath() == "" || t.Name() == "" {
+		return prefix + t.String()
+	}
+	return prefix + t.PkgPath() + "." + t.Name()
+}
+
+// store holds the instances of one scope's lifetime: the singletons, one
+// request, one session or one connection. Each instance is built once,
+// even when concurrent requests of one session ask for it together.
+type store struct {
+	mu    sync.Mutex
+	slots map[*decl]*slot
+	order []any // built instances, in order of creation
+}
+
+type slot struct {
+	once sync.Once
+	v    any
+	err  error
+}
+
+func (s *store) get(d *decl, build func() (any, error)) (any, error) {
+	s.mu.Lock()
+	if s.slots == nil {
+		s.slots = map[*decl]*slot{}
+	}
+	sl := s.slots[d]
+	if sl == nil {
+		sl = &slot{}
+		s.slots[d] = sl
+	}
+	s.mu.Unlock()
+	sl.once.Do(func() {
+		sl.v, sl.err = build()
+		if sl.err == nil {
+			s.mu.Lock()
+			s.order = append(s.order, sl.v)
+			s.mu.Unlock()
+		}
+	})
+	return sl.v, sl.err
+}
+
+// closer is what a component implements to be told its scope has ended.
+type closer interface{ Close() error }
+
+// release closes the store's instances in reverse order of creation.
+func (s *store) release() error {
+	s.mu.Lock()
+	order := s.order
+	s.order, s.slots = nil, nil
+	s.mu.Unlock()
+	var errs []error
+	for i := len(order) - 1; i >= 0; i-- {
+		if c, ok := order[i].(closer); ok {
+			errs = append(errs, c.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
