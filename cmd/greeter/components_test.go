@@ -1,0 +1,146 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/cookiejar"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// numbers reads val-a then val-b with client.
+func numbers(t *testing.T, s *service, client *http.Client) (a, b string) {
+	t.Helper()
+	get := func(path string) string {
+		resp, err := client.Get(s.base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var n int32
+		if err := json.NewDecoder(resp.Body).Decode(&n); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %d, %v", path, resp.StatusCode, err)
+		}
+		return strconv.Itoa(int(n))
+	}
+	return get("/api/number/val-a"), get("/api/number/val-b")
+}
+
+func jar(t *testing.T) *http.Client {
+	j, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &http.Client{Jar: j}
+}
+
+// TestNumberScopes checks each value of app.number.scope through the two
+// number endpoints, set once each way: argument, environment, settings file.
+func TestNumberScopes(t *testing.T) {
+	t.Run("prototype by default", func(t *testing.T) {
+		s := start(t, nil, nil)
+		a1, b1 := numbers(t, s, http.DefaultClient)
+		a2, b2 := numbers(t, s, http.DefaultClient)
+		if a1 == b1 || a1 != a2 || b1 != b2 {
+			t.Errorf("prototype: val-a %s then %s, val-b %s then %s; want each fixed and the two different", a1, a2, b1, b2)
+		}
+	})
+	t.Run("request by argument", func(t *testing.T) {
+		s := start(t, []string{"--app.number.scope=request"}, nil)
+		seen := map[string]bool{}
+		for range 4 {
+			a, b := numbers(t, s, http.DefaultClient)
+			seen[a], seen[b] = true, true
+		}
+		if len(seen) != 8 {
+			t.Errorf("request scope: 8 requests gave %d distinct numbers, want 8", len(seen))
+		}
+	})
+	t.Run("singleton by environment", func(t *testing.T) {
+		s := start(t, nil, map[string]string{"APP_NUMBER_SCOPE": "singleton"})
+		a1, b1 := numbers(t, s, http.DefaultClient)
+		a2, b2 := numbers(t, s, jar(t))
+		if a1 != b1 || a1 != a2 || a1 != b2 {
+			t.Errorf("singleton: %s %s %s %s, want one number everywhere", a1, b1, a2, b2)
+		}
+	})
+	t.Run("session by settings file", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "application.properties"), []byte("app.number.scope=session\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Chdir(dir)
+		s := start(t, nil, nil)
+		alice, bob := jar(t), jar(t)
+		a1, b1 := numbers(t, s, alice)
+		a2, b2 := numbers(t, s, alice)
+		c1, _ := numbers(t, s, bob)
+		if a1 != b1 || a1 != a2 || a1 != b2 {
+			t.Errorf("session: one client saw %s %s %s %s, want one number for its session", a1, b1, a2, b2)
+		}
+		if c1 == a1 {
+			t.Errorf("session: two sessions both saw %s, want different numbers", a1)
+		}
+	})
+}
+
+func TestBadNumberScope(t *testing.T) {
+	var out, errOut syncBuffer
+	err := run(t.Context(), []string{"--app.number.scope=websocket"}, func(string) string { return "" }, &out, &errOut)
+	if err == nil {
+		t.Fatal("run started with app.number.scope=websocket")
+	}
+	for _, want := range []string{"Property: app.number.scope", `Value: "websocket"`, "Reason: want one of prototype, request, session, singleton"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, errOut.String())
+		}
+	}
+}
+
+func TestBeans(t *testing.T) {
+	type bean struct {
+		Scope        string   `json:"scope"`
+		Type         string   `json:"type"`
+		Profiles     string   `json:"profiles"`
+		Dependencies []string `json:"dependencies"`
+	}
+	beans := func(t *testing.T, args ...string) map[string]bean {
+		s := start(t, append(args, "--management.endpoints.web.exposure.include=beans"), nil)
+		r := s.do(t, "GET", "/actuator/beans", "")
+		var d struct {
+			Contexts map[string]struct {
+				Beans map[string]bean `json:"beans"`
+			} `json:"contexts"`
+		}
+		if err := json.Unmarshal([]byte(r.body), &d); err != nil || r.status != 200 {
+			t.Fatalf("/actuator/beans: %d %s", r.status, r.body)
+		}
+		return d.Contexts["application"].Beans
+	}
+	dev := beans(t, "--app.profiles.active=dev", "--app.number.scope=request")
+	if _, ok := dev["isoDateFormat"]; ok {
+		t.Error("with dev active, isoDateFormat (!dev) is listed")
+	}
+	if b := dev["simpleDateFormat"]; b.Profiles != "dev" || b.Scope != "singleton" || b.Type != "github.com/springport/greeter/dateformat.Provider" {
+		t.Errorf("simpleDateFormat: %+v", b)
+	}
+	if b := dev["number"]; b.Scope != "request" || b.Type != "*github.com/springport/greeter/number.Number" {
+		t.Errorf("number: %+v", b)
+	}
+	if b := dev["numberControllerA"]; len(b.Dependencies) != 1 || b.Dependencies[0] != "number" {
+		t.Errorf("numberControllerA dependencies: %v, want [number]", b.Dependencies)
+	}
+	plain := beans(t)
+	if _, ok := plain["simpleDateFormat"]; ok {
+		t.Error("without dev, simpleDateFormat (dev) is listed")
+	}
+	if b, ok := plain["isoDateFormat"]; !ok || b.Profiles != "!dev" {
+		t.Errorf("without dev, isoDateFormat: %+v, %v", b, ok)
+	}
+	if b := plain["number"]; b.Scope != "prototype" {
+		t.Errorf("number scope by default: %q, want prototype", b.Scope)
+	}
+}
