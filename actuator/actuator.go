@@ -6,7 +6,6 @@ package actuator
 import (
 	"net/http"
 	"slices"
-	"strings"
 
 	"github.com/springport/greeter/component"
 	"github.com/springport/greeter/config"
@@ -51,8 +50,8 @@ type Options struct {
 	Components func() []component.Info
 }
 
-// json is the only representation actuator endpoints produce.
-var json = []string{"application/json"}
+// jsonOnly is what actuator endpoints produce.
+var jsonOnly = []string{"application/json"}
 
 // Routes returns the routes of the exposed endpoints.
 func Routes(opts Options) []dispatch.Route {
@@ -64,15 +63,15 @@ func Routes(opts Options) []dispatch.Route {
 			routes = append(routes, rs...)
 		}
 	}
-	add(Health, dispatch.Route{Method: "GET", Pattern: Base + "/health", Produces: json, Handler: dispatch.Returns(handleHealth())})
+	add(Health, dispatch.Route{Method: "GET", Pattern: Base + "/health", Produces: jsonOnly, Handler: dispatch.Returns(handleHealth())})
 	add(Env,
-		dispatch.Route{Method: "GET", Pattern: Base + "/env", Produces: json, Handler: dispatch.Returns(handleEnv(opts))},
-		dispatch.Route{Method: "GET", Pattern: Base + "/env/{name}", Produces: json, Inputs: []dispatch.Input{envName}, Handler: dispatch.Returns(handleEnvProperty(opts))},
+		dispatch.Route{Method: "GET", Pattern: Base + "/env", Produces: jsonOnly, Handler: dispatch.Returns(handleEnv(opts))},
+		dispatch.Route{Method: "GET", Pattern: Base + "/env/{name}", Produces: jsonOnly, Inputs: []dispatch.Input{envName}, Handler: dispatch.Returns(handleEnvProperty(opts))},
 	)
 	if opts.Components != nil {
-		add(Beans, dispatch.Route{Method: "GET", Pattern: Base + "/beans", Produces: json, Handler: dispatch.Returns(handleBeans(opts.Components))})
+		add(Beans, dispatch.Route{Method: "GET", Pattern: Base + "/beans", Produces: jsonOnly, Handler: dispatch.Returns(handleBeans(opts.Components))})
 	}
-	routes = append(routes, dispatch.Route{Method: "GET", Pattern: Base, Produces: json, Handler: dispatch.Returns(handleIndex(ids))})
+	routes = append(routes, dispatch.Route{Method: "GET", Pattern: Base, Produces: jsonOnly, Handler: dispatch.Returns(handleIndex(ids))})
 	return routes
 }
 
@@ -145,7 +144,7 @@ func handleEnv(opts Options) func(*http.Request) (envDescriptor, error) {
 		for _, src := range opts.Env.Sources() {
 			s := envSource{Name: src.Name, Properties: map[string]envValue{}}
 			for _, p := range src.Entries() {
-				s.Properties[p.Key] = envValue{Value: opts.show(p.Value), Origin: p.Origin}
+				s.Properties[p.Key] = envValue{Value: opts.show(opts.Env.Resolve(p.Value)), Origin: p.Origin}
 			}
 			d.PropertySources = append(d.PropertySources, s)
 		}
@@ -189,7 +188,7 @@ func handleEnvProperty(opts Options) func(*http.Request) (envPropertyDescriptor,
 			sp := sourceProperty{Name: src.Name}
 			for _, p := range src.Entries() {
 				if p.Key == name || slices.Contains(config.EnvNames(name), p.Key) {
-					sp.Property = &envValue{Value: opts.show(p.Value), Origin: p.Origin}
+					sp.Property = &envValue{Value: opts.show(opts.Env.Resolve(p.Value)), Origin: p.Origin}
 				}
 			}
 			d.PropertySources = append(d.PropertySources, sp)
@@ -198,11 +197,12 @@ func handleEnvProperty(opts Options) func(*http.Request) (envPropertyDescriptor,
 	}
 }
 
+// clip shortens a client-supplied name quoted in a problem detail.
 func clip(s string) string {
 	if len(s) > 64 {
 		return s[:64] + "…"
 	}
-	return strings.TrimSpace(s)
+	return s
 }
 
 // bean is one component as /actuator/beans shows it: Spring's fields, and

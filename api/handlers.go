@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -36,6 +37,28 @@ func handleHelloID(greeting string) func(*http.Request) (message.Message, error)
 // pointer so that a body without text is told apart from an empty text.
 type messageBody struct {
 	Text *string `json:"text" xml:"text"`
+}
+
+// UnmarshalJSON reads the "text" member by its exact name, as Jackson
+// does; encoding/json alone would also take "Text" or "TEXT", and let the
+// last of several spellings win.
+func (b *messageBody) UnmarshalJSON(data []byte) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		return err
+	}
+	raw, ok := members["text"]
+	if !ok {
+		return nil
+	}
+	if err := json.Unmarshal(raw, &b.Text); err != nil {
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &typ) {
+			typ.Field = "text"
+		}
+		return err
+	}
+	return nil
 }
 
 // Validate requires the text, the message's only field.

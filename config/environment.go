@@ -22,6 +22,7 @@ type Source struct {
 	getenv func(string) string
 	mu     sync.Mutex
 	seen   map[string]entry
+	sealed bool // lookups are no longer recorded
 }
 
 type entry struct {
@@ -50,6 +51,10 @@ func (s *Source) lookup(key string) (entry, bool) {
 		if v := s.getenv(name); v != "" {
 			e := entry{value: v, origin: "environment variable " + name}
 			s.mu.Lock()
+			if s.sealed {
+				s.mu.Unlock()
+				return e, true
+			}
 			if s.seen == nil {
 				s.seen = map[string]entry{}
 			}
@@ -143,6 +148,40 @@ func (e *Environment) raw(key string) (*Source, entry, bool) {
 		}
 	}
 	return nil, entry{}, false
+}
+
+// Seal ends start-up: the environment source, which cannot enumerate the
+// process's variables, has recorded those that set any key start-up read;
+// Seal adds those that set a key of any file or argument, and stops
+// recording, so that listings are stable and show no variable the service
+// does not use.
+func (e *Environment) Seal() {
+	for _, src := range e.sources {
+		if src.getenv != nil {
+			continue
+		}
+		for _, k := range src.keys {
+			e.raw(k)
+		}
+	}
+	for _, src := range e.sources {
+		src.mu.Lock()
+		src.sealed = true
+		src.mu.Unlock()
+	}
+}
+
+// Resolve replaces the placeholders in value; one that does not resolve is
+// left as written.
+func (e *Environment) Resolve(value string) string {
+	resolved, err := ResolvePlaceholders(value, func(name string) (string, bool) {
+		_, ent, ok := e.raw(name)
+		return ent.value, ok
+	})
+	if err != nil {
+		return value
+	}
+	return resolved
 }
 
 // Sources returns the property sources, highest precedence first.

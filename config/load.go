@@ -73,8 +73,8 @@ func Load(opts Options) (*Environment, error) {
 		return nil, err
 	}
 	var errs []error
-	load := func(fsys fs.FS, path, name, via string, optional bool) *Source {
-		src, err := loadFile(fsys, path, name, via, optional)
+	load := func(fsys fs.FS, path, name, via string) *Source {
+		src, err := loadFile(fsys, path, name, via)
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -84,11 +84,15 @@ func Load(opts Options) (*Environment, error) {
 	// Non-profile files, lowest first.
 	var embeddedBase, externalBase []*Source
 	if opts.Embedded != nil {
-		embeddedBase = appendSource(embeddedBase, load(opts.Embedded, "application.properties", "embedded [application.properties]", "", true))
+		embeddedBase = appendSource(embeddedBase, load(opts.Embedded, "application.properties", "embedded [application.properties]", ""))
 	}
 	for _, loc := range locations {
+		if err := loc.check(opts.Dir); err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		for _, f := range loc.files(opts.Dir, "") {
-			externalBase = appendSource(externalBase, load(nil, f.path, "file ["+f.shown+"]", loc.raw, loc.optional))
+			externalBase = appendSource(externalBase, load(nil, f.path, "file ["+f.shown+"]", loc.raw))
 		}
 	}
 	if len(errs) > 0 {
@@ -106,13 +110,16 @@ func Load(opts Options) (*Environment, error) {
 	for _, p := range env.active {
 		if opts.Embedded != nil {
 			name := "application-" + p + ".properties"
-			embeddedProfile = appendSource(embeddedProfile, load(opts.Embedded, name, "embedded ["+name+"]", "", true))
+			embeddedProfile = appendSource(embeddedProfile, load(opts.Embedded, name, "embedded ["+name+"]", ""))
 		}
 	}
-	for _, loc := range locations {
-		for _, p := range env.active {
+	// Profile-major, so that the later profile wins across locations too:
+	// ./config/application-qa.properties does not beat
+	// ./application-dev.properties when dev comes after qa.
+	for _, p := range env.active {
+		for _, loc := range locations {
 			for _, f := range loc.files(opts.Dir, p) {
-				externalProfile = appendSource(externalProfile, load(nil, f.path, "file ["+f.shown+"]", loc.raw, true))
+				externalProfile = appendSource(externalProfile, load(nil, f.path, "file ["+f.shown+"]", loc.raw))
 			}
 		}
 	}
@@ -190,6 +197,27 @@ type location struct {
 	raw      string // as given, for source names
 	path     string
 	optional bool
+	key      string // the setting that named it; empty for the defaults
+	origin   string // where that setting came from
+}
+
+// check fails for a location that must exist and does not: a folder that
+// is missing, or a file. A folder without settings files is fine.
+func (l location) check(dir string) error {
+	if l.optional {
+		return nil
+	}
+	path := l.path
+	if !filepath.IsAbs(path) && dir != "" {
+		path = filepath.Join(dir, path)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return &SettingError{
+			Value:  Value{Key: l.key, Raw: l.raw, Origin: l.origin},
+			Reason: fmt.Sprintf("location %q does not exist; prefix it with optional: if it may be missing", l.path),
+		}
+	}
+	return nil
 }
 
 type locatedFile struct {
@@ -223,22 +251,28 @@ func (l location) files(dir, p string) []locatedFile {
 // ./ and ./config/) and app.config.additional-location (which adds to them)
 // from the command line and the environment.
 func searchLocations(env *Environment) ([]location, error) {
-	raw := defaultLocations
+	var locs []location
+	add := func(list []string, v Value) {
+		for _, r := range list {
+			path, optional := strings.CutPrefix(r, "optional:")
+			path, _ = strings.CutPrefix(path, "file:")
+			locs = append(locs, location{raw: r, path: path, optional: optional, key: v.Key})
+			if v.Key != "" {
+				locs[len(locs)-1].origin = v.Origin
+			}
+		}
+	}
 	if v, ok, err := env.Lookup(keyLocation); err != nil {
 		return nil, err
 	} else if ok {
-		raw = splitList(v.Resolved)
+		add(splitList(v.Resolved), v)
+	} else {
+		add(defaultLocations, Value{})
 	}
 	if v, ok, err := env.Lookup(keyAddLoc); err != nil {
 		return nil, err
 	} else if ok {
-		raw = append(slices.Clone(raw), splitList(v.Resolved)...)
-	}
-	var locs []location
-	for _, r := range raw {
-		path, optional := strings.CutPrefix(r, "optional:")
-		path, _ = strings.CutPrefix(path, "file:")
-		locs = append(locs, location{raw: r, path: path, optional: optional})
+		add(splitList(v.Resolved), v)
 	}
 	return locs, nil
 }
@@ -253,9 +287,8 @@ func splitList(s string) []string {
 	return out
 }
 
-// loadFile reads one settings file. A missing file is nil, or an error
-// when the location was not optional.
-func loadFile(fsys fs.FS, path, name, via string, optional bool) (*Source, error) {
+// loadFile reads one settings file; a missing one is nil.
+func loadFile(fsys fs.FS, path, name, via string) (*Source, error) {
 	var data []byte
 	var err error
 	if fsys != nil {
@@ -263,13 +296,10 @@ func loadFile(fsys fs.FS, path, name, via string, optional bool) (*Source, error
 	} else {
 		data, err = os.ReadFile(path)
 	}
-	if errors.Is(err, fs.ErrNotExist) && optional {
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("settings location %q (from %s) does not exist; prefix it with optional: if it may be missing", via, keyLocation)
-		}
 		return nil, fmt.Errorf("settings file %s: %w", name, err)
 	}
 	props, err := ParseProperties(string(data))

@@ -80,6 +80,8 @@ func TestPrecedence(t *testing.T) {
 		{"placeholder", loadCase{args: []string{"--x=${app.example.prop-a} and ${missing:fallback}"}}, "x", "from embedded and fallback", "command-line argument --x=${app.example.prop-a} and ${missing:fallback}"},
 		{"config.location replaces ./", loadCase{args: []string{"--app.config.location=optional:elsewhere/"}, files: map[string]string{"application.properties": "shared=dot", "elsewhere/application.properties": "shared=elsewhere"}}, "shared", "elsewhere", "file [elsewhere/application.properties] line 1"},
 		{"config.location file", loadCase{args: []string{"--app.config.location=my.properties"}, files: map[string]string{"my.properties": "shared=mine"}}, "shared", "mine", "file [my.properties] line 1"},
+		{"the later profile wins across locations", loadCase{args: []string{"--app.profiles.active=qa,dev"}, files: map[string]string{"application-dev.properties": "shared=dot-dev", "config/application-qa.properties": "shared=config-qa"}}, "shared", "dot-dev", "file [application-dev.properties] line 1"},
+		{"an existing folder without settings files is fine", loadCase{args: []string{"--app.config.additional-location=empty/"}, files: map[string]string{"empty/other.txt": "x"}}, "shared", "embedded", "embedded [application.properties] line 3"},
 		{"additional-location adds after ./config", loadCase{env: map[string]string{"APP_CONFIG_ADDITIONALLOCATION": "optional:extra/"}, files: map[string]string{"config/application.properties": "shared=config", "extra/application.properties": "shared=extra"}}, "shared", "extra", "file [extra/application.properties] line 1"},
 	}
 	for _, tt := range tests {
@@ -145,7 +147,8 @@ func TestLoadErrors(t *testing.T) {
 		{"invalid profile from environment", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": "a b"}}, []string{"app.profiles.active", "environment variable APP_PROFILES_ACTIVE"}},
 		{"profile key in a profile file", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{"application-dev.properties": "app.profiles.active=qa"}}, []string{"app.profiles.active", "file [application-dev.properties] line 1", "profile-specific"}},
 		{"unresolvable placeholder", loadCase{files: map[string]string{"application.properties": "a=1\nb=${nope}"}}, []string{`b="${nope}"`, "file [application.properties] line 2", "nope"}},
-		{"missing mandatory location", loadCase{args: []string{"--app.config.location=nowhere/"}}, []string{"nowhere/", "app.config.location"}},
+		{"missing mandatory location", loadCase{args: []string{"--app.config.location=nowhere/"}}, []string{"nowhere/", "app.config.location", "command-line argument"}},
+		{"missing mandatory additional location", loadCase{env: map[string]string{"APP_CONFIG_ADDITIONALLOCATION": "gone.properties"}}, []string{"gone.properties", "app.config.additional-location", "environment variable APP_CONFIG_ADDITIONALLOCATION"}},
 		{"malformed argument", loadCase{args: []string{"server.port=1"}}, []string{`"server.port=1"`, "--key=value"}},
 		{"malformed file", loadCase{files: map[string]string{"config/application.properties": "a=\\u12"}}, []string{"file [config/application.properties]", "line 1"}},
 	}

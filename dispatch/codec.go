@@ -41,8 +41,10 @@ func rep(s string, contentType string, f format) representation {
 var (
 	objectWriters = []representation{
 		rep("application/json", "application/json", formatJSON),
+		rep("application/*+json", "", formatJSON), // answers in the client's own +json type
 		rep("application/xml", "application/xml;charset=UTF-8", formatXML),
 		rep("text/xml", "text/xml;charset=UTF-8", formatXML),
+		rep("application/*+xml", "", formatXML),
 	}
 	textWriters = []representation{
 		rep("text/plain", "text/plain;charset=UTF-8", formatText),

@@ -368,19 +368,21 @@ func (d *Dispatcher) serve(ex *exchange, r *http.Request, g *group) {
 
 	var consumable, acceptable, chosen *route
 	negotiated := -1
+	var concrete mediaType // the client's type, when a pattern was chosen
 	for _, rt := range g.routes {
 		if !rt.consumesOK(ct, ctHeader != "" && ctErr == nil, ctHeader != "", hasBody) {
 			continue
 		}
 		consumable = rt
 		out := -1
+		var typ mediaType
 		if len(rt.produces) > 0 {
 			ranges, err := ex.acceptRanges(r)
 			if err != nil {
 				writeProblem(ex, r, http.StatusBadRequest, "Accept header is malformed: "+err.Error()+".")
 				return
 			}
-			if out = negotiate(ranges, rt.produceTypes); out < 0 {
+			if out, typ = negotiateType(ranges, rt.produceTypes); out < 0 {
 				continue
 			}
 		}
@@ -388,7 +390,7 @@ func (d *Dispatcher) serve(ex *exchange, r *http.Request, g *group) {
 		if !rt.paramsHold(r.URL.RawQuery) {
 			continue
 		}
-		chosen, negotiated = rt, out
+		chosen, negotiated, concrete = rt, out, typ
 		break
 	}
 	if slices.ContainsFunc(g.routes, func(rt *route) bool { return len(rt.produces) > 0 }) {
@@ -411,12 +413,12 @@ func (d *Dispatcher) serve(ex *exchange, r *http.Request, g *group) {
 		return
 	}
 	ex.route = chosen
-	d.run(ex, r, chosen, ct, negotiated)
+	d.run(ex, r, chosen, ct, negotiated, concrete)
 }
 
 // run converts the chosen route's inputs, reads its body, calls its handler
 // and writes the result.
-func (d *Dispatcher) run(ex *exchange, r *http.Request, rt *route, ct mediaType, out int) {
+func (d *Dispatcher) run(ex *exchange, r *http.Request, rt *route, ct mediaType, out int, concrete mediaType) {
 	for _, in := range rt.inputs {
 		if err := in.validate(r); err != nil {
 			d.fail(ex, r, err)
@@ -427,6 +429,12 @@ func (d *Dispatcher) run(ex *exchange, r *http.Request, rt *route, ct mediaType,
 	*c = call{r: r, buf: &ex.out, root: rt.root}
 	if out >= 0 {
 		c.out = rt.produces[out]
+		if c.out.contentType == "" { // a pattern: answer in the client's type
+			c.out.contentType = concrete.String()
+			if c.out.format == formatXML {
+				c.out.contentType += ";charset=UTF-8"
+			}
+		}
 	}
 	if rt.decl.Handler.body != nil {
 		body, err := ex.readBody(r, d.maxBody)

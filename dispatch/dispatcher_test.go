@@ -420,9 +420,9 @@ func TestClientErrors(t *testing.T) {
 		{"POST", "/echo", []string{"Content-Type: text/plain", "Accept: image/png"}, "x", 415, "Content-Type 'text/plain' is not supported."},
 
 		// Produces.
-		{"GET", "/hello", []string{"Accept: image/png"}, "", 406, "Acceptable representations: [application/json, application/xml, text/xml]."},
-		{"GET", "/hello", []string{"Accept: */*;q=0"}, "", 406, "Acceptable representations: [application/json, application/xml, text/xml]."},
-		{"GET", "/hello", []string{"Accept: text/xml;q=0, text/*"}, "", 406, "Acceptable representations: [application/json, application/xml, text/xml]."},
+		{"GET", "/hello", []string{"Accept: image/png"}, "", 406, "Acceptable representations: [application/json, application/*+json, application/xml, text/xml, application/*+xml]."},
+		{"GET", "/hello", []string{"Accept: */*;q=0"}, "", 406, "Acceptable representations: [application/json, application/*+json, application/xml, text/xml, application/*+xml]."},
+		{"GET", "/hello", []string{"Accept: text/xml;q=0, text/*"}, "", 406, "Acceptable representations: [application/json, application/*+json, application/xml, text/xml, application/*+xml]."},
 		{"GET", "/text", []string{"Accept: application/json"}, "", 406, "Acceptable representations: [text/plain]."},
 		{"GET", "/produces", []string{"Accept: text/xml"}, "", 406, "Acceptable representations: [application/json, application/xml]."},
 		{"GET", "/hello/abc", []string{"Accept: image/png"}, "", 406, "Acceptable representations"},
@@ -501,7 +501,7 @@ func TestClientErrors(t *testing.T) {
 		if !strings.HasPrefix(p.Detail, tt.detail) || tt.detail == "" {
 			t.Errorf("%q: detail\ngot  %v\nwant %v…", in, p.Detail, tt.detail)
 		}
-		checkProblem(t, in, w, tt.status, r.URL.Path, p.Detail)
+		checkProblem(t, in, w, tt.status, r.URL.EscapedPath(), p.Detail)
 		if tt.status == http.StatusUnsupportedMediaType {
 			if got := w.Header().Get("Accept"); got != readable && !(tt.target == "/vnd" && got == "application/vnd.foo+json") {
 				t.Errorf("%q: Accept\ngot  %v\nwant %v", in, got, readable)
@@ -681,7 +681,7 @@ func TestNew(t *testing.T) {
 		{"malformed consumes", []Route{{Method: "POST", Pattern: "/a", Consumes: []string{"json"}, Handler: Accepts(func(*http.Request, Message) error { return nil })}},
 			[]string{"route POST /a consumes=[json]: ", `consumes "json": `}},
 		{"object as text", []Route{{Method: "GET", Pattern: "/a", Produces: []string{"text/plain"}, Handler: ok}},
-			[]string{"route GET /a produces=[text/plain]: ", `produces "text/plain", but its dispatch.Message result can only be written as application/json, application/xml, text/xml`}},
+			[]string{"route GET /a produces=[text/plain]: ", `produces "text/plain", but its dispatch.Message result can only be written as application/json, application/*+json, application/xml, text/xml, application/*+xml`}},
 		{"string as JSON", []Route{{Method: "GET", Pattern: "/a", Produces: []string{"application/json"}, Handler: text("x")}},
 			[]string{"route GET /a produces=[application/json]: ", `produces "application/json", but its string result can only be written as text/plain`}},
 		{"malformed produces", []Route{{Method: "GET", Pattern: "/a", Produces: []string{"json"}, Handler: ok}},

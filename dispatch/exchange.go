@@ -80,10 +80,23 @@ func (ex *exchange) WriteHeader(code int) {
 	if ex.swallow || ex.wroteHeader {
 		return
 	}
-	if !ex.matched && (code == http.StatusNotFound || code == http.StatusMethodNotAllowed) {
-		ex.swallow = true
-		ex.answerUnmatched(code)
-		return
+	if !ex.matched {
+		switch code {
+		case http.StatusNotFound, http.StatusMethodNotAllowed:
+			ex.swallow = true
+			ex.answerUnmatched(code)
+			return
+		case http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+			// The ServeMux sends an unclean path (/a//b, /a/../b) to its
+			// clean form: keep the redirect, drop its little HTML page.
+			ex.swallow = true
+			h := ex.ResponseWriter.Header()
+			h.Del("Content-Type")
+			h.Set("Content-Length", "0")
+			ex.status, ex.wroteHeader = code, true
+			ex.ResponseWriter.WriteHeader(code)
+			return
+		}
 	}
 	ex.status, ex.wroteHeader = code, true
 	ex.ResponseWriter.WriteHeader(code)
@@ -118,7 +131,7 @@ func (ex *exchange) answerUnmatched(code int) {
 		return
 	}
 	ex.status, ex.wroteHeader = code, true
-	detail := "No endpoint " + clip(r.Method) + " " + clip(r.URL.Path) + "."
+	detail := "No endpoint " + clip(r.Method) + " " + clip(r.URL.EscapedPath()) + "."
 	if code == http.StatusMethodNotAllowed {
 		detail = "Method '" + clip(r.Method) + "' is not supported; this path allows " + h.Get("Allow") + "."
 	}

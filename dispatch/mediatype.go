@@ -44,10 +44,15 @@ func (m mediaType) includes(t mediaType) bool {
 	case m.sub == "*" || m.sub == t.sub:
 		return true
 	case strings.HasPrefix(m.sub, "*+"):
-		return strings.HasSuffix(t.sub, m.sub[1:])
+		// application/*+json covers application/problem+json, and
+		// application/json itself.
+		return strings.HasSuffix(t.sub, m.sub[1:]) || t.sub == m.sub[2:]
 	}
 	return false
 }
+
+// isPattern reports whether m has a wildcard in it.
+func (m mediaType) isPattern() bool { return m.typ == "*" || strings.Contains(m.sub, "*") }
 
 var errEmptyMediaType = errors.New("empty media type")
 
@@ -216,20 +221,38 @@ func cutListElement(s string) (elem, rest string) {
 // specific. So "*/*" picks the writer's first type, and
 // "text/xml;q=0, */*" never picks text/xml.
 func negotiate(ranges []mediaType, producible []mediaType) int {
+	i, _ := negotiateType(ranges, producible)
+	return i
+}
+
+// negotiateType is negotiate, also returning the concrete type to answer
+// with when the chosen producible type is a pattern such as
+// application/*+json: the client's own concrete type, such as
+// application/vnd.example+json, which the pattern covers. Otherwise the
+// type is the zero value.
+func negotiateType(ranges []mediaType, producible []mediaType) (int, mediaType) {
 	if len(ranges) == 0 {
-		return 0
+		return 0, mediaType{}
 	}
 	for _, r := range ranges {
 		if r.q == 0 {
 			break // sorted by quality: the rest are refusals too
 		}
 		for i, p := range producible {
+			if p.isPattern() {
+				// Only a concrete request can pick a pattern; a wildcard
+				// range reaches the concrete types listed before it.
+				if !r.isPattern() && p.includes(r) && !refused(ranges, r, r.specificity()) {
+					return i, r
+				}
+				continue
+			}
 			if r.includes(p) && !refused(ranges, p, r.specificity()) {
-				return i
+				return i, mediaType{}
 			}
 		}
 	}
-	return -1
+	return -1, mediaType{}
 }
 
 // refused reports whether a q=0 range at least as specific as spec includes p.

@@ -212,13 +212,13 @@ func TestIncludes(t *testing.T) {
 		{"application/json", "application/json;charset=iso-8859-1", true},
 		{"application/*+json", "application/vnd.foo+json", true},
 		{"application/*+json", "application/problem+json", true},
-		{"application/*+json", "application/json", false},
+		{"application/*+json", "application/json", true},
 		{"application/*+json", "application/xml", false},
 		{"application/*+json", "application/vnd.foo+xml", false},
 		{"application/*+json", "text/foo+json", false},
 		{"application/*+json", "application/jsonx+json", true},
 		{"application/*+xml", "application/atom+xml", true},
-		{"application/*+xml", "application/xml", false},
+		{"application/*+xml", "application/xml", true},
 		{"application/*", "application/vnd.foo+json", true},
 		{"application/xml", "*/*", false},
 	}
@@ -296,7 +296,7 @@ func TestWriterOrder(t *testing.T) {
 		writers []representation
 		want    string
 	}{
-		{"objects", objectWriters, "application/json, application/xml, text/xml"},
+		{"objects", objectWriters, "application/json, application/*+json, application/xml, text/xml, application/*+xml"},
 		{"text", textWriters, "text/plain"},
 		{"readers", bodyReaders, "application/json, application/*+json, application/xml, text/xml, application/*+xml"},
 	}

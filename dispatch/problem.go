@@ -49,7 +49,7 @@ func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail str
 		Title:    http.StatusText(status),
 		Status:   status,
 		Detail:   detail,
-		Instance: r.URL.Path,
+		Instance: r.URL.EscapedPath(),
 	}); err != nil { // cannot happen for these field types
 		buf.Reset()
 		buf.WriteString(`{"type":"about:blank","status":500}`)

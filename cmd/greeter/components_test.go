@@ -89,7 +89,7 @@ func TestNumberScopes(t *testing.T) {
 
 func TestBadNumberScope(t *testing.T) {
 	var out, errOut syncBuffer
-	err := run(t.Context(), []string{"--app.number.scope=websocket"}, func(string) string { return "" }, &out, &errOut)
+	err := run(t.Context(), []string{"--server.port=0", "--app.number.scope=websocket"}, func(string) string { return "" }, &out, &errOut)
 	if err == nil {
 		t.Fatal("run started with app.number.scope=websocket")
 	}

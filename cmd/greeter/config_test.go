@@ -170,7 +170,10 @@ func TestStartupReport(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var out, errOut syncBuffer
-		err := run(context.Background(), tt.args, func(k string) string { return tt.env[k] }, &out, &errOut)
+		// Should a regression let it start, the deadline stops it.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err := run(ctx, append([]string{"--server.port=0"}, tt.args...), func(k string) string { return tt.env[k] }, &out, &errOut)
+		cancel()
 		if err == nil {
 			t.Errorf("%v %v: run started", tt.args, tt.env)
 			continue
@@ -221,5 +224,25 @@ func TestJSONLogs(t *testing.T) {
 		if err := json.Unmarshal([]byte(l), &rec); err != nil || rec["msg"] == nil || rec["level"] == nil {
 			t.Errorf("log line is not a JSON record with msg and level: %s", l)
 		}
+	}
+}
+
+// TestEnvListingIsStable checks that /actuator/env lists the environment
+// variables that set a setting the service reads, and that looking a
+// property up does not add to the listing.
+func TestEnvListingIsStable(t *testing.T) {
+	s := start(t, []string{"--management.endpoints.web.exposure.include=env", "--greeting.copy=${app.greeting}"},
+		map[string]string{"APP_EXAMPLE_PROPA": "from env", "HOME_OF_SOMETHING_ELSE": "x"})
+	listing := func() string { return s.do(t, "GET", "/actuator/env", "").body }
+	before := listing()
+	if !strings.Contains(before, `"APP_EXAMPLE_PROPA"`) {
+		t.Errorf("the variable that sets app.example.prop-a is not listed:\n%s", before)
+	}
+	if strings.Contains(before, "HOME_OF_SOMETHING_ELSE") {
+		t.Errorf("a variable the service does not read is listed:\n%s", before)
+	}
+	s.do(t, "GET", "/actuator/env/home.of.something.else", "")
+	if after := listing(); after != before {
+		t.Errorf("a lookup changed the listing:\nbefore %s\nafter  %s", before, after)
 	}
 }

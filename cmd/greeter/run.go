@@ -49,6 +49,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return startupError{err}
 	}
+	env.Seal()
 	logger := newLogger(s.logFormat, stdout)
 	logger.Info(env.ProfilesLine())
 
@@ -112,11 +113,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	case <-ctx.Done():
 	}
+	stop() // a second SIGINT or SIGTERM now ends the process at once
 	logger.Info("shutting down", "timeout", s.server.shutdownTimeout)
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.server.shutdownTimeout)
 	defer cancel()
 	if err = srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("graceful shutdown: %w", err)
+		// Requests still in flight are cut off; the exit status says the
+		// shutdown was not graceful.
+		srv.Close()
+		<-served
+		return fmt.Errorf("graceful shutdown did not finish within server.shutdown-timeout=%s: %w", s.server.shutdownTimeout, err)
 	}
 	if err = <-served; !errors.Is(err, http.ErrServerClosed) {
 		return err

@@ -137,6 +137,9 @@ func TestEndpoints(t *testing.T) {
 		{"GET", "/api/hello", "", []string{"Accept: application/xml"}, 200, "application/xml;charset=UTF-8", `<Message><text>Hello World!</text></Message>`},
 		{"GET", "/api/hello", "", []string{"Accept: text/xml"}, 200, "text/xml;charset=UTF-8", `<Message><text>Hello World!</text></Message>`},
 		{"GET", "/api/hello", "", []string{"Accept: application/xml;q=0.5, application/json"}, 200, "application/json", `{"text":"Hello World!"}`},
+		{"GET", "/api/hello", "", []string{"Accept: application/*+json"}, 200, "application/json", `{"text":"Hello World!"}`},
+		{"GET", "/api/hello", "", []string{"Accept: application/vnd.example+json"}, 200, "application/vnd.example+json", `{"text":"Hello World!"}`},
+		{"GET", "/api/hello", "", []string{"Accept: application/atom+xml"}, 200, "application/atom+xml;charset=UTF-8", `<Message><text>Hello World!</text></Message>`},
 		{"GET", "/api/hi", "", nil, 200, "text/plain;charset=UTF-8", `Hi`},
 		{"GET", "/api/nothing", "", nil, 200, "", ``},
 		{"GET", "/api/hello/42", "", nil, 200, "application/json", `{"text":"Hello World! 42"}`},
@@ -187,7 +190,7 @@ func TestErrors(t *testing.T) {
 		{"POST", "/api/messages", "text", []string{"Content-Type: text/plain"}, 415, "Content-Type 'text/plain' is not supported.", "Accept: application/json, application/*+json, application/xml, text/xml, application/*+xml"},
 		{"POST", "/api/messages", `{"text":"x"}`, nil, 415, "Content-Type 'application/octet-stream' is not supported.", ""},
 		{"POST", "/api/messages", `{"text":"x"}`, []string{"Content-Type: application/json;charset=ISO-8859-1"}, 415, "is not supported", ""},
-		{"GET", "/api/hello", "", []string{"Accept: text/plain"}, 406, "Acceptable representations: [application/json, application/xml, text/xml].", "Vary: Accept"},
+		{"GET", "/api/hello", "", []string{"Accept: text/plain"}, 406, "Acceptable representations: [application/json, application/*+json, application/xml, text/xml, application/*+xml].", "Vary: Accept"},
 		{"GET", "/api/hi", "", []string{"Accept: application/json"}, 406, "Acceptable representations: [text/plain].", ""},
 		{"GET", "/api/hello", "", []string{"Accept: application/json;q=0, */*;q=0"}, 406, "Acceptable representations", ""},
 		{"GET", "/api/hello", "", []string{"Accept: application//json"}, 400, "Accept header is malformed", ""},
@@ -205,6 +208,8 @@ func TestErrors(t *testing.T) {
 		{"POST", "/api/messages", `[1]`, []string{"Content-Type: application/json"}, 400, "wrong shape", ""},
 		{"POST", "/api/messages", `"x"`, []string{"Content-Type: application/json"}, 400, "wrong shape", ""},
 		{"POST", "/api/messages", `{}`, []string{"Content-Type: application/json"}, 400, "field 'text' is required", ""},
+		{"POST", "/api/messages", `{"TEXT":"x"}`, []string{"Content-Type: application/json"}, 400, "field 'text' is required", ""},
+		{"POST", "/api/messages", `{"text":5}`, []string{"Content-Type: application/json"}, 400, `"text" must be a string`, ""},
 		{"POST", "/api/messages", `{"text":"a"} {"text":"b"}`, []string{"Content-Type: application/json"}, 400, "Malformed JSON body", ""},
 		{"POST", "/api/messages", "{\"text\":\"\xff\"}", []string{"Content-Type: application/json"}, 400, "not valid UTF-8", ""},
 		{"POST", "/api/messages", `<!DOCTYPE m [<!ENTITY x "boom">]><Message><text>&x;</text></Message>`, []string{"Content-Type: application/xml"}, 400, "Malformed XML body", ""},
@@ -262,6 +267,18 @@ func TestOptionsAndHead(t *testing.T) {
 	got = s.do(t, "OPTIONS", "/api/nope", "")
 	if got.status != 404 {
 		t.Errorf("OPTIONS /api/nope: %d, want 404", got.status)
+	}
+	// An unclean path is redirected (307, keeping the method) to its clean
+	// form, without the ServeMux's HTML page.
+	req, _ := http.NewRequest("GET", s.base+"/api//hello", nil)
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 307 || resp.Header.Get("Location") != "/api/hello" || len(body) != 0 {
+		t.Errorf("GET /api//hello: %d Location=%q body %q; want 307 to /api/hello, no body", resp.StatusCode, resp.Header.Get("Location"), body)
 	}
 	got = s.do(t, "HEAD", "/api/hello", "")
 	if got.status != 200 || got.body != "" || got.header.Get("Content-Length") != "23" || got.header.Get("Content-Type") != "application/json" {
@@ -369,7 +386,9 @@ func TestPortInUse(t *testing.T) {
 	defer ln.Close()
 	port := ln.Addr().(*net.TCPAddr).Port
 	var out, errOut syncBuffer
-	err = run(context.Background(), []string{fmt.Sprintf("--server.port=%d", port)}, func(string) string { return "" }, &out, &errOut)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err = run(ctx, []string{fmt.Sprintf("--server.port=%d", port)}, func(string) string { return "" }, &out, &errOut)
 	if err == nil || !strings.Contains(err.Error(), "server.port") {
 		t.Errorf("run on a taken port returned %v, want an error naming server.port", err)
 	}
