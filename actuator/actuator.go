@@ -66,7 +66,7 @@ func Routes(opts Options) []dispatch.Route {
 	add(Health, dispatch.Route{Method: "GET", Pattern: Base + "/health", Produces: jsonOnly, Handler: dispatch.Returns(handleHealth())})
 	add(Env,
 		dispatch.Route{Method: "GET", Pattern: Base + "/env", Produces: jsonOnly, Handler: dispatch.Returns(handleEnv(opts))},
-		dispatch.Route{Method: "GET", Pattern: Base + "/env/{name}", Produces: jsonOnly, Inputs: []dispatch.Input{envName}, Handler: dispatch.Returns(handleEnvProperty(opts))},
+		dispatch.Route{Method: "GET", Pattern: Base + "/env/{name}", Produces: jsonOnly, Errors: []int{http.StatusNotFound}, Inputs: []dispatch.Input{envName}, Handler: dispatch.Returns(handleEnvProperty(opts))},
 	)
 	if opts.Components != nil {
 		add(Beans, dispatch.Route{Method: "GET", Pattern: Base + "/beans", Produces: jsonOnly, Handler: dispatch.Returns(handleBeans(opts.Components))})

@@ -161,6 +161,11 @@ func compile(decl Route) (*route, error) {
 	if rt.status < 200 || rt.status > 299 {
 		fail("success status %d is not a 2xx status", rt.status)
 	}
+	for _, status := range decl.Errors {
+		if status < 400 || status > 599 {
+			fail("error status %d is not a 4xx or 5xx status", status)
+		}
+	}
 	h := decl.Handler
 	if h.result != nil && (rt.status == http.StatusNoContent || rt.status == http.StatusResetContent) {
 		fail("success status %d cannot carry the %s its handler returns", rt.status, h.result)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -34,6 +35,7 @@ type inputSpec struct {
 	in       string // inPath or inQuery
 	required bool
 	typeName string // how the expected type is named to clients
+	typ      reflect.Type
 	check    func(string) error
 }
 
@@ -58,6 +60,7 @@ func OptionalQuery[T Scalar](name string) *Param[T] { return newParam[T](name, i
 func newParam[T Scalar](name, in string, required bool) *Param[T] {
 	p := &Param[T]{s: inputSpec{name: name, in: in, required: required}}
 	p.s.typeName, p.parse = parserFor[T]()
+	p.s.typ = reflect.TypeFor[T]()
 	p.s.check = func(s string) error { _, err := p.parse(s); return err }
 	return p
 }

@@ -32,6 +32,11 @@ type Route struct {
 	// {wildcard} of the pattern must be declared here.
 	Inputs []Input
 
+	// Errors lists the error statuses the handler itself answers with,
+	// for the route's description; those the dispatcher decides (400, 406,
+	// 413, 415, 500) are known without it.
+	Errors []int
+
 	Handler Handler
 }
 
