@@ -82,10 +82,11 @@ type Sessions struct {
 	max    int
 	now    func() time.Time
 
-	mu   sync.Mutex
-	live map[string]*session
-	stop chan struct{}
-	done chan struct{}
+	mu        sync.Mutex
+	live      map[string]*session
+	stop      chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
 }
 
 type session struct {
@@ -224,23 +225,37 @@ func (c *Container) Invalidate(ctx context.Context) error {
 		return errors.New("no session to invalidate: there is no HTTP request in this context")
 	}
 	s := c.sessions
-	ss := s.current(rs)
+	rs.mu.Lock()
+	ss := rs.session
+	rs.session = nil
+	rs.mu.Unlock()
+	if ss == nil { // not resolved in this request: find it by its cookie
+		if ck, err := rs.r.Cookie(s.cookie); err == nil {
+			s.mu.Lock()
+			ss = s.live[ck.Value]
+			s.mu.Unlock()
+		}
+	}
+	http.SetCookie(rs.w, &http.Cookie{Name: s.cookie, Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: rs.r.TLS != nil})
+	if ss == nil {
+		return nil // no session: nothing to end
+	}
 	s.mu.Lock()
 	delete(s.live, ss.id)
 	s.mu.Unlock()
-	rs.mu.Lock()
-	rs.session = nil
-	rs.mu.Unlock()
-	http.SetCookie(rs.w, &http.Cookie{Name: s.cookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true})
 	return ss.store.release()
 }
 
-// close stops the sweeper and ends every session.
+// close stops the sweeper and ends every session; closing twice is
+// harmless.
 func (s *Sessions) close() error {
-	if s.stop != nil {
-		close(s.stop)
-		<-s.done
-	}
+	s.closeOnce.Do(func() {
+		if s.stop != nil {
+			close(s.stop)
+			<-s.done
+		}
+	})
 	s.mu.Lock()
 	live := s.live
 	s.live = map[string]*session{}

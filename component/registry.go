@@ -211,7 +211,8 @@ func (c *Container) provider(d *decl, dep Dep) (*decl, error) {
 }
 
 // checkCycles finds cycles of direct dependencies; a handle is resolved
-// later, so it does not close a cycle.
+// later, so it does not close a cycle, except a handle to a prototype,
+// which GetHandle resolves at injection.
 func (c *Container) checkCycles() []error {
 	const (
 		unvisited = iota
@@ -227,7 +228,7 @@ func (c *Container) checkCycles() []error {
 		path = append(path, d)
 		for i, dep := range d.needs {
 			p := c.resolved[d][i]
-			if dep.handle {
+			if dep.handle && p.scope != Prototype {
 				continue
 			}
 			switch state[p] {
@@ -254,12 +255,13 @@ func (c *Container) checkCycles() []error {
 }
 
 // checkLifetimes refuses a direct dependency on a component that dies
-// before its consumer. A prototype lives as long as its consumer, so its
-// own dependencies are checked against the consumer's lifetime.
+// before its consumer. A prototype lives as long as its consumer, even
+// through a handle, so its own dependencies are checked against the
+// consumer's lifetime.
 func (c *Container) checkLifetimes(d *decl, lifetime int, path []string) error {
 	for i, dep := range d.needs {
 		p := c.resolved[d][i]
-		if dep.handle {
+		if dep.handle && p.scope != Prototype {
 			continue
 		}
 		if p.scope == Prototype {

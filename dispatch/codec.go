@@ -19,6 +19,7 @@ const (
 	formatJSON format = iota
 	formatXML
 	formatText
+	formatRaw // a []byte result, written as it is
 )
 
 // representation is one media type with the format behind it and the
@@ -109,6 +110,13 @@ func encode(buf *bytes.Buffer, f format, root xmlRoot, v any) error {
 			return fmt.Errorf("text writer given %T", v)
 		}
 		buf.WriteString(s)
+		return nil
+	case formatRaw:
+		b, ok := v.([]byte)
+		if !ok {
+			return fmt.Errorf("raw writer given %T", v)
+		}
+		buf.Write(b)
 		return nil
 	}
 	return fmt.Errorf("unknown format %d", f)

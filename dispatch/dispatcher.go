@@ -209,6 +209,17 @@ func compile(decl Route) (*route, error) {
 	if h.result != nil {
 		writers := objectWriters
 		switch {
+		case h.result == reflect.TypeFor[[]byte]():
+			// Bytes that are already a representation: written as they
+			// are, in the one type the route declares.
+			writers = nil
+			if len(decl.Produces) != 1 {
+				fail("returns []byte, so it must declare exactly one Produces type")
+			} else if m, err := parseMediaType(decl.Produces[0]); err != nil || m.isPattern() {
+				fail("produces %q: a []byte result needs one concrete media type", decl.Produces[0])
+			} else {
+				writers = []representation{{mediaType: m, contentType: decl.Produces[0], format: formatRaw}}
+			}
 		case h.result.Kind() == reflect.String:
 			writers = textWriters
 		case !xmlWritable(h.result):

@@ -1,0 +1,497 @@
+package component
+
+// The session tests are internal: they end sessions through the
+// container's Sessions (c.sessions.Expire) with a fake clock, rather than
+// waiting for the sweeper.
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// cart is a session-scoped component that records its release.
+type cart struct {
+	serial int64
+	closes atomic.Int32
+}
+
+func (c *cart) Close() error {
+	c.closes.Add(1)
+	return nil
+}
+
+func (c *cart) closed() bool { return c.closes.Load() > 0 }
+
+// visit is a second session-scoped component, used to open a session
+// without building a cart.
+type visit struct{}
+
+// shop is a singleton holding a handle to the session's cart.
+type shop struct{ carts *Handle[*cart] }
+
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// sessionFixture is a container with session-scoped components, served
+// through its middleware:
+//
+//	GET /cart    resolves the session's cart (three ways) and writes its serial
+//	GET /visit   resolves only the session's visit
+//	GET /logout  invalidates the session, resolving nothing first
+//	GET /carts   resolves the cart from 50 goroutines and writes the serials seen
+type sessionFixture struct {
+	c     *Container
+	srv   *httptest.Server
+	clock *fakeClock
+	built atomic.Int64
+	delay time.Duration // how long building a cart takes
+
+	mu    sync.Mutex
+	carts map[int64]*cart
+}
+
+func newSessionFixture(t *testing.T, opts SessionOptions, tls bool) *sessionFixture {
+	t.Helper()
+	f := &sessionFixture{clock: &fakeClock{now: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}, carts: map[int64]*cart{}}
+	if opts.Now == nil {
+		opts.Now = f.clock.Now
+	}
+	var serials atomic.Int64
+	var r Registry
+	Provide(&r, Def[*cart]{Name: "cart", Scope: Session, New: func(*Context) (*cart, error) {
+		f.built.Add(1)
+		time.Sleep(f.delay)
+		ct := &cart{serial: serials.Add(1)}
+		f.mu.Lock()
+		f.carts[ct.serial] = ct
+		f.mu.Unlock()
+		return ct, nil
+	}})
+	Provide(&r, Def[*visit]{Name: "visit", Scope: Session, New: func(*Context) (*visit, error) { return &visit{}, nil }})
+	Provide(&r, Def[*shop]{Name: "shop", Needs: []Dep{NeedHandle[*cart]()}, New: func(c *Context) (*shop, error) {
+		h, err := GetHandle[*cart](c)
+		return &shop{h}, err
+	}})
+	c, err := r.Start([]string{"default"}, Options{Sessions: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.c = c
+	sh, err := Lookup[*shop](c, t.Context(), "shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /cart", func(w http.ResponseWriter, r *http.Request) {
+		first, err := sh.carts.Get(r.Context())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		second, err := sh.carts.Get(r.Context())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		third, err := Lookup[*cart](c, r.Context(), "cart")
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		if first != second || first != third {
+			http.Error(w, "several carts in one request", http.StatusInternalServerError)
+			return
+		}
+		if first.closed() {
+			http.Error(w, "the session's cart is closed", http.StatusInternalServerError)
+			return
+		}
+		fmt.Fprint(w, first.serial)
+	})
+	mux.HandleFunc("GET /visit", func(w http.ResponseWriter, r *http.Request) {
+		if _, err := Lookup[*visit](c, r.Context(), "visit"); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+		}
+	})
+	mux.HandleFunc("GET /logout", func(w http.ResponseWriter, r *http.Request) {
+		if err := c.Invalidate(r.Context()); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+		}
+	})
+	mux.HandleFunc("GET /carts", func(w http.ResponseWriter, r *http.Request) {
+		serials := make([]int64, 50)
+		gate := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range serials {
+			wg.Go(func() {
+				<-gate
+				if ct, err := sh.carts.Get(r.Context()); err == nil {
+					serials[i] = ct.serial
+				}
+			})
+		}
+		close(gate)
+		wg.Wait()
+		for _, s := range serials {
+			fmt.Fprintln(w, s)
+		}
+	})
+	if tls {
+		f.srv = httptest.NewTLSServer(c.Middleware(mux))
+	} else {
+		f.srv = httptest.NewServer(c.Middleware(mux))
+	}
+	t.Cleanup(func() {
+		f.srv.Close()
+		if f.c == nil { // closed by the test
+			return
+		}
+		if err := f.c.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return f
+}
+
+// client returns a client with its own cookie jar: one browser.
+func (f *sessionFixture) client(t *testing.T) *http.Client {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := *f.srv.Client() // a copy: the server's client is shared
+	c.Jar = jar
+	return &c
+}
+
+// get fetches path with client and returns the response and its body.
+func (f *sessionFixture) get(t *testing.T, client *http.Client, path string) (*http.Response, string) {
+	t.Helper()
+	resp, err := client.Get(f.srv.URL + path)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s: %s", path, resp.Status, body)
+	}
+	return resp, strings.TrimSpace(string(body))
+}
+
+// cart fetches /cart with client and returns the cart it was served.
+func (f *sessionFixture) cart(t *testing.T, client *http.Client) *cart {
+	t.Helper()
+	_, body := f.get(t, client, "/cart")
+	serial, err := strconv.ParseInt(body, 10, 64)
+	if err != nil {
+		t.Fatalf("GET /cart: body %q: %v", body, err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.carts[serial]
+}
+
+func sessionCookie(t *testing.T, resp *http.Response) *http.Cookie {
+	t.Helper()
+	for _, c := range resp.Cookies() {
+		if c.Name == "SESSION" {
+			return c
+		}
+	}
+	t.Fatalf("no SESSION cookie set; Set-Cookie: %q", resp.Header.Values("Set-Cookie"))
+	return nil
+}
+
+func TestSessionFollowsCookie(t *testing.T) {
+	f := newSessionFixture(t, SessionOptions{}, false)
+	alice, bob := f.client(t), f.client(t)
+
+	resp, _ := f.get(t, alice, "/cart")
+	cookie := sessionCookie(t, resp)
+	if !cookie.HttpOnly || cookie.SameSite != http.SameSiteLaxMode || cookie.Path != "/" || cookie.Secure {
+		t.Errorf("session cookie over plain HTTP: %q; want HttpOnly, SameSite=Lax, Path=/, not Secure", resp.Header.Values("Set-Cookie"))
+	}
+	raw := strings.Join(resp.Header.Values("Set-Cookie"), "\n")
+	for _, want := range []string{"SESSION=", "HttpOnly", "SameSite=Lax"} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("Set-Cookie %q lacks %q", raw, want)
+		}
+	}
+
+	first := f.cart(t, alice)
+	resp, _ = f.get(t, alice, "/cart")
+	if got := resp.Header.Values("Set-Cookie"); len(got) != 0 {
+		t.Errorf("a request carrying a live session's cookie got Set-Cookie %q", got)
+	}
+	if again := f.cart(t, alice); again != first {
+		t.Errorf("one client got carts %d and %d; want one per session", first.serial, again.serial)
+	}
+	other := f.cart(t, bob)
+	if other == first {
+		t.Errorf("a client without the cookie got the other session's cart")
+	}
+	if got := f.built.Load(); got != 2 {
+		t.Errorf("cart built %d times; want 2, one per session", got)
+	}
+	if first.closed() || other.closed() {
+		t.Errorf("a cart was closed while its session is live")
+	}
+	if got := f.c.sessions.Len(); got != 2 {
+		t.Errorf("%d live sessions; want 2", got)
+	}
+}
+
+func TestSessionCookieOptions(t *testing.T) {
+	f := newSessionFixture(t, SessionOptions{Cookie: "JSESSIONID"}, true)
+	resp, _ := f.get(t, f.client(t), "/cart")
+	var found bool
+	for _, c := range resp.Cookies() {
+		if c.Name == "JSESSIONID" {
+			found = true
+			if !c.Secure || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode {
+				t.Errorf("session cookie over TLS: %q; want Secure, HttpOnly, SameSite=Lax", resp.Header.Values("Set-Cookie"))
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no JSESSIONID cookie: %q", resp.Header.Values("Set-Cookie"))
+	}
+}
+
+func TestSessionResolvedLazily(t *testing.T) {
+	f := newSessionFixture(t, SessionOptions{}, false)
+	f.get(t, f.client(t), "/logout")
+	f.get(t, f.client(t), "/visit")
+	if got := f.built.Load(); got != 0 {
+		t.Errorf("cart built %d times by requests that never resolve it", got)
+	}
+}
+
+func TestSessionExpires(t *testing.T) {
+	f := newSessionFixture(t, SessionOptions{IdleTimeout: 30 * time.Minute}, false)
+	alice, bob := f.client(t), f.client(t)
+	first := f.cart(t, alice)
+	bobs := f.cart(t, bob)
+
+	// Each use restarts the idle timeout.
+	f.clock.Advance(20 * time.Minute)
+	if again := f.cart(t, alice); again != first {
+		t.Fatalf("the session ended before its idle timeout")
+	}
+	f.clock.Advance(20 * time.Minute)
+	f.c.sessions.Expire()
+	if first.closed() {
+		t.Errorf("alice's cart closed 20 minutes after its last use; the idle timeout is 30")
+	}
+	if !bobs.closed() {
+		t.Errorf("bob's cart not closed 40 minutes after its last use")
+	}
+	if got := f.c.sessions.Len(); got != 1 {
+		t.Errorf("%d live sessions; want 1", got)
+	}
+
+	f.clock.Advance(31 * time.Minute)
+	f.c.sessions.Expire()
+	if !first.closed() {
+		t.Errorf("alice's cart not closed after her session expired")
+	}
+	if got := f.c.sessions.Len(); got != 0 {
+		t.Errorf("%d live sessions after expiry; want 0", got)
+	}
+	next := f.cart(t, alice)
+	if next == first {
+		t.Errorf("alice got her expired cart back")
+	}
+	if n := first.closes.Load(); n != 1 {
+		t.Errorf("the expired cart was closed %d times; want 1", n)
+	}
+}
+
+// TestSessionExpiresOnUse covers a session that outlived its timeout
+// before the sweeper saw it: the request carrying its cookie ends it.
+func TestSessionExpiresOnUse(t *testing.T) {
+	f := newSessionFixture(t, SessionOptions{IdleTimeout: 30 * time.Minute}, false)
+	alice := f.client(t)
+	first := f.cart(t, alice)
+	f.clock.Advance(31 * time.Minute)
+	resp, _ := f.get(t, alice, "/cart")
+	if got := resp.Header.Values("Set-Cookie"); len(got) == 0 {
+		t.Errorf("a request with an expired session's cookie got no new cookie")
+	}
+	if !first.closed() {
+		t.Errorf("the expired session's cart is not closed")
+	}
+	if next := f.cart(t, alice); next == first {
+		t.Errorf("the expired cart was served again")
+	}
+	if got := f.c.sessions.Len(); got != 1 {
+		t.Errorf("%d live sessions; want 1", got)
+	}
+}
+
+func TestSessionInvalidate(t *testing.T) {
+	f := newSessionFixture(t, SessionOptions{}, false)
+	alice, bob := f.client(t), f.client(t)
+	first := f.cart(t, alice)
+	bobs := f.cart(t, bob)
+
+	resp, _ := f.get(t, alice, "/logout")
+	// Invalidate releases in the handler, before the response is written.
+	if !first.closed() {
+		t.Errorf("the cart is not closed when the response to /logout arrives")
+	}
+	if c := sessionCookie(t, resp); c.MaxAge >= 0 || c.Value != "" {
+		t.Errorf("/logout sets %q; want the SESSION cookie deleted", resp.Header.Values("Set-Cookie"))
+	}
+	if bobs.closed() {
+		t.Errorf("invalidating alice's session closed bob's cart")
+	}
+	next := f.cart(t, alice)
+	if next == first {
+		t.Errorf("after /logout, alice got her old cart back")
+	}
+	if n := first.closes.Load(); n != 1 {
+		t.Errorf("the invalidated cart was closed %d times; want 1", n)
+	}
+	if got := f.c.sessions.Len(); got != 2 {
+		t.Errorf("%d live sessions; want 2", got)
+	}
+
+	if err := f.c.Invalidate(t.Context()); err == nil || !strings.Contains(err.Error(), "no HTTP request") {
+		t.Errorf("Invalidate outside a request: %v; want an error saying there is no request", err)
+	}
+}
+
+func TestSessionMaxSessionsEvictsLeastRecentlyUsed(t *testing.T) {
+	f := newSessionFixture(t, SessionOptions{MaxSessions: 2}, false)
+	a, b, c := f.client(t), f.client(t), f.client(t)
+	cartOf := func(client *http.Client) *cart {
+		f.clock.Advance(time.Minute)
+		return f.cart(t, client)
+	}
+	aCart := cartOf(a)
+	bCart := cartOf(b)
+	if cartOf(a) != aCart { // a is now the most recently used
+		t.Fatal("a lost its session")
+	}
+	cartOf(c) // a third session: b is the least recently used
+	if !bCart.closed() {
+		t.Errorf("the least recently used session (b) was not released")
+	}
+	if aCart.closed() {
+		t.Errorf("a's session was released, though b was used less recently")
+	}
+	if got := f.c.sessions.Len(); got != 2 {
+		t.Errorf("%d live sessions; want at most 2", got)
+	}
+	if again := cartOf(b); again == bCart {
+		t.Errorf("b got its evicted cart back")
+	}
+	if !aCart.closed() { // now a, used before c, is the least recent
+		t.Errorf("a's session was not evicted by b's new one")
+	}
+}
+
+func TestContainerCloseEndsSessions(t *testing.T) {
+	f := newSessionFixture(t, SessionOptions{}, false)
+	carts := []*cart{f.cart(t, f.client(t)), f.cart(t, f.client(t))}
+	f.srv.Close()
+	if err := f.c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, ct := range carts {
+		if !ct.closed() {
+			t.Errorf("cart %d not closed by Container.Close", ct.serial)
+		}
+	}
+	if got := f.c.sessions.Len(); got != 0 {
+		t.Errorf("%d live sessions after Close; want 0", got)
+	}
+	f.c = nil
+}
+
+func TestSessionConcurrentResolutionBuildsOnce(t *testing.T) {
+	t.Run("50 goroutines in one request", func(t *testing.T) {
+		f := newSessionFixture(t, SessionOptions{}, false)
+		f.delay = 5 * time.Millisecond
+		_, body := f.get(t, f.client(t), "/carts")
+		serials := strings.Fields(body)
+		if len(serials) != 50 {
+			t.Fatalf("got %d serials; want 50", len(serials))
+		}
+		for _, s := range serials {
+			if s != serials[0] || s == "0" {
+				t.Fatalf("the goroutines saw carts %q; want one", serials)
+			}
+		}
+		if got := f.built.Load(); got != 1 {
+			t.Errorf("cart built %d times; want 1", got)
+		}
+		if got := f.c.sessions.Len(); got != 1 {
+			t.Errorf("%d live sessions; want 1", got)
+		}
+	})
+	t.Run("50 concurrent requests of one session", func(t *testing.T) {
+		f := newSessionFixture(t, SessionOptions{}, false)
+		f.delay = 5 * time.Millisecond
+		client := f.client(t)
+		f.get(t, client, "/visit") // opens the session, builds no cart
+		if f.c.sessions.Len() != 1 || f.built.Load() != 0 {
+			t.Fatalf("after /visit: %d sessions, %d carts; want 1 and 0", f.c.sessions.Len(), f.built.Load())
+		}
+		serials := make([]string, 50)
+		gate := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range serials {
+			wg.Go(func() {
+				<-gate
+				resp, err := client.Get(f.srv.URL + "/cart")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer resp.Body.Close()
+				body, _ := io.ReadAll(resp.Body)
+				serials[i] = string(body)
+			})
+		}
+		close(gate)
+		wg.Wait()
+		for _, s := range serials {
+			if s != serials[0] {
+				t.Fatalf("the requests saw carts %q; want one", serials)
+			}
+		}
+		if got := f.built.Load(); got != 1 {
+			t.Errorf("cart built %d times; want 1", got)
+		}
+	})
+}
