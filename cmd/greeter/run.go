@@ -10,7 +10,9 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -20,6 +22,7 @@ import (
 	"github.com/springport/greeter/config"
 	"github.com/springport/greeter/dispatch"
 	"github.com/springport/greeter/message"
+	"github.com/springport/greeter/openapi"
 )
 
 // maxHeaderBytes bounds a request's header block; past it the server
@@ -85,7 +88,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		ShowValues: s.management.showValues,
 		Components: components.Components,
 	})...)
-	dispatcher, err := dispatch.New(dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize}, routes...)
+	var dispatcher *dispatch.Dispatcher
+	routes = append(routes, openapi.Routes(openapi.Info{Title: "greeter", Version: version()},
+		func() []dispatch.RouteInfo { return apiOnly(dispatcher.Routes()) })...)
+	dispatcher, err = dispatch.New(dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize}, routes...)
 	if err != nil {
 		return startupError{err}
 	}
@@ -143,4 +149,25 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, nil))
 	}
 	return slog.New(slog.NewTextHandler(w, nil))
+}
+
+// apiOnly keeps the service's own routes, as springdoc documents them:
+// not the management endpoints, not the document itself.
+func apiOnly(routes []dispatch.RouteInfo) []dispatch.RouteInfo {
+	var kept []dispatch.RouteInfo
+	for _, r := range routes {
+		if strings.HasPrefix(r.Pattern, "/api/") {
+			kept = append(kept, r)
+		}
+	}
+	return kept
+}
+
+// version is the module's version from the build information, "(devel)"
+// for a build from a work tree.
+func version() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		return info.Main.Version
+	}
+	return "(devel)"
 }
