@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Options configure a Dispatcher. The zero value is usable.
@@ -28,6 +29,8 @@ type Options struct {
 	// domain errors get their statuses in one place. A nil result, or a nil
 	// Classify, makes the error a 500 whose text is only logged.
 	Classify func(error) *Error
+	// Observers are told about every request once it is answered.
+	Observers []func(Observation)
 }
 
 // DefaultMaxBodyBytes is the request-body limit when Options leave it unset.
@@ -40,6 +43,8 @@ type Dispatcher struct {
 	log       *slog.Logger
 	maxBody   int64
 	classify  func(error) *Error
+	observers []func(Observation)
+	ids       *requestIDs
 	exchanges sync.Pool
 }
 
@@ -48,10 +53,12 @@ type Dispatcher struct {
 // an error that names every such route.
 func New(opts Options, routes ...Route) (*Dispatcher, error) {
 	d := &Dispatcher{
-		mux:      http.NewServeMux(),
-		log:      opts.Logger,
-		maxBody:  opts.MaxBodyBytes,
-		classify: opts.Classify,
+		mux:       http.NewServeMux(),
+		log:       opts.Logger,
+		maxBody:   opts.MaxBodyBytes,
+		classify:  opts.Classify,
+		observers: opts.Observers,
+		ids:       newRequestIDs(),
 	}
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
@@ -74,7 +81,7 @@ func New(opts Options, routes ...Route) (*Dispatcher, error) {
 		key := decl.Method + " " + decl.Pattern
 		g := groups[key]
 		if g == nil {
-			g = &group{d: d, key: key}
+			g = &group{d: d, key: key, pattern: decl.Pattern}
 			groups[key] = g
 			order = append(order, g)
 		}
@@ -315,9 +322,10 @@ func listTypes(reps []representation) string {
 // group is the set of routes that share a method and a pattern; it is what
 // the ServeMux dispatches to.
 type group struct {
-	d      *Dispatcher
-	key    string
-	routes []*route // most specific first
+	d       *Dispatcher
+	key     string
+	pattern string
+	routes  []*route // most specific first
 }
 
 // twin returns a route of the group whose conditions equal rt's.
@@ -340,6 +348,7 @@ func sameSet(a, b []string) bool {
 func (g *group) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ex := w.(*exchange) // the ServeMux is private: every writer is ours
 	ex.matched = true
+	ex.pattern = g.pattern
 	g.d.serve(ex, r, g)
 }
 
@@ -347,23 +356,33 @@ func (g *group) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ex := d.exchanges.Get().(*exchange)
 	ex.reset(d, w, r)
-	defer d.finish(ex, r)
+	var began time.Time
+	if len(d.observers) > 0 {
+		began = time.Now()
+	}
+	ex.requestID = d.ids.forRequest(r)
+	w.Header()[RequestIDHeader] = []string{ex.requestID}
+	defer d.finish(ex, r, began)
 	d.mux.ServeHTTP(ex, r)
 }
 
 // finish recovers a panic into a 500 (or, when the response has begun, an
-// aborted connection) and returns the exchange to the pool.
-func (d *Dispatcher) finish(ex *exchange, r *http.Request) {
+// aborted connection), reports the request to the observers and returns
+// the exchange to the pool.
+func (d *Dispatcher) finish(ex *exchange, r *http.Request, began time.Time) {
 	p := recover()
 	if p != nil && p != http.ErrAbortHandler {
 		d.log.Error("handler panicked", "method", r.Method, "path", r.URL.Path,
 			"route", ex.routeName(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		if !ex.wroteHeader {
-			writeProblem(ex, r, http.StatusInternalServerError, "An unexpected error occurred.")
+			writeProblem(ex, r, http.StatusInternalServerError, "An unexpected error occurred.", ex.requestID)
 			p = nil
 		} else {
 			p = http.ErrAbortHandler // half a response cannot be taken back
 		}
+	}
+	if len(d.observers) > 0 {
+		d.observe(ex, r, began)
 	}
 	ex.release()
 	d.exchanges.Put(ex)
@@ -395,7 +414,7 @@ func (d *Dispatcher) serve(ex *exchange, r *http.Request, g *group) {
 		if len(rt.produces) > 0 {
 			ranges, err := ex.acceptRanges(r)
 			if err != nil {
-				writeProblem(ex, r, http.StatusBadRequest, "Accept header is malformed: "+err.Error()+".")
+				writeProblem(ex, r, http.StatusBadRequest, "Accept header is malformed: "+err.Error()+".", ex.requestID)
 				return
 			}
 			if out, typ = negotiateType(ranges, rt.produceTypes); out < 0 {
@@ -419,13 +438,13 @@ func (d *Dispatcher) serve(ex *exchange, r *http.Request, g *group) {
 		if shown == "" {
 			shown = "application/octet-stream"
 		}
-		writeProblem(ex, r, http.StatusUnsupportedMediaType, "Content-Type '"+clip(shown)+"' is not supported.")
+		writeProblem(ex, r, http.StatusUnsupportedMediaType, "Content-Type '"+clip(shown)+"' is not supported.", ex.requestID)
 		return
 	case acceptable == nil:
-		writeProblem(ex, r, http.StatusNotAcceptable, "Acceptable representations: ["+g.producibleTypes()+"].")
+		writeProblem(ex, r, http.StatusNotAcceptable, "Acceptable representations: ["+g.producibleTypes()+"].", ex.requestID)
 		return
 	case chosen == nil:
-		writeProblem(ex, r, http.StatusBadRequest, "Parameter conditions "+g.paramConditions()+" not met for the request.")
+		writeProblem(ex, r, http.StatusBadRequest, "Parameter conditions "+g.paramConditions()+" not met for the request.", ex.requestID)
 		return
 	}
 	ex.route = chosen
@@ -471,10 +490,14 @@ func (d *Dispatcher) run(ex *exchange, r *http.Request, rt *route, ct mediaType,
 		ex.WriteHeader(rt.status)
 		return
 	}
+	status := rt.status
+	if c.status != 0 {
+		status = c.status
+	}
 	h := ex.Header()
 	h.Set("Content-Type", c.out.contentType)
 	h.Set("Content-Length", strconv.Itoa(ex.out.Len()))
-	ex.WriteHeader(rt.status)
+	ex.WriteHeader(status)
 	ex.Write(ex.out.Bytes())
 }
 
@@ -496,7 +519,7 @@ func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
 			detail = "An unexpected error occurred."
 		}
 	}
-	writeProblem(ex, r, e.Status, detail)
+	writeProblem(ex, r, e.Status, detail, ex.requestID)
 }
 
 func (rt *route) consumesOK(ct mediaType, parsed, hasCT, hasBody bool) bool {

@@ -163,6 +163,11 @@ func checkProblem(t *testing.T, in string, w *httptest.ResponseRecorder, status 
 		t.Errorf("%q: body %q: %v", in, w.Body, err)
 		return
 	}
+	// The request ID is in the header and the document, the same in both.
+	if id := w.Header().Get(RequestIDHeader); id == "" || p["requestId"] != id {
+		t.Errorf("%q: requestId %v, X-Request-Id %q; want both, equal", in, p["requestId"], id)
+	}
+	delete(p, "requestId")
 	want := map[string]any{
 		"type":     "about:blank",
 		"title":    http.StatusText(status),

@@ -20,6 +20,8 @@ type exchange struct {
 	matched     bool // a route group took the request
 	swallow     bool // the ServeMux's own answer was replaced; drop its body
 	route       *route
+	pattern     string // the matched group's pattern
+	requestID   string
 
 	call   call
 	in     bytes.Buffer // request body
@@ -135,7 +137,7 @@ func (ex *exchange) answerUnmatched(code int) {
 	if code == http.StatusMethodNotAllowed {
 		detail = "Method '" + clip(r.Method) + "' is not supported; this path allows " + h.Get("Allow") + "."
 	}
-	writeProblem(w, r, code, detail)
+	ex.written += int64(writeProblem(w, r, code, detail, ex.requestID))
 }
 
 // Unwrap lets http.ResponseController reach the server's writer.

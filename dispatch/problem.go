@@ -35,21 +35,25 @@ type problem struct {
 	Status   int    `json:"status"`
 	Detail   string `json:"detail,omitempty"`
 	Instance string `json:"instance"`
+	// RequestID ties the answer to the server's log (an extension member).
+	RequestID string `json:"requestId,omitempty"`
 }
 
 // writeProblem answers with a problem document, whatever the client's
 // Accept says: an error is better reported in a type the client did not ask
 // for than not at all (Spring does the same).
-func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail string) {
+// It returns how many body bytes it wrote.
+func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail, requestID string) int {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // as Jackson: a path with & stays readable
 	if err := enc.Encode(problem{
-		Type:     "about:blank",
-		Title:    http.StatusText(status),
-		Status:   status,
-		Detail:   detail,
-		Instance: r.URL.EscapedPath(),
+		Type:      "about:blank",
+		Title:     http.StatusText(status),
+		Status:    status,
+		Detail:    detail,
+		Instance:  r.URL.EscapedPath(),
+		RequestID: requestID,
 	}); err != nil { // cannot happen for these field types
 		buf.Reset()
 		buf.WriteString(`{"type":"about:blank","status":500}`)
@@ -59,5 +63,6 @@ func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail str
 	h.Set("Content-Type", "application/problem+json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	w.Write(body)
+	n, _ := w.Write(body)
+	return n
 }

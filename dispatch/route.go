@@ -77,6 +77,14 @@ type call struct {
 	out    representation // the negotiated representation, when there is a result
 	root   xmlRoot
 	result bool // run wrote a result into buf
+	status int  // a status the result chose (StatusCoder); 0 for the route's
+}
+
+// StatusCoder is implemented by results that choose their own success or
+// failure status while keeping their representation, as a health report
+// that is DOWN answers 503 with its body (Spring's ResponseEntity).
+type StatusCoder interface {
+	StatusCode() int
 }
 
 // validator is implemented by body types that check themselves after
@@ -98,6 +106,9 @@ func decodeInto[B any](c *call) (B, error) {
 
 func encodeResult[T any](c *call, v T) error {
 	c.result = true
+	if sc, ok := any(v).(StatusCoder); ok {
+		c.status = sc.StatusCode()
+	}
 	return encode(c.buf, c.out.format, c.root, v)
 }
 

@@ -1,0 +1,102 @@
+package dispatch
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+type health struct {
+	Status string `json:"status"`
+}
+
+func (h health) StatusCode() int {
+	if h.Status == "UP" {
+		return http.StatusOK
+	}
+	return http.StatusServiceUnavailable
+}
+
+func TestObservations(t *testing.T) {
+	var mu sync.Mutex
+	var seen []Observation
+	d, err := New(Options{Observers: []func(Observation){func(o Observation) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, o)
+	}}},
+		Route{Method: "GET", Pattern: "/items/{id}", Inputs: []Input{Path[int32]("id")},
+			Handler: Returns(func(*http.Request) (string, error) { return "item", nil })},
+		Route{Method: "GET", Pattern: "/health", Handler: Returns(func(r *http.Request) (health, error) {
+			return health{Status: r.URL.Query().Get("s")}, nil
+		})},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		method, target string
+		route          string
+		status         int
+		bytes          int64
+	}{
+		{"GET", "/items/7", "/items/{id}", 200, 4},
+		{"GET", "/items/x", "/items/{id}", 400, -1},
+		{"GET", "/nowhere/" + strings.Repeat("x", 20), NotFound, 404, -1},
+		{"POST", "/items/7", Unknown, 405, -1},
+		{"GET", "/items//7", Redirection, 307, 0},
+		{"GET", "/health?s=UP", "/health", 200, 15},
+		{"GET", "/health?s=DOWN", "/health", 503, 17},
+	}
+	for _, tt := range tests {
+		w := httptest.NewRecorder()
+		d.ServeHTTP(w, httptest.NewRequest(tt.method, tt.target, nil))
+		mu.Lock()
+		o := seen[len(seen)-1]
+		mu.Unlock()
+		in := tt.method + " " + tt.target
+		if o.Route != tt.route || o.Status != tt.status || o.Method != tt.method || w.Code != tt.status {
+			t.Errorf("%q: observed %s %q %d (answered %d), want %s %q %d", in, o.Method, o.Route, o.Status, w.Code, tt.method, tt.route, tt.status)
+		}
+		if tt.bytes >= 0 && o.Bytes != tt.bytes {
+			t.Errorf("%q: observed %d bytes, want %d", in, o.Bytes, tt.bytes)
+		}
+		if o.Bytes != int64(w.Body.Len()) {
+			t.Errorf("%q: observed %d bytes, the body has %d", in, o.Bytes, w.Body.Len())
+		}
+		if o.RequestID == "" || o.RequestID != w.Header().Get(RequestIDHeader) || o.Duration <= 0 {
+			t.Errorf("%q: request ID %q (header %q), duration %v", in, o.RequestID, w.Header().Get(RequestIDHeader), o.Duration)
+		}
+	}
+}
+
+func TestRequestIDs(t *testing.T) {
+	d := testDispatcher(t)
+	id := func(sent string) string {
+		r := httptest.NewRequest("GET", "/nope", nil)
+		if sent != "" {
+			r.Header.Set(RequestIDHeader, sent)
+		}
+		w := httptest.NewRecorder()
+		d.ServeHTTP(w, r)
+		if !strings.Contains(w.Body.String(), `"requestId":"`+w.Header().Get(RequestIDHeader)+`"`) {
+			t.Errorf("sent %q: the problem document does not carry the ID %q: %s", sent, w.Header().Get(RequestIDHeader), w.Body)
+		}
+		return w.Header().Get(RequestIDHeader)
+	}
+	for _, sane := range []string{"abc-123", "trace:1.2_3", strings.Repeat("a", 64)} {
+		if got := id(sane); got != sane {
+			t.Errorf("a sane X-Request-Id %q came back as %q", sane, got)
+		}
+	}
+	generated := map[string]bool{}
+	for _, insane := range []string{"", "has space", "<script>", strings.Repeat("a", 65), "ünï"} {
+		got := id(insane)
+		if got == insane || got == "" || generated[got] {
+			t.Errorf("X-Request-Id %q: answered %q; want a new, unique ID", insane, got)
+		}
+		generated[got] = true
+	}
+}
