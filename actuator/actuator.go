@@ -17,9 +17,12 @@ const Base = "/actuator"
 
 // Endpoint IDs.
 const (
-	Health = "health"
-	Env    = "env"
-	Beans  = "beans"
+	Health     = "health"
+	Info       = "info"
+	Env        = "env"
+	Beans      = "beans"
+	Mappings   = "mappings"
+	Prometheus = "prometheus"
 )
 
 // Exposure decides which endpoints are reachable over HTTP, from
@@ -48,6 +51,12 @@ type Options struct {
 	ShowValues string
 	// Components lists the components that /actuator/beans shows.
 	Components func() []component.Info
+	// Routes lists the routes that /actuator/mappings shows.
+	Routes func() []dispatch.RouteInfo
+	// Metrics writes the Prometheus text for /actuator/prometheus.
+	Metrics func() ([]byte, error)
+	// Probes holds the readiness that health reports.
+	Probes *Probes
 }
 
 // jsonOnly is what actuator endpoints produce.
@@ -63,13 +72,29 @@ func Routes(opts Options) []dispatch.Route {
 			routes = append(routes, rs...)
 		}
 	}
-	add(Health, dispatch.Route{Method: "GET", Pattern: Base + "/health", Produces: jsonOnly, Handler: dispatch.Returns(handleHealth())})
+	probes := opts.Probes
+	if probes == nil {
+		probes = NewProbes()
+	}
+	add(Health,
+		dispatch.Route{Method: "GET", Pattern: Base + "/health", Produces: jsonOnly, Errors: []int{http.StatusServiceUnavailable}, Handler: dispatch.Returns(handleHealth(probes.overall))},
+		dispatch.Route{Method: "GET", Pattern: Base + "/health/liveness", Produces: jsonOnly, Handler: dispatch.Returns(handleHealth(probes.liveness))},
+		dispatch.Route{Method: "GET", Pattern: Base + "/health/readiness", Produces: jsonOnly, Errors: []int{http.StatusServiceUnavailable}, Handler: dispatch.Returns(handleHealth(probes.readiness))},
+	)
+	add(Info, dispatch.Route{Method: "GET", Pattern: Base + "/info", Produces: jsonOnly, Handler: dispatch.Returns(handleInfo())})
 	add(Env,
 		dispatch.Route{Method: "GET", Pattern: Base + "/env", Produces: jsonOnly, Handler: dispatch.Returns(handleEnv(opts))},
 		dispatch.Route{Method: "GET", Pattern: Base + "/env/{name}", Produces: jsonOnly, Errors: []int{http.StatusNotFound}, Inputs: []dispatch.Input{envName}, Handler: dispatch.Returns(handleEnvProperty(opts))},
 	)
 	if opts.Components != nil {
 		add(Beans, dispatch.Route{Method: "GET", Pattern: Base + "/beans", Produces: jsonOnly, Handler: dispatch.Returns(handleBeans(opts.Components))})
+	}
+	if opts.Routes != nil {
+		add(Mappings, dispatch.Route{Method: "GET", Pattern: Base + "/mappings", Produces: jsonOnly, Handler: dispatch.Returns(handleMappings(opts.Routes))})
+	}
+	if opts.Metrics != nil {
+		add(Prometheus, dispatch.Route{Method: "GET", Pattern: Base + "/prometheus", Produces: []string{metricsType},
+			Handler: dispatch.Returns(func(*http.Request) ([]byte, error) { return opts.Metrics() })})
 	}
 	routes = append(routes, dispatch.Route{Method: "GET", Pattern: Base, Produces: jsonOnly, Handler: dispatch.Returns(handleIndex(ids))})
 	return routes
@@ -97,14 +122,6 @@ func handleIndex(ids []string) func(*http.Request) (index, error) {
 		}
 		return index{Links: links}, nil
 	}
-}
-
-type health struct {
-	Status string `json:"status"`
-}
-
-func handleHealth() func(*http.Request) (health, error) {
-	return func(*http.Request) (health, error) { return health{Status: "UP"}, nil }
 }
 
 var envName = dispatch.Path[string]("name")

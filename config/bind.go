@@ -160,6 +160,18 @@ func Duration(s string) (time.Duration, error) {
 	return d, nil
 }
 
+// DurationOrZero is Duration, also allowing zero for "none".
+func DurationOrZero(s string) (time.Duration, error) {
+	if t := strings.TrimSpace(s); t == "0" || t == "0s" || t == "0ms" {
+		return 0, nil
+	}
+	d, err := Duration(s)
+	if err != nil {
+		return 0, errors.New("want a duration such as 0, 500ms, 5s or 1m")
+	}
+	return d, nil
+}
+
 // DataSize parses a size as Spring Boot writes them: "512KB", "1MB",
 // "10B", or a bare number of bytes. Units are powers of 1024.
 func DataSize(s string) (int64, error) {

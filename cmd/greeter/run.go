@@ -22,6 +22,7 @@ import (
 	"github.com/springport/greeter/config"
 	"github.com/springport/greeter/dispatch"
 	"github.com/springport/greeter/message"
+	"github.com/springport/greeter/metrics"
 	"github.com/springport/greeter/openapi"
 )
 
@@ -81,60 +82,148 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return startupError{err}
 	}
-	routes := api.Routes(s.app.greeting, messages, valA, valB)
-	routes = append(routes, actuator.Routes(actuator.Options{
+	probes := actuator.NewProbes()
+	var observers []func(dispatch.Observation)
+	var metricsText func() ([]byte, error)
+	if s.management.metrics {
+		m := metrics.New()
+		observers, metricsText = append(observers, m.Observe), m.Text
+	}
+	if s.server.accessLog {
+		observers = append(observers, accessLog(logger))
+	}
+
+	// The management endpoints share the service's port unless
+	// management.server.port gives them their own.
+	var app, management *dispatch.Dispatcher
+	separate := s.management.port >= 0 && s.management.port != s.server.port
+	allRoutes := func() []dispatch.RouteInfo {
+		if management == nil {
+			return app.Routes()
+		}
+		return append(app.Routes(), management.Routes()...)
+	}
+	actuatorRoutes := actuator.Routes(actuator.Options{
 		Exposure:   actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude},
 		Env:        env,
 		ShowValues: s.management.showValues,
 		Components: components.Components,
-	})...)
-	var dispatcher *dispatch.Dispatcher
+		Routes:     allRoutes,
+		Metrics:    metricsText,
+		Probes:     probes,
+	})
+	routes := api.Routes(s.app.greeting, messages, valA, valB)
 	routes = append(routes, openapi.Routes(openapi.Info{Title: "greeter", Version: version()},
-		func() []dispatch.RouteInfo { return apiOnly(dispatcher.Routes()) })...)
-	dispatcher, err = dispatch.New(dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize}, routes...)
-	if err != nil {
+		func() []dispatch.RouteInfo { return apiOnly(app.Routes()) })...)
+	if !separate {
+		routes = append(routes, actuatorRoutes...)
+	}
+	opts := dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize, Observers: observers}
+	if app, err = dispatch.New(opts, routes...); err != nil {
 		return startupError{err}
 	}
-	handler := components.Middleware(dispatcher)
+	servers := []*server{{name: "server.port", port: s.server.port, handler: components.Middleware(app), log: "started"}}
+	if separate {
+		if management, err = dispatch.New(opts, actuatorRoutes...); err != nil {
+			return startupError{err}
+		}
+		servers = append(servers, &server{name: "management.server.port", port: s.management.port, handler: management, log: "management started"})
+	}
 
-	ln, err := net.Listen("tcp", ":"+strconv.Itoa(s.server.port))
-	if err != nil {
-		return startupError{fmt.Errorf("cannot listen on server.port=%d: %w", s.server.port, err)}
+	// Listen on every port before serving on any, so that a taken port
+	// fails start-up as a whole.
+	for _, sv := range servers {
+		if sv.ln, err = net.Listen("tcp", ":"+strconv.Itoa(sv.port)); err != nil {
+			closeListeners(servers)
+			return startupError{fmt.Errorf("cannot listen on %s=%d: %w", sv.name, sv.port, err)}
+		}
 	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: s.server.readHeaderTimeout,
-		ReadTimeout:       s.server.readTimeout,
-		WriteTimeout:      s.server.writeTimeout,
-		IdleTimeout:       s.server.idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	served := make(chan error, len(servers))
+	for _, sv := range servers {
+		sv.srv = &http.Server{
+			Handler:           sv.handler,
+			ReadHeaderTimeout: s.server.readHeaderTimeout,
+			ReadTimeout:       s.server.readTimeout,
+			WriteTimeout:      s.server.writeTimeout,
+			IdleTimeout:       s.server.idleTimeout,
+			MaxHeaderBytes:    maxHeaderBytes,
+			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		}
+		go func() { served <- sv.srv.Serve(sv.ln) }()
+		logger.Info(sv.log, "addr", sv.ln.Addr().String())
 	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	logger.Info("started", "addr", ln.Addr().String())
 
 	select {
 	case err = <-served:
+		closeServers(servers)
 		return err
 	case <-ctx.Done():
 	}
 	stop() // a second SIGINT or SIGTERM now ends the process at once
-	logger.Info("shutting down", "timeout", s.server.shutdownTimeout)
+	probes.RefuseTraffic()
+	logger.Info("shutting down: readiness is OUT_OF_SERVICE", "delay", s.server.shutdownDelay, "timeout", s.server.shutdownTimeout)
+	// The delay lets load balancers see readiness fail and stop sending
+	// requests before the listeners close.
+	time.Sleep(s.server.shutdownDelay)
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.server.shutdownTimeout)
 	defer cancel()
-	if err = srv.Shutdown(shutdownCtx); err != nil {
+	shutdownErrs := make(chan error, len(servers))
+	for _, sv := range servers {
+		go func() { shutdownErrs <- sv.srv.Shutdown(shutdownCtx) }()
+	}
+	var failed error
+	for range servers {
+		if e := <-shutdownErrs; e != nil {
+			failed = e
+		}
+	}
+	if failed != nil {
 		// Requests still in flight are cut off; the exit status says the
 		// shutdown was not graceful.
-		srv.Close()
-		<-served
-		return fmt.Errorf("graceful shutdown did not finish within server.shutdown-timeout=%s: %w", s.server.shutdownTimeout, err)
+		closeServers(servers)
+		return fmt.Errorf("graceful shutdown did not finish within server.shutdown-timeout=%s: %w", s.server.shutdownTimeout, failed)
 	}
-	if err = <-served; !errors.Is(err, http.ErrServerClosed) {
-		return err
+	for range servers {
+		if e := <-served; !errors.Is(e, http.ErrServerClosed) {
+			return e
+		}
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// server is one listening port and what it serves.
+type server struct {
+	name    string // the setting that chose the port
+	port    int
+	handler http.Handler
+	log     string // the message that announces it
+	ln      net.Listener
+	srv     *http.Server
+}
+
+func closeListeners(servers []*server) {
+	for _, sv := range servers {
+		if sv.ln != nil {
+			sv.ln.Close()
+		}
+	}
+}
+
+func closeServers(servers []*server) {
+	for _, sv := range servers {
+		sv.srv.Close()
+	}
+}
+
+// accessLog returns an observer that logs one line per request.
+func accessLog(logger *slog.Logger) func(dispatch.Observation) {
+	return func(o dispatch.Observation) {
+		logger.LogAttrs(context.Background(), slog.LevelInfo, "request",
+			slog.String("method", o.Method), slog.String("path", o.Path), slog.String("route", o.Route),
+			slog.Int("status", o.Status), slog.Int64("bytes", o.Bytes),
+			slog.Duration("duration", o.Duration), slog.String("request_id", o.RequestID))
+	}
 }
 
 // startupError is a failure before the service could serve; its message is

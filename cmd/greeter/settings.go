@@ -39,6 +39,8 @@ type serverSettings struct {
 	idleTimeout       time.Duration // a keep-alive connection is closed after this
 	shutdownTimeout   time.Duration // requests in flight get this long at shutdown
 	sessionTimeout    time.Duration // an HTTP session idle this long ends
+	shutdownDelay     time.Duration // readiness is down this long before listeners close
+	accessLog         bool          // one log line per request
 }
 
 type appSettings struct {
@@ -57,6 +59,8 @@ type managementSettings struct {
 	include    []string
 	exclude    []string
 	showValues string
+	port       int  // -1: the service's own port
+	metrics    bool // record request metrics for /actuator/prometheus
 }
 
 // bindSettings reads every setting from env, reporting every bad one at
@@ -73,6 +77,8 @@ func bindSettings(env *config.Environment) (settings, error) {
 			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, config.Duration),
 			shutdownTimeout:   config.Bind(b, "server.shutdown-timeout", 30*time.Second, config.Duration),
 			sessionTimeout:    config.Bind(b, "server.servlet.session.timeout", 30*time.Minute, config.Duration),
+			shutdownDelay:     config.Bind(b, "server.shutdown-delay", 0, config.DurationOrZero),
+			accessLog:         config.Bind(b, "server.access-log.enabled", false, config.Bool),
 		},
 		app: appSettings{
 			greeting: config.Bind(b, "app.greeting", "Hello World!", config.String),
@@ -86,6 +92,8 @@ func bindSettings(env *config.Environment) (settings, error) {
 			include:    config.Bind(b, "management.endpoints.web.exposure.include", []string{"health"}, config.List),
 			exclude:    config.Bind(b, "management.endpoints.web.exposure.exclude", nil, config.List),
 			showValues: config.Bind(b, "management.endpoint.env.show-values", "never", config.OneOf("never", "when-authorized", "always")),
+			port:       config.Bind(b, "management.server.port", -1, config.Port),
+			metrics:    config.Bind(b, "management.metrics.enabled", true, config.Bool),
 		},
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
 	}

@@ -1,0 +1,111 @@
+package actuator
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/springport/greeter/dispatch"
+)
+
+const metricsType = "text/plain;version=0.0.4;charset=utf-8"
+
+// The mappings document, in Spring's shape: one entry per route with its
+// request-mapping conditions, plus the success status.
+type mappingsDescriptor struct {
+	Contexts map[string]mappingsContext `json:"contexts"`
+}
+
+type mappingsContext struct {
+	Mappings struct {
+		DispatcherServlets map[string][]mapping `json:"dispatcherServlets"`
+	} `json:"mappings"`
+}
+
+type mapping struct {
+	Handler   string         `json:"handler"`
+	Predicate string         `json:"predicate"`
+	Details   mappingDetails `json:"details"`
+}
+
+type mappingDetails struct {
+	RequestMappingConditions conditions `json:"requestMappingConditions"`
+	Status                   int        `json:"status"`
+}
+
+type conditions struct {
+	Consumes []mediaTypeCondition `json:"consumes"`
+	Headers  []string             `json:"headers"`
+	Methods  []string             `json:"methods"`
+	Params   []paramCondition     `json:"params"`
+	Patterns []string             `json:"patterns"`
+	Produces []mediaTypeCondition `json:"produces"`
+}
+
+type mediaTypeCondition struct {
+	MediaType string `json:"mediaType"`
+	Negated   bool   `json:"negated"`
+}
+
+type paramCondition struct {
+	Name    string `json:"name"`
+	Value   string `json:"value,omitempty"`
+	Negated bool   `json:"negated"`
+}
+
+func handleMappings(routes func() []dispatch.RouteInfo) func(*http.Request) (mappingsDescriptor, error) {
+	return func(*http.Request) (mappingsDescriptor, error) {
+		var list []mapping
+		for _, r := range routes() {
+			c := conditions{
+				Consumes: mediaConditions(r.Consumes),
+				Headers:  []string{},
+				Methods:  []string{r.Method},
+				Params:   []paramCondition{},
+				Patterns: []string{r.Pattern},
+				Produces: mediaConditions(r.Produces),
+			}
+			for _, p := range r.Params {
+				c.Params = append(c.Params, parseParam(p))
+			}
+			predicate := "{" + r.Method + " [" + r.Pattern + "]"
+			if len(r.Params) > 0 {
+				predicate += ", params [" + strings.Join(r.Params, " && ") + "]"
+			}
+			if len(r.Consumes) > 0 {
+				predicate += ", consumes [" + strings.Join(r.Consumes, " || ") + "]"
+			}
+			if len(r.Produces) > 0 {
+				predicate += ", produces [" + strings.Join(r.Produces, " || ") + "]"
+			}
+			predicate += "}"
+			list = append(list, mapping{Handler: r.Method + " " + r.Pattern, Predicate: predicate,
+				Details: mappingDetails{RequestMappingConditions: c, Status: r.Status}})
+		}
+		var ctx mappingsContext
+		ctx.Mappings.DispatcherServlets = map[string][]mapping{"dispatcherServlet": list}
+		return mappingsDescriptor{Contexts: map[string]mappingsContext{"application": ctx}}, nil
+	}
+}
+
+func mediaConditions(types []string) []mediaTypeCondition {
+	out := []mediaTypeCondition{}
+	for _, t := range types {
+		out = append(out, mediaTypeCondition{MediaType: t})
+	}
+	return out
+}
+
+// parseParam splits a declared params condition ("p", "!p", "p=v",
+// "p!=v"); the dispatcher has checked its syntax.
+func parseParam(expr string) paramCondition {
+	if name, value, ok := strings.Cut(expr, "!="); ok {
+		return paramCondition{Name: name, Value: value, Negated: true}
+	}
+	if name, value, ok := strings.Cut(expr, "="); ok {
+		return paramCondition{Name: name, Value: value}
+	}
+	if name, ok := strings.CutPrefix(expr, "!"); ok {
+		return paramCondition{Name: name, Negated: true}
+	}
+	return paramCondition{Name: expr}
+}

@@ -1,0 +1,94 @@
+// Package metrics records the service's HTTP metrics in a Prometheus
+// registry of its own, with the Go runtime and process collectors, and
+// writes them in the Prometheus text format for /actuator/prometheus.
+package metrics
+
+import (
+	"bytes"
+	"strconv"
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/common/expfmt"
+
+	"github.com/springport/greeter/dispatch"
+)
+
+// ContentType is the Prometheus text exposition format.
+const ContentType = "text/plain;version=0.0.4;charset=utf-8"
+
+// HTTP records requests as http_server_requests_seconds, Spring Boot's
+// name: a histogram whose _count is the request count, labelled by method,
+// route pattern (never the raw path) and status. Every label has a bounded
+// set of values: unknown methods count as "other", and requests no route
+// took share the dispatcher's fixed labels.
+type HTTP struct {
+	registry *prometheus.Registry
+	seconds  *prometheus.HistogramVec
+
+	mu        sync.RWMutex
+	observers map[labels]prometheus.Observer
+}
+
+type labels struct {
+	method, route string
+	status        int
+}
+
+// New creates the metrics and their registry.
+func New() *HTTP {
+	m := &HTTP{
+		registry: prometheus.NewRegistry(),
+		seconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "http_server_requests_seconds",
+			Help:    "Duration of HTTP server requests, by method, route pattern and status.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"method", "uri", "status"}),
+		observers: map[labels]prometheus.Observer{},
+	}
+	m.registry.MustRegister(m.seconds,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+var knownMethods = map[string]bool{"GET": true, "HEAD": true, "POST": true, "PUT": true, "PATCH": true,
+	"DELETE": true, "OPTIONS": true, "TRACE": true, "CONNECT": true}
+
+// Observe records one request; it is a dispatch observer.
+func (m *HTTP) Observe(o dispatch.Observation) {
+	method := o.Method
+	if !knownMethods[method] {
+		method = "other"
+	}
+	key := labels{method: method, route: o.Route, status: o.Status}
+	m.mu.RLock()
+	obs := m.observers[key]
+	m.mu.RUnlock()
+	if obs == nil {
+		// Once per label set: the children are cached so that the hot path
+		// neither hashes label values nor allocates.
+		obs = m.seconds.WithLabelValues(method, o.Route, strconv.Itoa(o.Status))
+		m.mu.Lock()
+		m.observers[key] = obs
+		m.mu.Unlock()
+	}
+	obs.Observe(o.Duration.Seconds())
+}
+
+// Text gathers every metric in the Prometheus text format.
+func (m *HTTP) Text() ([]byte, error) {
+	families, err := m.registry.Gather()
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := expfmt.NewEncoder(&buf, expfmt.NewFormat(expfmt.TypeTextPlain))
+	for _, f := range families {
+		if err := enc.Encode(f); err != nil {
+			return nil, err
+		}
+	}
+	return buf.Bytes(), nil
+}
