@@ -96,7 +96,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// The management endpoints share the service's port unless
 	// management.server.port gives them their own.
 	var app, management *dispatch.Dispatcher
-	separate := s.management.port >= 0 && s.management.port != s.server.port
+	separate := s.management.port == 0 || (s.management.port > 0 && s.management.port != s.server.port)
 	allRoutes := func() []dispatch.RouteInfo {
 		if management == nil {
 			return app.Routes()

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var everything = []string{"--management.endpoints.web.exposure.include=*"}
+
+func TestHealthProbes(t *testing.T) {
+	s := start(t, nil, nil)
+	for _, path := range []string{"/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness"} {
+		if r := s.do(t, "GET", path, ""); r.status != 200 || r.body != `{"status":"UP"}` {
+			t.Errorf("%s: %d %s", path, r.status, r.body)
+		}
+	}
+}
+
+// TestReadinessDuringShutdown polls readiness while the program shuts
+// down: it must answer 503 OUT_OF_SERVICE before the listener closes.
+func TestReadinessDuringShutdown(t *testing.T) {
+	s := start(t, []string{"--server.shutdown-delay=400ms"}, nil)
+	client := &http.Client{Timeout: time.Second}
+	stopped := make(chan error, 1)
+	go func() { stopped <- s.stop() }()
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := client.Get(s.base + "/actuator/health/readiness")
+		if err != nil {
+			break // the listener closed
+		}
+		resp.Body.Close()
+		if resp.StatusCode == 503 {
+			if live, err := client.Get(s.base + "/actuator/health/liveness"); err == nil {
+				live.Body.Close()
+				if live.StatusCode != 200 {
+					t.Errorf("liveness during shutdown: %d, want 200", live.StatusCode)
+				}
+			}
+			if err := <-stopped; err != nil {
+				t.Errorf("run: %v", err)
+			}
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Error("readiness never answered 503 between the start of shutdown and the listener closing")
+}
+
+func TestInfoAndMappings(t *testing.T) {
+	s := start(t, everything, nil)
+	if r := s.do(t, "GET", "/actuator/info", ""); r.status != 200 || !strings.Contains(r.body, `"name":"github.com/springport/greeter"`) || !strings.Contains(r.body, `"go":"go1.`) {
+		t.Errorf("/actuator/info: %d %s", r.status, r.body)
+	}
+	r := s.do(t, "GET", "/actuator/mappings", "")
+	for _, want := range []string{
+		`"predicate":"{GET [/api/hello/{id}], produces [`,
+		`"predicate":"{POST [/api/messages], consumes [application/json || application/*+json || application/xml || text/xml || application/*+xml]}","details":{"requestMappingConditions":{"consumes":[{"mediaType":"application/json","negated":false}`,
+		`"patterns":["/api/messages/{index}"],"produces":[]},"status":204}`,
+		`"patterns":["/actuator/mappings"]`,
+	} {
+		if !strings.Contains(r.body, want) {
+			t.Errorf("/actuator/mappings lacks %s", want)
+		}
+	}
+	if n := strings.Count(r.body, `"handler":"`); n < 14 {
+		t.Errorf("/actuator/mappings lists %d routes, want every one", n)
+	}
+}
+
+var seriesLine = regexp.MustCompile(`(?m)^http_server_requests_seconds_count\{[^}]*\} \d+$`)
+
+// TestPrometheus scrapes the metrics after some traffic and a scan of
+// random paths: the series count must not grow with the scan.
+func TestPrometheus(t *testing.T) {
+	s := start(t, everything, nil)
+	s.do(t, "GET", "/api/hello/1", "")
+	s.do(t, "GET", "/api/hello/2", "")
+	s.do(t, "GET", "/api/hello/x", "")
+	scan := func(n int) int {
+		for i := range n {
+			s.do(t, "GET", fmt.Sprintf("/scan/%d/%d", n, i), "")
+			s.do(t, "BREW", fmt.Sprintf("/api/hello/%d", i), "")
+		}
+		r := s.do(t, "GET", "/actuator/prometheus", "")
+		if r.status != 200 || r.header.Get("Content-Type") != "text/plain;version=0.0.4;charset=utf-8" {
+			t.Fatalf("/actuator/prometheus: %d %q", r.status, r.header.Get("Content-Type"))
+		}
+		return len(seriesLine.FindAllString(r.body, -1))
+	}
+	scan(0) // the scrape itself is a route of its own: count it in
+	before := scan(50)
+	after := scan(300)
+	if after != before {
+		t.Errorf("%d series after scanning 50 random paths, %d after 300 more: labels must not follow raw paths", before, after)
+	}
+	body := s.do(t, "GET", "/actuator/prometheus", "").body
+	for _, want := range []string{
+		`http_server_requests_seconds_count{method="GET",status="200",uri="/api/hello/{id}"} 2`,
+		`http_server_requests_seconds_count{method="GET",status="400",uri="/api/hello/{id}"} 1`,
+		`http_server_requests_seconds_count{method="GET",status="404",uri="NOT_FOUND"} 350`,
+		`http_server_requests_seconds_count{method="other",status="405",uri="UNKNOWN"} 350`,
+		`http_server_requests_seconds_bucket{method="GET",status="200",uri="/api/hello/{id}",le="+Inf"} 2`,
+		"go_goroutines ",
+		"process_resident_memory_bytes ",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/actuator/prometheus lacks %s", want)
+		}
+	}
+}
+
+func TestExposure(t *testing.T) {
+	s := start(t, nil, nil)
+	for _, path := range []string{"/actuator/info", "/actuator/mappings", "/actuator/prometheus", "/actuator/beans", "/actuator/env"} {
+		if r := s.do(t, "GET", path, ""); r.status != 404 {
+			t.Errorf("%s is not exposed by default, but answered %d", path, r.status)
+		}
+	}
+	off := start(t, append(everything, "--management.metrics.enabled=false"), nil)
+	if r := off.do(t, "GET", "/actuator/prometheus", ""); r.status != 404 {
+		t.Errorf("with metrics off, /actuator/prometheus answered %d", r.status)
+	}
+}
+
+var managementAddr = regexp.MustCompile(`msg="management started" addr=\S*:(\d+)`)
+
+func TestManagementPort(t *testing.T) {
+	s := start(t, append(everything, "--management.server.port=0"), nil)
+	var mgmt string
+	for i := 0; i < 200 && mgmt == ""; i++ {
+		if m := managementAddr.FindStringSubmatch(s.stdout.String()); m != nil {
+			mgmt = "http://127.0.0.1:" + m[1]
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if mgmt == "" {
+		t.Fatalf("no management port in the log:\n%s", s.stdout)
+	}
+	if r := s.do(t, "GET", "/actuator/health", ""); r.status != 404 {
+		t.Errorf("health on the service's port: %d, want 404 when management has its own port", r.status)
+	}
+	resp, err := http.Get(mgmt + "/actuator/health")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("health on the management port: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	resp, err = http.Get(mgmt + "/api/hello")
+	if err != nil || resp.StatusCode != 404 {
+		t.Errorf("/api/hello on the management port: %v %v, want 404", resp, err)
+	}
+	resp.Body.Close()
+	if r := s.do(t, "GET", "/api/hello", ""); r.status != 200 {
+		t.Errorf("/api/hello on the service's port: %d", r.status)
+	}
+}
+
+func TestAccessLogAndRequestIDs(t *testing.T) {
+	s := start(t, []string{"--server.access-log.enabled=true"}, nil)
+	r := s.do(t, "GET", "/api/hello/7", "", "X-Request-Id: trace-42")
+	if r.header.Get("X-Request-Id") != "trace-42" {
+		t.Errorf("X-Request-Id came back as %q, want trace-42", r.header.Get("X-Request-Id"))
+	}
+	bad := s.do(t, "GET", "/api/hello/x", "", "X-Request-Id: not sane!")
+	id := bad.header.Get("X-Request-Id")
+	if id == "" || id == "not sane!" || !strings.Contains(bad.body, `"requestId":"`+id+`"`) {
+		t.Errorf("an insane X-Request-Id: answered %q, problem %s", id, bad.body)
+	}
+	deadline := time.Now().Add(time.Second)
+	want := `msg=request method=GET path=/api/hello/7 route=/api/hello/{id} status=200 bytes=25 duration=`
+	for !strings.Contains(s.stdout.String(), want) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	log := s.stdout.String()
+	if !strings.Contains(log, want) || !strings.Contains(log, "request_id=trace-42") || !strings.Contains(log, "request_id="+id) {
+		t.Errorf("access log lacks the requests:\n%s", log)
+	}
+
+	quiet := start(t, nil, nil)
+	quiet.do(t, "GET", "/api/hello", "")
+	if strings.Contains(quiet.stdout.String(), "msg=request ") {
+		t.Errorf("the access log is off by default, yet:\n%s", quiet.stdout)
+	}
+}
