@@ -57,77 +57,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	logger := newLogger(s.logFormat, stdout)
 	logger.Info(env.ProfilesLine())
 
-	registry := &component.Registry{}
-	declareComponents(registry, s.app.numberScope, time.Now)
-	components, err := registry.Start(env.ActiveProfiles(), component.Options{
-		Sessions: component.SessionOptions{IdleTimeout: s.server.sessionTimeout},
-	})
+	a, err := newApp(env, s, logger)
 	if err != nil {
 		return startupError{err}
 	}
 	defer func() {
-		if cerr := components.Close(); cerr != nil {
+		if cerr := a.components.Close(); cerr != nil {
 			logger.Error("closing components", "err", cerr)
 		}
 	}()
-	messages, err := component.Lookup[*message.Collection](components, ctx, "messages")
-	if err != nil {
-		return startupError{err}
-	}
-	valA, err := component.Lookup[api.NumberSource](components, ctx, "numberControllerA")
-	if err != nil {
-		return startupError{err}
-	}
-	valB, err := component.Lookup[api.NumberSource](components, ctx, "numberControllerB")
-	if err != nil {
-		return startupError{err}
-	}
-	probes := actuator.NewProbes()
-	var observers []func(dispatch.Observation)
-	var metricsText func() ([]byte, error)
-	if s.management.metrics {
-		m := metrics.New()
-		observers, metricsText = append(observers, m.Observe), m.Text
-	}
-	if s.server.accessLog {
-		observers = append(observers, accessLog(logger))
-	}
-
-	// The management endpoints share the service's port unless
-	// management.server.port gives them their own.
-	var app, management *dispatch.Dispatcher
-	separate := s.management.port == 0 || (s.management.port > 0 && s.management.port != s.server.port)
-	allRoutes := func() []dispatch.RouteInfo {
-		if management == nil {
-			return app.Routes()
-		}
-		return append(app.Routes(), management.Routes()...)
-	}
-	actuatorRoutes := actuator.Routes(actuator.Options{
-		Exposure:   actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude},
-		Env:        env,
-		ShowValues: s.management.showValues,
-		Components: components.Components,
-		Routes:     allRoutes,
-		Metrics:    metricsText,
-		Probes:     probes,
-	})
-	routes := api.Routes(s.app.greeting, messages, valA, valB)
-	routes = append(routes, openapi.Routes(openapi.Info{Title: "greeter", Version: version()},
-		func() []dispatch.RouteInfo { return apiOnly(app.Routes()) })...)
-	if !separate {
-		routes = append(routes, actuatorRoutes...)
-	}
-	opts := dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize, Observers: observers}
-	if app, err = dispatch.New(opts, routes...); err != nil {
-		return startupError{err}
-	}
-	servers := []*server{{name: "server.port", port: s.server.port, handler: components.Middleware(app), log: "started"}}
-	if separate {
-		if management, err = dispatch.New(opts, actuatorRoutes...); err != nil {
-			return startupError{err}
-		}
-		servers = append(servers, &server{name: "management.server.port", port: s.management.port, handler: management, log: "management started"})
+	servers := []*server{{name: "server.port", port: s.server.port, handler: a.handler, log: "started"}}
+	if a.management != nil {
+		servers = append(servers, &server{name: "management.server.port", port: s.management.port, handler: a.management, log: "management started"})
 	}
 
 	// Listen on every port before serving on any, so that a taken port
@@ -160,7 +101,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case <-ctx.Done():
 	}
 	stop() // a second SIGINT or SIGTERM now ends the process at once
-	probes.RefuseTraffic()
+	a.probes.RefuseTraffic()
 	logger.Info("shutting down: readiness is OUT_OF_SERVICE", "delay", s.server.shutdownDelay, "timeout", s.server.shutdownTimeout)
 	// The delay lets load balancers see readiness fail and stop sending
 	// requests before the listeners close.
@@ -190,6 +131,95 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// app is the wired service: the handlers for its ports and what must be
+// closed when it stops.
+type app struct {
+	handler    http.Handler // for server.port
+	management http.Handler // for management.server.port; nil when it is server.port
+	probes     *actuator.Probes
+	components *component.Container
+}
+
+// newApp builds the service from its settings: components, routes,
+// metrics and management endpoints. It listens on nothing, so tests and
+// benchmarks can serve its handlers as they like.
+func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, err error) {
+	registry := &component.Registry{}
+	declareComponents(registry, s.app.numberScope, time.Now)
+	components, err := registry.Start(env.ActiveProfiles(), component.Options{
+		Sessions: component.SessionOptions{IdleTimeout: s.server.sessionTimeout},
+	})
+	if err != nil {
+		return nil, err
+	}
+	a := &app{components: components}
+	defer func() {
+		if err != nil {
+			components.Close()
+		}
+	}()
+	messages, err := component.Lookup[*message.Collection](components, context.Background(), "messages")
+	if err != nil {
+		return nil, err
+	}
+	valA, err := component.Lookup[api.NumberSource](components, context.Background(), "numberControllerA")
+	if err != nil {
+		return nil, err
+	}
+	valB, err := component.Lookup[api.NumberSource](components, context.Background(), "numberControllerB")
+	if err != nil {
+		return nil, err
+	}
+	a.probes = actuator.NewProbes()
+	var observers []func(dispatch.Observation)
+	var metricsText func() ([]byte, error)
+	if s.management.metrics {
+		m := metrics.New()
+		observers, metricsText = append(observers, m.Observe), m.Text
+	}
+	if s.server.accessLog {
+		observers = append(observers, accessLog(logger))
+	}
+
+	// The management endpoints share the service's port unless
+	// management.server.port gives them their own.
+	var service, management *dispatch.Dispatcher
+	separate := s.management.port == 0 || (s.management.port > 0 && s.management.port != s.server.port)
+	allRoutes := func() []dispatch.RouteInfo {
+		if management == nil {
+			return service.Routes()
+		}
+		return append(service.Routes(), management.Routes()...)
+	}
+	actuatorRoutes := actuator.Routes(actuator.Options{
+		Exposure:   actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude},
+		Env:        env,
+		ShowValues: s.management.showValues,
+		Components: components.Components,
+		Routes:     allRoutes,
+		Metrics:    metricsText,
+		Probes:     a.probes,
+	})
+	routes := api.Routes(s.app.greeting, messages, valA, valB)
+	routes = append(routes, openapi.Routes(openapi.Info{Title: "greeter", Version: version()},
+		func() []dispatch.RouteInfo { return apiOnly(service.Routes()) })...)
+	if !separate {
+		routes = append(routes, actuatorRoutes...)
+	}
+	opts := dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize, Observers: observers}
+	if service, err = dispatch.New(opts, routes...); err != nil {
+		return nil, err
+	}
+	a.handler = components.Middleware(service)
+	if separate {
+		if management, err = dispatch.New(opts, actuatorRoutes...); err != nil {
+			return nil, err
+		}
+		a.management = management
+	}
+	return a, nil
 }
 
 // server is one listening port and what it serves.
