@@ -1,0 +1,70 @@
+package actuator
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+)
+
+func TestExposure(t *testing.T) {
+	tests := []struct {
+		e    Exposure
+		id   string
+		want bool
+	}{
+		{Exposure{Include: []string{"health"}}, Health, true},
+		{Exposure{Include: []string{"health"}}, Env, false},
+		{Exposure{Include: []string{"*"}}, Beans, true},
+		{Exposure{Include: []string{"*"}, Exclude: []string{"env"}}, Env, false},
+		{Exposure{Include: []string{"env"}, Exclude: []string{"*"}}, Env, false},
+		{Exposure{}, Health, false},
+	}
+	for _, tt := range tests {
+		if got := tt.e.Exposes(tt.id); got != tt.want {
+			t.Errorf("%+v exposes %q:\ngot  %v\nwant %v", tt.e, tt.id, got, tt.want)
+		}
+	}
+}
+
+func TestRoutesFollowExposure(t *testing.T) {
+	patterns := func(e Exposure) string {
+		var ps []string
+		for _, r := range Routes(Options{Exposure: e, Metrics: func() ([]byte, error) { return nil, nil }}) {
+			ps = append(ps, r.Pattern)
+		}
+		return fmt.Sprint(ps)
+	}
+	if got, want := patterns(Exposure{Include: []string{"health"}}), "[/actuator/health /actuator/health/liveness /actuator/health/readiness /actuator]"; got != want {
+		t.Errorf("health only:\ngot  %s\nwant %s", got, want)
+	}
+	if got, want := patterns(Exposure{Include: []string{"prometheus", "info"}}), "[/actuator/info /actuator/prometheus /actuator]"; got != want {
+		t.Errorf("prometheus and info:\ngot  %s\nwant %s", got, want)
+	}
+}
+
+func TestParseParam(t *testing.T) {
+	for in, want := range map[string]paramCondition{
+		"p":    {Name: "p"},
+		"!p":   {Name: "p", Negated: true},
+		"p=v":  {Name: "p", Value: "v"},
+		"p!=v": {Name: "p", Value: "v", Negated: true},
+	} {
+		if got := parseParam(in); got != want {
+			t.Errorf("%q:\ngot  %+v\nwant %+v", in, got, want)
+		}
+	}
+}
+
+func TestHealthStatus(t *testing.T) {
+	p := NewProbes()
+	if p.readiness() != "UP" || p.liveness() != "UP" || (health{Status: p.overall()}).StatusCode() != http.StatusOK {
+		t.Fatal("new probes are not UP")
+	}
+	p.RefuseTraffic()
+	if p.readiness() != "OUT_OF_SERVICE" || p.liveness() != "UP" {
+		t.Errorf("after RefuseTraffic: readiness %s, liveness %s", p.readiness(), p.liveness())
+	}
+	if got := (health{Status: p.readiness()}).StatusCode(); got != http.StatusServiceUnavailable {
+		t.Errorf("OUT_OF_SERVICE answers %d, want 503", got)
+	}
+}
