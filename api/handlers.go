@@ -36,7 +36,7 @@ func handleHelloID(greeting string) func(*http.Request) (message.Message, error)
 // messageBody is a message as a client sends it, in JSON or XML. Text is a
 // pointer so that a body without text is told apart from an empty text.
 type messageBody struct {
-	Text *string `json:"text" xml:"text"`
+	Text *string `json:"text" xml:"text" openapi:"required"`
 }
 
 // UnmarshalJSON reads the "text" member by its exact name, as Jackson

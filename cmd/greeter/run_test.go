@@ -119,6 +119,8 @@ func (s *service) do(t *testing.T, method, path, body string, headers ...string)
 	if err != nil {
 		t.Fatalf("%s %s: reading body: %v", method, path, err)
 	}
+	// Every answer must be what the service's own OpenAPI document says.
+	checkContract(t, s, resp.Request, []byte(body), resp.StatusCode, resp.Header, b)
 	return response{status: resp.StatusCode, header: resp.Header, body: string(b)}
 }
 
