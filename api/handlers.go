@@ -2,9 +2,12 @@ package api
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/springport/greeter/message"
 )
@@ -59,6 +62,54 @@ func (b *messageBody) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// UnmarshalXML reads <text> as plain characters: an element inside it is a
+// wrongly shaped body, as an object in place of the JSON string is, where
+// encoding/xml alone would drop the element and keep what is left. Other
+// elements are skipped, as unknown JSON members are.
+func (b *messageBody) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Local != "text" {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			text, err := readXMLText(d)
+			if err != nil {
+				return err
+			}
+			b.Text = &text
+		case xml.EndElement:
+			return nil // the end of start
+		}
+	}
+}
+
+// readXMLText reads character data up to the end of the current element.
+func readXMLText(d *xml.Decoder) (string, error) {
+	var text strings.Builder
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return "", err
+		}
+		switch t := tok.(type) {
+		case xml.CharData:
+			text.Write(t)
+		case xml.StartElement:
+			return "", fmt.Errorf("element <%s> inside <text>, which takes plain text", t.Name.Local)
+		case xml.EndElement:
+			return text.String(), nil
+		}
+	}
 }
 
 // Validate requires the text, the message's only field.

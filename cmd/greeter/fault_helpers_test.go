@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// addr returns the service's host:port, for raw TCP clients.
+func (s *service) addr() string { return strings.TrimPrefix(s.base, "http://") }
+
+// rawResponse is what a raw TCP exchange got back.
+type rawResponse struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// rawExchange opens a connection to addr, writes req (and then body, if
+// not nil, while it reads), and reads one response within timeout. The
+// writing runs beside the reading so that a server that answers before it
+// has read everything, such as a 413 for a declared length or a 431, is
+// seen answering; a write error after the answer is not a failure of the
+// exchange.
+func rawExchange(addr string, req []byte, body io.Reader, timeout time.Duration) (rawResponse, error) {
+	conn, err := net.DialTimeout("tcp", addr, timeout)
+	if err != nil {
+		return rawResponse{}, err
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(timeout))
+	if body != nil {
+		// A small send buffer makes the writer wait on the server, as a
+		// client across a network would, instead of pushing megabytes
+		// into the kernel that the server never reads.
+		conn.(*net.TCPConn).SetWriteBuffer(64 << 10)
+	}
+	go func() {
+		if _, err := conn.Write(req); err != nil || body == nil {
+			return
+		}
+		io.Copy(conn, body)
+	}()
+	return readRawResponse(conn)
+}
+
+// rawExchangeOn writes data on an open connection and reads one response.
+func rawExchangeOn(conn net.Conn, data string) (rawResponse, error) {
+	if _, err := io.WriteString(conn, data); err != nil {
+		return rawResponse{}, err
+	}
+	return readRawResponse(conn)
+}
+
+// readRawResponse reads one whole response from r; a body shorter than its
+// Content-Length is an error.
+func readRawResponse(r io.Reader) (rawResponse, error) {
+	resp, err := http.ReadResponse(bufio.NewReader(r), nil)
+	if err != nil {
+		return rawResponse{}, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return rawResponse{status: resp.StatusCode, header: resp.Header}, fmt.Errorf("reading the body of a %d: %w", resp.StatusCode, err)
+	}
+	return rawResponse{status: resp.StatusCode, header: resp.Header, body: b}, nil
+}
+
+// keepAliveClient sends requests one after another on one keep-alive
+// connection, dialling again when the server closes it. It does far less
+// work per request than http.Transport, which counts under the race
+// detector, where client and server share the process.
+type keepAliveClient struct {
+	addr  string
+	conn  net.Conn
+	br    *bufio.Reader
+	dials int // connections opened
+}
+
+// do sends req, a whole request for method, and reads its response.
+func (c *keepAliveClient) do(method string, req []byte) (rawResponse, error) {
+	if c.conn == nil {
+		conn, err := net.DialTimeout("tcp", c.addr, 5*time.Second)
+		if err != nil {
+			return rawResponse{}, err
+		}
+		c.conn, c.br = conn, bufio.NewReader(conn)
+		c.dials++
+	}
+	c.conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := c.conn.Write(req); err != nil {
+		c.close()
+		return rawResponse{}, err
+	}
+	resp, err := http.ReadResponse(c.br, &http.Request{Method: method})
+	if err != nil {
+		c.close()
+		return rawResponse{}, err
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		c.close()
+		return rawResponse{status: resp.StatusCode, header: resp.Header}, fmt.Errorf("reading the body of a %d: %w", resp.StatusCode, err)
+	}
+	if resp.Close {
+		c.close()
+	}
+	return rawResponse{status: resp.StatusCode, header: resp.Header, body: b}, nil
+}
+
+func (c *keepAliveClient) close() {
+	if c.conn != nil {
+		c.conn.Close()
+		c.conn = nil
+	}
+}
+
+// rawRequest builds a whole request: the request line, Host, Connection:
+// close so that the server ends the exchange, the given header lines, and
+// Content-Length when body is not empty, then body.
+func rawRequest(method, target string, body []byte, headers ...string) []byte {
+	return keepAliveRequest(method, target, body, append([]string{"Connection: close"}, headers...)...)
+}
+
+// keepAliveRequest is rawRequest without Connection: close.
+func keepAliveRequest(method, target string, body []byte, headers ...string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: localhost\r\n", method, target)
+	for _, h := range headers {
+		b.WriteString(h + "\r\n")
+	}
+	if len(body) > 0 {
+		fmt.Fprintf(&b, "Content-Length: %d\r\n", len(body))
+	}
+	b.WriteString("\r\n")
+	b.Write(body)
+	return b.Bytes()
+}
+
+// problemDoc is the part of an RFC 9457 problem document the tests check.
+type problemDoc struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	Detail string `json:"detail"`
+}
+
+// checkProblem reports how a response fails to be the service's problem
+// document for its status.
+func checkProblem(status int, header http.Header, body []byte) error {
+	if ct := header.Get("Content-Type"); ct != "application/problem+json" {
+		return fmt.Errorf("Content-Type %q, want application/problem+json", ct)
+	}
+	var p problemDoc
+	if err := json.Unmarshal(body, &p); err != nil {
+		return fmt.Errorf("body is not a problem document: %v", err)
+	}
+	if p.Type != "about:blank" || p.Status != status || p.Title != http.StatusText(status) || p.Detail == "" {
+		return fmt.Errorf("problem %+v does not describe a %d", p, status)
+	}
+	return nil
+}
+
+// chunkSize is the size of the chunks chunkedBody sends, and of filler's
+// reads at most.
+const chunkSize = 32 << 10
+
+var (
+	someAs = bytes.Repeat([]byte("a"), chunkSize)
+	// fullChunk is one chunk of chunkSize 'a' bytes in the chunked coding.
+	fullChunk = []byte(fmt.Sprintf("%x\r\n%s\r\n", chunkSize, someAs))
+)
+
+// filler is an endless source of 'a' bytes that allocates nothing.
+type filler struct{}
+
+func (filler) Read(p []byte) (int, error) { return copy(p, someAs), nil }
+
+// chunkedBody is a body of n 'a' bytes (n a multiple of chunkSize) in the
+// chunked transfer coding, last chunk included; its chunks share one
+// buffer.
+func chunkedBody(n int) io.Reader {
+	parts := make([]io.Reader, 0, n/chunkSize+1)
+	for range n / chunkSize {
+		parts = append(parts, bytes.NewReader(fullChunk))
+	}
+	return io.MultiReader(append(parts, strings.NewReader("0\r\n\r\n"))...)
+}
+
+// isConnRefused reports whether err is a refused connection: the listener
+// is gone, so the request was never accepted.
+func isConnRefused(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }
+
+// builtWithRace reports whether the test binary runs under the race
+// detector, which makes every request several times slower.
+func builtWithRace() bool {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return false
+	}
+	for _, s := range info.Settings {
+		if s.Key == "-race" {
+			return s.Value == "true"
+		}
+	}
+	return false
+}
