@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -44,8 +45,19 @@ type messageBody struct {
 
 // UnmarshalJSON reads the "text" member by its exact name, as Jackson
 // does; encoding/json alone would also take "Text" or "TEXT", and let the
-// last of several spellings win.
+// last of several spellings win. Most bodies spell it only one way, and
+// those are decoded in one ordinary pass.
 func (b *messageBody) UnmarshalJSON(data []byte) error {
+	if !mayMisspellText(data) {
+		var plain struct {
+			Text *string `json:"text"`
+		}
+		if err := json.Unmarshal(data, &plain); err != nil {
+			return err
+		}
+		b.Text = plain.Text
+		return nil
+	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(data, &members); err != nil {
 		return err
@@ -62,6 +74,26 @@ func (b *messageBody) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// mayMisspellText reports whether data may hold a member that
+// encoding/json would take for "text" though it is not spelled so: a
+// quoted "Text", "TEXT" or the like, or any escape, which could spell one.
+func mayMisspellText(data []byte) bool {
+	if bytes.IndexByte(data, '\\') >= 0 {
+		return true
+	}
+	for i := bytes.IndexByte(data, '"'); i >= 0 && i+5 < len(data); {
+		if data[i+5] == '"' && bytes.EqualFold(data[i+1:i+5], []byte("text")) && string(data[i+1:i+5]) != "text" {
+			return true
+		}
+		next := bytes.IndexByte(data[i+1:], '"')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
 }
 
 // UnmarshalXML reads <text> as plain characters: an element inside it is a

@@ -25,9 +25,10 @@ const (
 // representation is one media type with the format behind it and the
 // Content-Type header that a response in it carries.
 type representation struct {
-	mediaType   mediaType
-	contentType string
-	format      format
+	mediaType         mediaType
+	contentType       string
+	contentTypeHeader []string // {contentType}, made once and shared
+	format            format
 }
 
 func rep(s string, contentType string, f format) representation {
@@ -35,7 +36,11 @@ func rep(s string, contentType string, f format) representation {
 	if err != nil {
 		panic(err) // the tables below are constants
 	}
-	return representation{mediaType: m, contentType: contentType, format: f}
+	r := representation{mediaType: m, contentType: contentType, format: f}
+	if contentType != "" {
+		r.contentTypeHeader = []string{contentType}
+	}
+	return r
 }
 
 // Writers, in order of preference: with no Accept, or */*, an object is JSON.
@@ -87,12 +92,15 @@ func xmlRootOf(t reflect.Type) xmlRoot {
 	return xmlRoot{}
 }
 
-// encode writes v to buf in format f, without a trailing newline.
-func encode(buf *bytes.Buffer, f format, root xmlRoot, v any) error {
+// encode writes v to buf in format f, without a trailing newline. For
+// JSON it uses enc, which must write into buf; nil makes one.
+func encode(buf *bytes.Buffer, enc *json.Encoder, f format, root xmlRoot, v any) error {
 	switch f {
 	case formatJSON:
-		enc := json.NewEncoder(buf)
-		enc.SetEscapeHTML(false) // as Jackson: <, > and & stay as they are
+		if enc == nil {
+			enc = json.NewEncoder(buf)
+			enc.SetEscapeHTML(false) // as Jackson: <, > and & stay as they are
+		}
 		if err := enc.Encode(v); err != nil {
 			return err
 		}
@@ -158,7 +166,15 @@ func decode(body []byte, f format, dst any) error {
 		if string(bytes.TrimSpace(body)) == "null" { // as Spring: no body at all
 			return badRequest("Required request body is missing.")
 		}
-		if err := json.Unmarshal(body, dst); err != nil {
+		var err error
+		if u, ok := dst.(json.Unmarshaler); ok {
+			// What json.Unmarshal would call, minus its own validation
+			// pass and state: an Unmarshaler validates what it reads.
+			err = u.UnmarshalJSON(body)
+		} else {
+			err = json.Unmarshal(body, dst)
+		}
+		if err != nil {
 			return badRequest(describeJSONError(err))
 		}
 	case formatXML:

@@ -31,7 +31,20 @@ type Options struct {
 	Classify func(error) *Error
 	// Observers are told about every request once it is answered.
 	Observers []func(Observation)
+
+	// RequestIDs gives every answer an X-Request-Id, generating one when the
+	// client sent none, as an access log needs. Otherwise a client's sane
+	// ID is echoed and a new one is made only for problem documents.
+	RequestIDs bool
 }
+
+// smallBody is the largest body net/http sizes by itself: it sets
+// Content-Length when the handler returns before writing more than its
+// chunking buffer holds (2048 bytes).
+const smallBody = 2048
+
+// varyAccept is the Vary header of negotiated answers, shared by all.
+var varyAccept = []string{"Accept"}
 
 // DefaultMaxBodyBytes is the request-body limit when Options leave it unset.
 const DefaultMaxBodyBytes = 1 << 20
@@ -45,6 +58,7 @@ type Dispatcher struct {
 	classify  func(error) *Error
 	observers []func(Observation)
 	ids       *requestIDs
+	alwaysIDs bool
 	exchanges sync.Pool
 }
 
@@ -59,6 +73,7 @@ func New(opts Options, routes ...Route) (*Dispatcher, error) {
 		classify:  opts.Classify,
 		observers: opts.Observers,
 		ids:       newRequestIDs(),
+		alwaysIDs: opts.RequestIDs,
 	}
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
@@ -98,6 +113,7 @@ func New(opts Options, routes ...Route) (*Dispatcher, error) {
 		}
 		// Most specific first, so that the first full match is the best one.
 		slices.SortStableFunc(g.routes, func(a, b *route) int { return b.rank() - a.rank() })
+		g.negotiates = slices.ContainsFunc(g.routes, func(rt *route) bool { return len(rt.produces) > 0 })
 		if err := register(d.mux, g); err != nil {
 			errs = append(errs, err)
 		}
@@ -133,6 +149,7 @@ type route struct {
 	explicitProduces bool
 	inputs           []*inputSpec
 	root             xmlRoot
+	statusCoder      bool // the result type chooses its status
 }
 
 func (rt *route) rank() int {
@@ -225,7 +242,7 @@ func compile(decl Route) (*route, error) {
 			} else if m, err := parseMediaType(decl.Produces[0]); err != nil || m.isPattern() {
 				fail("produces %q: a []byte result needs one concrete media type", decl.Produces[0])
 			} else {
-				writers = []representation{{mediaType: m, contentType: decl.Produces[0], format: formatRaw}}
+				writers = []representation{{mediaType: m, contentType: decl.Produces[0], contentTypeHeader: []string{decl.Produces[0]}, format: formatRaw}}
 			}
 		case h.result.Kind() == reflect.String:
 			writers = textWriters
@@ -233,6 +250,7 @@ func compile(decl Route) (*route, error) {
 			writers = objectWriters[:1] // JSON only
 		}
 		rt.root = xmlRootOf(h.result)
+		rt.statusCoder = h.result.Implements(reflect.TypeFor[StatusCoder]())
 		if len(decl.Produces) == 0 {
 			rt.produces = writers
 		} else {
@@ -322,10 +340,11 @@ func listTypes(reps []representation) string {
 // group is the set of routes that share a method and a pattern; it is what
 // the ServeMux dispatches to.
 type group struct {
-	d       *Dispatcher
-	key     string
-	pattern string
-	routes  []*route // most specific first
+	d          *Dispatcher
+	key        string
+	pattern    string
+	routes     []*route // most specific first
+	negotiates bool     // some route writes a negotiated body: Vary: Accept
 }
 
 // twin returns a route of the group whose conditions equal rt's.
@@ -360,8 +379,14 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if len(d.observers) > 0 {
 		began = time.Now()
 	}
-	ex.requestID = d.ids.forRequest(r)
-	w.Header()[RequestIDHeader] = []string{ex.requestID}
+	if d.alwaysIDs {
+		ex.setRequestID(d.ids.forRequest(r))
+	} else if v := r.Header[RequestIDHeader]; len(v) == 1 && saneRequestID(v[0]) {
+		// Echo the client's own ID; sharing its slice costs nothing. A
+		// new ID is made only for a problem document (see requestIDFor).
+		ex.requestID = v[0]
+		w.Header()[RequestIDHeader] = v
+	}
 	defer d.finish(ex, r, began)
 	d.mux.ServeHTTP(ex, r)
 }
@@ -375,7 +400,7 @@ func (d *Dispatcher) finish(ex *exchange, r *http.Request, began time.Time) {
 		d.log.Error("handler panicked", "method", r.Method, "path", r.URL.Path,
 			"route", ex.routeName(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		if !ex.wroteHeader {
-			writeProblem(ex, r, http.StatusInternalServerError, "An unexpected error occurred.", ex.requestID)
+			writeProblem(ex, r, http.StatusInternalServerError, "An unexpected error occurred.", ex.requestIDFor(r))
 			p = nil
 		} else {
 			p = http.ErrAbortHandler // half a response cannot be taken back
@@ -393,7 +418,10 @@ func (d *Dispatcher) finish(ex *exchange, r *http.Request, began time.Time) {
 
 // serve picks the group's route for the request and runs it.
 func (d *Dispatcher) serve(ex *exchange, r *http.Request, g *group) {
-	ctHeader := r.Header.Get("Content-Type")
+	var ctHeader string
+	if v := r.Header["Content-Type"]; len(v) > 0 { // the key is canonical: skip Get's canonicalisation
+		ctHeader = v[0]
+	}
 	hasBody := r.ContentLength != 0 || ctHeader != ""
 	var ct mediaType
 	ctErr := error(nil)
@@ -414,7 +442,7 @@ func (d *Dispatcher) serve(ex *exchange, r *http.Request, g *group) {
 		if len(rt.produces) > 0 {
 			ranges, err := ex.acceptRanges(r)
 			if err != nil {
-				writeProblem(ex, r, http.StatusBadRequest, "Accept header is malformed: "+err.Error()+".", ex.requestID)
+				writeProblem(ex, r, http.StatusBadRequest, "Accept header is malformed: "+err.Error()+".", ex.requestIDFor(r))
 				return
 			}
 			if out, typ = negotiateType(ranges, rt.produceTypes); out < 0 {
@@ -428,8 +456,8 @@ func (d *Dispatcher) serve(ex *exchange, r *http.Request, g *group) {
 		chosen, negotiated, concrete = rt, out, typ
 		break
 	}
-	if slices.ContainsFunc(g.routes, func(rt *route) bool { return len(rt.produces) > 0 }) {
-		ex.Header().Set("Vary", "Accept")
+	if g.negotiates {
+		ex.Header()["Vary"] = varyAccept
 	}
 	switch {
 	case consumable == nil:
@@ -438,13 +466,13 @@ func (d *Dispatcher) serve(ex *exchange, r *http.Request, g *group) {
 		if shown == "" {
 			shown = "application/octet-stream"
 		}
-		writeProblem(ex, r, http.StatusUnsupportedMediaType, "Content-Type '"+clip(shown)+"' is not supported.", ex.requestID)
+		writeProblem(ex, r, http.StatusUnsupportedMediaType, "Content-Type '"+clip(shown)+"' is not supported.", ex.requestIDFor(r))
 		return
 	case acceptable == nil:
-		writeProblem(ex, r, http.StatusNotAcceptable, "Acceptable representations: ["+g.producibleTypes()+"].", ex.requestID)
+		writeProblem(ex, r, http.StatusNotAcceptable, "Acceptable representations: ["+g.producibleTypes()+"].", ex.requestIDFor(r))
 		return
 	case chosen == nil:
-		writeProblem(ex, r, http.StatusBadRequest, "Parameter conditions "+g.paramConditions()+" not met for the request.", ex.requestID)
+		writeProblem(ex, r, http.StatusBadRequest, "Parameter conditions "+g.paramConditions()+" not met for the request.", ex.requestIDFor(r))
 		return
 	}
 	ex.route = chosen
@@ -461,14 +489,15 @@ func (d *Dispatcher) run(ex *exchange, r *http.Request, rt *route, ct mediaType,
 		}
 	}
 	c := &ex.call
-	*c = call{r: r, buf: &ex.out, root: rt.root}
+	*c = call{r: r, buf: &ex.out, root: rt.root, json: ex.jsonEncoder(), statusCoder: rt.statusCoder}
 	if out >= 0 {
 		c.out = rt.produces[out]
 		if c.out.contentType == "" { // a pattern: answer in the client's type
-			c.out.contentType = concrete.String()
+			ct := concrete.String()
 			if c.out.format == formatXML {
-				c.out.contentType += ";charset=UTF-8"
+				ct += ";charset=UTF-8"
 			}
+			c.out.contentType, c.out.contentTypeHeader = ct, []string{ct}
 		}
 	}
 	if rt.decl.Handler.body != nil {
@@ -495,8 +524,10 @@ func (d *Dispatcher) run(ex *exchange, r *http.Request, rt *route, ct mediaType,
 		status = c.status
 	}
 	h := ex.Header()
-	h.Set("Content-Type", c.out.contentType)
-	h.Set("Content-Length", strconv.Itoa(ex.out.Len()))
+	h["Content-Type"] = c.out.contentTypeHeader // shared and never changed: no allocation
+	if ex.out.Len() > smallBody {
+		h["Content-Length"] = []string{strconv.Itoa(ex.out.Len())}
+	} // else net/http computes it, as the handler returns before its buffer fills
 	ex.WriteHeader(status)
 	ex.Write(ex.out.Bytes())
 }
@@ -519,7 +550,7 @@ func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
 			detail = "An unexpected error occurred."
 		}
 	}
-	writeProblem(ex, r, e.Status, detail, ex.requestID)
+	writeProblem(ex, r, e.Status, detail, ex.requestIDFor(r))
 }
 
 func (rt *route) consumesOK(ct mediaType, parsed, hasCT, hasBody bool) bool {
@@ -628,5 +659,5 @@ func bodyTooLarge(max int64) *Error {
 // cannot write maps, for one), judged by writing t's zero value.
 func xmlWritable(t reflect.Type) bool {
 	var buf bytes.Buffer
-	return encode(&buf, formatXML, xmlRootOf(t), reflect.Zero(t).Interface()) == nil
+	return encode(&buf, nil, formatXML, xmlRootOf(t), reflect.Zero(t).Interface()) == nil
 }

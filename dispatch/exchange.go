@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"strings"
 )
@@ -24,9 +25,10 @@ type exchange struct {
 	requestID   string
 
 	call   call
-	in     bytes.Buffer // request body
-	out    bytes.Buffer // response body
-	ranges [8]mediaType // backing store for the parsed Accept header
+	in     bytes.Buffer  // request body
+	out    bytes.Buffer  // response body
+	enc    *json.Encoder // writes into out; kept with it
+	ranges [8]mediaType  // backing store for the parsed Accept header
 	accept []mediaType
 	parsed bool // accept holds the parsed Accept header
 }
@@ -39,16 +41,41 @@ func (ex *exchange) reset(d *Dispatcher, w http.ResponseWriter, r *http.Request)
 // so the pool does not hold on to them.
 func (ex *exchange) release() {
 	const keep = 64 << 10
-	in, out := ex.in, ex.out
+	in, out, enc := ex.in, ex.out, ex.enc
 	*ex = exchange{}
 	if in.Cap() <= keep {
 		ex.in = in
 		ex.in.Reset()
 	}
 	if out.Cap() <= keep {
-		ex.out = out
+		ex.out, ex.enc = out, enc
 		ex.out.Reset()
 	}
+}
+
+// jsonEncoder returns the exchange's encoder into out, made once per
+// pooled exchange rather than once per response.
+func (ex *exchange) jsonEncoder() *json.Encoder {
+	if ex.enc == nil {
+		ex.enc = json.NewEncoder(&ex.out)
+		ex.enc.SetEscapeHTML(false) // as Jackson: <, > and & stay as they are
+	}
+	return ex.enc
+}
+
+// setRequestID gives the answer the request ID id.
+func (ex *exchange) setRequestID(id string) {
+	ex.requestID = id
+	ex.ResponseWriter.Header()[RequestIDHeader] = []string{id}
+}
+
+// requestIDFor returns the request's ID, making one when it has none yet,
+// for a problem document and the log lines about it.
+func (ex *exchange) requestIDFor(r *http.Request) string {
+	if ex.requestID == "" && !ex.wroteHeader {
+		ex.setRequestID(ex.d.ids.forRequest(r))
+	}
+	return ex.requestID
 }
 
 func (ex *exchange) routeName() string {
@@ -64,8 +91,12 @@ func (ex *exchange) acceptRanges(r *http.Request) ([]mediaType, error) {
 		return ex.accept, nil
 	}
 	var err error
-	h := r.Header.Get("Accept")
-	if vs := r.Header.Values("Accept"); len(vs) > 1 {
+	var h string
+	switch vs := r.Header["Accept"]; len(vs) { // canonical key: no Get
+	case 0:
+	case 1:
+		h = vs[0]
+	default:
 		h = strings.Join(vs, ", ") // several field lines make one list
 	}
 	switch h {
@@ -132,12 +163,13 @@ func (ex *exchange) answerUnmatched(code int) {
 		w.WriteHeader(http.StatusOK)
 		return
 	}
+	id := ex.requestIDFor(r) // before the header counts as written
 	ex.status, ex.wroteHeader = code, true
 	detail := "No endpoint " + clip(r.Method) + " " + clip(r.URL.EscapedPath()) + "."
 	if code == http.StatusMethodNotAllowed {
 		detail = "Method '" + clip(r.Method) + "' is not supported; this path allows " + h.Get("Allow") + "."
 	}
-	ex.written += int64(writeProblem(w, r, code, detail, ex.requestID))
+	ex.written += int64(writeProblem(w, r, code, detail, id))
 }
 
 // Unwrap lets http.ResponseController reach the server's writer.

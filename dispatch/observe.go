@@ -50,8 +50,8 @@ func newRequestIDs() *requestIDs {
 // forRequest returns the client's X-Request-Id when it is sane (1 to 64
 // characters of letters, digits and ._:-), and a new ID otherwise.
 func (ids *requestIDs) forRequest(r *http.Request) string {
-	if v := r.Header.Get(RequestIDHeader); saneRequestID(v) {
-		return v
+	if v := r.Header[RequestIDHeader]; len(v) == 1 && saneRequestID(v[0]) {
+		return v[0]
 	}
 	var buf [32]byte
 	b := append(buf[:0], ids.prefix...)

@@ -22,7 +22,7 @@ func (h health) StatusCode() int {
 func TestObservations(t *testing.T) {
 	var mu sync.Mutex
 	var seen []Observation
-	d, err := New(Options{Observers: []func(Observation){func(o Observation) {
+	d, err := New(Options{RequestIDs: true, Observers: []func(Observation){func(o Observation) {
 		mu.Lock()
 		defer mu.Unlock()
 		seen = append(seen, o)
@@ -90,6 +90,12 @@ func TestRequestIDs(t *testing.T) {
 		if got := id(sane); got != sane {
 			t.Errorf("a sane X-Request-Id %q came back as %q", sane, got)
 		}
+	}
+	// Without Options.RequestIDs a success carries only the client's ID.
+	w := httptest.NewRecorder()
+	d.ServeHTTP(w, httptest.NewRequest("GET", "/hello", nil))
+	if w.Code != 200 || w.Header().Get(RequestIDHeader) != "" {
+		t.Errorf("a success without a client ID: %d, X-Request-Id %q; want 200 and none", w.Code, w.Header().Get(RequestIDHeader))
 	}
 	generated := map[string]bool{}
 	for _, insane := range []string{"", "has space", "<script>", strings.Repeat("a", 65), "ünï"} {

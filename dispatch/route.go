@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"reflect"
 	"strings"
@@ -76,8 +77,11 @@ type call struct {
 	buf    *bytes.Buffer
 	out    representation // the negotiated representation, when there is a result
 	root   xmlRoot
-	result bool // run wrote a result into buf
-	status int  // a status the result chose (StatusCoder); 0 for the route's
+	json   *json.Encoder // writes into buf
+	result bool          // run wrote a result into buf
+	status int           // a status the result chose (StatusCoder); 0 for the route's
+
+	statusCoder bool // the result type implements StatusCoder
 }
 
 // StatusCoder is implemented by results that choose their own success or
@@ -106,10 +110,11 @@ func decodeInto[B any](c *call) (B, error) {
 
 func encodeResult[T any](c *call, v T) error {
 	c.result = true
-	if sc, ok := any(v).(StatusCoder); ok {
-		c.status = sc.StatusCode()
+	av := any(v) // boxed once, for both uses
+	if c.statusCoder {
+		c.status = av.(StatusCoder).StatusCode()
 	}
-	return encode(c.buf, c.out.format, c.root, v)
+	return encode(c.buf, c.json, c.out.format, c.root, av)
 }
 
 // Returns builds a handler that takes no body and answers with a value.
@@ -124,6 +129,10 @@ func Returns[T any](fn func(r *http.Request) (T, error)) Handler {
 }
 
 // Accepts builds a handler that reads a B body and answers with no body.
+//
+// A B that implements json.Unmarshaler is given the whole JSON body as it
+// came, without encoding/json's validation pass first, and must itself
+// refuse what is not valid JSON (json.Unmarshal inside it does).
 func Accepts[B any](fn func(r *http.Request, body B) error) Handler {
 	return Handler{body: typeOf[B](), run: func(c *call) error {
 		b, err := decodeInto[B](c)

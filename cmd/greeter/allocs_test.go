@@ -13,11 +13,11 @@ func TestAllocsPerRequest(t *testing.T) {
 		t.Skip("the race detector changes allocation counts")
 	}
 	budgets := map[string]float64{
-		"hello":        7,
-		"hi":           7,
-		"hello-id":     9,
-		"number":       7,
-		"post-message": 20,
+		"hello":        1,
+		"hi":           1,
+		"hello-id":     3,
+		"number":       1,
+		"post-message": 11,
 	}
 	service := serviceHandler(t)
 	ref := handlers(t)[1].h

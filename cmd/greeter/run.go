@@ -208,7 +208,8 @@ func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, e
 	if !separate {
 		routes = append(routes, actuatorRoutes...)
 	}
-	opts := dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize, Observers: observers}
+	opts := dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize,
+		Observers: observers, RequestIDs: s.server.accessLog}
 	if service, err = dispatch.New(opts, routes...); err != nil {
 		return nil, err
 	}
