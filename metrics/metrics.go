@@ -29,6 +29,11 @@ type HTTP struct {
 
 	mu        sync.RWMutex
 	observers map[labels]prometheus.Observer
+
+	// The Go runtime and process collectors are registered at the first
+	// scrape: building them reads every runtime metric's description,
+	// which would add to start-up for nothing until someone scrapes.
+	runtimeOnce sync.Once
 }
 
 type labels struct {
@@ -47,9 +52,7 @@ func New() *HTTP {
 		}, []string{"method", "uri", "status"}),
 		observers: map[labels]prometheus.Observer{},
 	}
-	m.registry.MustRegister(m.seconds,
-		collectors.NewGoCollector(),
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.registry.MustRegister(m.seconds)
 	return m
 }
 
@@ -79,6 +82,10 @@ func (m *HTTP) Observe(o dispatch.Observation) {
 
 // Text gathers every metric in the Prometheus text format.
 func (m *HTTP) Text() ([]byte, error) {
+	m.runtimeOnce.Do(func() {
+		m.registry.MustRegister(collectors.NewGoCollector(),
+			collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	})
 	families, err := m.registry.Gather()
 	if err != nil {
 		return nil, err
