@@ -6,6 +6,7 @@ package actuator
 import (
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/springport/greeter/component"
 	"github.com/springport/greeter/config"
@@ -151,6 +152,19 @@ func (o Options) show(v string) string {
 	return mask
 }
 
+// origin is where a property came from, without the value when values are
+// masked: a command-line origin quotes the whole argument.
+func (o Options) origin(origin string) string {
+	if o.ShowValues == "always" {
+		return origin
+	}
+	if arg, ok := strings.CutPrefix(origin, "command-line argument "); ok {
+		key, _, _ := strings.Cut(arg, "=")
+		return "command-line argument " + key
+	}
+	return origin
+}
+
 func handleEnv(opts Options) func(*http.Request) (envDescriptor, error) {
 	return func(*http.Request) (envDescriptor, error) {
 		d := envDescriptor{
@@ -161,7 +175,7 @@ func handleEnv(opts Options) func(*http.Request) (envDescriptor, error) {
 		for _, src := range opts.Env.Sources() {
 			s := envSource{Name: src.Name, Properties: map[string]envValue{}}
 			for _, p := range src.Entries() {
-				s.Properties[p.Key] = envValue{Value: opts.show(opts.Env.Resolve(p.Value)), Origin: p.Origin}
+				s.Properties[p.Key] = envValue{Value: opts.show(opts.Env.Resolve(p.Value)), Origin: opts.origin(p.Origin)}
 			}
 			d.PropertySources = append(d.PropertySources, s)
 		}
@@ -205,7 +219,7 @@ func handleEnvProperty(opts Options) func(*http.Request) (envPropertyDescriptor,
 			sp := sourceProperty{Name: src.Name}
 			for _, p := range src.Entries() {
 				if p.Key == name || slices.Contains(config.EnvNames(name), p.Key) {
-					sp.Property = &envValue{Value: opts.show(opts.Env.Resolve(p.Value)), Origin: p.Origin}
+					sp.Property = &envValue{Value: opts.show(opts.Env.Resolve(p.Value)), Origin: opts.origin(p.Origin)}
 				}
 			}
 			d.PropertySources = append(d.PropertySources, sp)

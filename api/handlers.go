@@ -77,15 +77,23 @@ func (b *messageBody) UnmarshalJSON(data []byte) error {
 }
 
 // mayMisspellText reports whether data may hold a member that
-// encoding/json would take for "text" though it is not spelled so: a
-// quoted "Text", "TEXT" or the like, or any escape, which could spell one.
+// encoding/json would take for "text" though it is not spelled so (a
+// quoted "Text", "TEXT" or the like, or any escape, which could spell
+// one), or "text" more than once, where the last must win whatever the
+// earlier ones hold.
 func mayMisspellText(data []byte) bool {
 	if bytes.IndexByte(data, '\\') >= 0 {
 		return true
 	}
+	exact := 0
 	for i := bytes.IndexByte(data, '"'); i >= 0 && i+5 < len(data); {
-		if data[i+5] == '"' && bytes.EqualFold(data[i+1:i+5], []byte("text")) && string(data[i+1:i+5]) != "text" {
-			return true
+		if data[i+5] == '"' && bytes.EqualFold(data[i+1:i+5], []byte("text")) {
+			if string(data[i+1:i+5]) != "text" {
+				return true
+			}
+			if exact++; exact > 1 {
+				return true
+			}
 		}
 		next := bytes.IndexByte(data[i+1:], '"')
 		if next < 0 {

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"testing"
 )
 
@@ -75,4 +76,55 @@ func TestMessageBodyXML(t *testing.T) {
 			t.Errorf("%s:\ngot  %s (%v)\nwant %s", tt.in, got, err, tt.want)
 		}
 	}
+}
+
+// FuzzMessageBodyJSON checks the one-pass decoding against the plain
+// exact-name reading it stands for: the same text, or an error for both.
+func FuzzMessageBodyJSON(f *testing.F) {
+	for _, seed := range []string{`{"text":"hi"}`, `{"TEXT":"x"}`, `{"t\u0065xt":"y"}`, `{"text":"a","Text":"b"}`,
+		`{"note":"\"text\"","text":"c"}`, `{"text":5}`, `{"text":null}`, `[]`, `{"text":"a"}x`, `{"tExt":1,"text":"z"}`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		var b messageBody
+		err := b.UnmarshalJSON([]byte(data))
+
+		var want *string
+		var members map[string]json.RawMessage
+		wantErr := json.Unmarshal([]byte(data), &members)
+		if wantErr == nil {
+			if raw, ok := members["text"]; ok {
+				wantErr = json.Unmarshal(raw, &want)
+			}
+		}
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("%q: error %v, the exact-name reading says %v", data, err, wantErr)
+		}
+		if err == nil && fmt.Sprint(deref(b.Text)) != fmt.Sprint(deref(want)) {
+			t.Fatalf("%q: text %v, the exact-name reading says %v", data, deref(b.Text), deref(want))
+		}
+	})
+}
+
+// FuzzMessageBodyXML checks that any XML body either fails or yields a
+// text, without panicking, and the same way twice.
+func FuzzMessageBodyXML(f *testing.F) {
+	for _, seed := range []string{`<Message><text>hi</text></Message>`, `<m><text><b/></text></m>`, `<m><text>a&amp;b</text><x><text>no</text></x></m>`, `<m>`, `<m><text>`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		var a, b messageBody
+		errA := xml.Unmarshal([]byte(data), &a)
+		errB := xml.Unmarshal([]byte(data), &b)
+		if (errA != nil) != (errB != nil) || fmt.Sprint(deref(a.Text)) != fmt.Sprint(deref(b.Text)) {
+			t.Fatalf("%q: two readings differ", data)
+		}
+	})
+}
+
+func deref(s *string) any {
+	if s == nil {
+		return nil
+	}
+	return *s
 }

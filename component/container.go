@@ -220,9 +220,10 @@ func qualifiedName(t reflect.Type) string {
 // request, one session or one connection. Each instance is built once,
 // even when concurrent requests of one session ask for it together.
 type store struct {
-	mu    sync.Mutex
-	slots map[*decl]*slot
-	order []any // built instances, in order of creation
+	mu     sync.Mutex
+	slots  map[*decl]*slot
+	order  []any // built instances, in order of creation
+	closed bool  // released: its request, session or connection is over
 }
 
 type slot struct {
@@ -233,6 +234,11 @@ type slot struct {
 
 func (s *store) get(d *decl, build func() (any, error)) (any, error) {
 	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		// Building now would make an instance that nothing ever closes.
+		return nil, fmt.Errorf("component %s: its %s has ended", d.name, d.scope)
+	}
 	if s.slots == nil {
 		s.slots = map[*decl]*slot{}
 	}
@@ -260,7 +266,7 @@ type closer interface{ Close() error }
 func (s *store) release() error {
 	s.mu.Lock()
 	order := s.order
-	s.order, s.slots = nil, nil
+	s.order, s.slots, s.closed = nil, nil, true
 	s.mu.Unlock()
 	var errs []error
 	for i := len(order) - 1; i >= 0; i-- {

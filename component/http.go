@@ -1,6 +1,7 @@
 package component
 
 import (
+	"container/list"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -84,6 +85,7 @@ type Sessions struct {
 
 	mu        sync.Mutex
 	live      map[string]*session
+	recency   list.List // of *session, most recently used first
 	stop      chan struct{}
 	done      chan struct{}
 	closeOnce sync.Once
@@ -93,6 +95,7 @@ type session struct {
 	id       string
 	store    store
 	lastUsed time.Time
+	elem     *list.Element // in Sessions.recency
 }
 
 // SessionOptions configure the session scope.
@@ -152,16 +155,26 @@ func (s *Sessions) Expire() {
 	now := s.now()
 	var ended []*session
 	s.mu.Lock()
-	for id, ss := range s.live {
-		if now.Sub(ss.lastUsed) > s.idle {
-			delete(s.live, id)
-			ended = append(ended, ss)
+	// The least recently used are at the back: stop at the first still live.
+	for e := s.recency.Back(); e != nil; {
+		ss := e.Value.(*session)
+		if now.Sub(ss.lastUsed) <= s.idle {
+			break
 		}
+		e = e.Prev()
+		s.remove(ss)
+		ended = append(ended, ss)
 	}
 	s.mu.Unlock()
 	for _, ss := range ended {
 		ss.store.release()
 	}
+}
+
+// remove forgets a live session; the caller holds s.mu.
+func (s *Sessions) remove(ss *session) {
+	delete(s.live, ss.id)
+	s.recency.Remove(ss.elem)
 }
 
 // Len returns how many sessions are live.
@@ -186,26 +199,23 @@ func (s *Sessions) current(rs *requestScope) *session {
 		if ss := s.live[c.Value]; ss != nil {
 			if now.Sub(ss.lastUsed) <= s.idle {
 				ss.lastUsed = now
+				s.recency.MoveToFront(ss.elem)
 				rs.session = ss
 			} else {
-				delete(s.live, c.Value)
+				s.remove(ss)
 				expired = ss
 			}
 		}
 	}
 	if rs.session == nil && len(s.live) >= s.max {
-		// Evict the least recently used: a linear scan, but only when full.
-		var oldest *session
-		for _, ss := range s.live {
-			if oldest == nil || ss.lastUsed.Before(oldest.lastUsed) {
-				oldest = ss
-			}
-		}
-		delete(s.live, oldest.id)
+		// Full: the least recently used session ends, in constant time.
+		oldest := s.recency.Back().Value.(*session)
+		s.remove(oldest)
 		expired = oldest
 	}
 	if rs.session == nil {
 		rs.session = &session{id: rand.Text(), lastUsed: now}
+		rs.session.elem = s.recency.PushFront(rs.session)
 		s.live[rs.session.id] = rs.session
 		http.SetCookie(rs.w, &http.Cookie{Name: s.cookie, Value: rs.session.id, Path: "/",
 			HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: rs.r.TLS != nil})
@@ -242,7 +252,9 @@ func (c *Container) Invalidate(ctx context.Context) error {
 		return nil // no session: nothing to end
 	}
 	s.mu.Lock()
-	delete(s.live, ss.id)
+	if s.live[ss.id] == ss {
+		s.remove(ss)
+	}
 	s.mu.Unlock()
 	return ss.store.release()
 }
@@ -259,6 +271,7 @@ func (s *Sessions) close() error {
 	s.mu.Lock()
 	live := s.live
 	s.live = map[string]*session{}
+	s.recency.Init()
 	s.mu.Unlock()
 	var errs []error
 	for _, ss := range live {

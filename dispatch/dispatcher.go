@@ -429,6 +429,9 @@ func (d *Dispatcher) serve(ex *exchange, r *http.Request, g *group) {
 		ct, ctErr = parseMediaType(ctHeader)
 	}
 
+	if g.negotiates { // every answer here depends on Accept, errors too
+		ex.Header()["Vary"] = varyAccept
+	}
 	var consumable, acceptable, chosen *route
 	negotiated := -1
 	var concrete mediaType // the client's type, when a pattern was chosen
@@ -456,9 +459,7 @@ func (d *Dispatcher) serve(ex *exchange, r *http.Request, g *group) {
 		chosen, negotiated, concrete = rt, out, typ
 		break
 	}
-	if g.negotiates {
-		ex.Header()["Vary"] = varyAccept
-	}
+
 	switch {
 	case consumable == nil:
 		ex.Header().Set("Accept", g.consumableTypes())

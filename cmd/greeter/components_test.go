@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"os"
@@ -9,6 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/springport/greeter/component"
+	"github.com/springport/greeter/dateformat"
 )
 
 // numbers reads val-a then val-b with client.
@@ -20,8 +25,13 @@ func numbers(t *testing.T, s *service, client *http.Client) (a, b string) {
 			t.Fatal(err)
 		}
 		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkContract(t, s, resp.Request, nil, resp.StatusCode, resp.Header, body)
 		var n int32
-		if err := json.NewDecoder(resp.Body).Decode(&n); err != nil || resp.StatusCode != 200 {
+		if err := json.Unmarshal(body, &n); err != nil || resp.StatusCode != 200 {
 			t.Fatalf("GET %s: %d, %v", path, resp.StatusCode, err)
 		}
 		return strconv.Itoa(int(n))
@@ -142,5 +152,44 @@ func TestBeans(t *testing.T) {
 	}
 	if b := plain["number"]; b.Scope != "prototype" {
 		t.Errorf("number scope by default: %q, want prototype", b.Scope)
+	}
+}
+
+// TestDateFormatByProfile resolves the date-format provider the service
+// declares, with a fixed clock: the simple format under dev, ISO-8601
+// under every other profile set.
+func TestDateFormatByProfile(t *testing.T) {
+	epoch := func() time.Time { return time.Unix(0, 0) }
+	for _, tt := range []struct {
+		active []string
+		want   string
+	}{
+		{[]string{"dev"}, "1/1/70, 12:00 AM"},
+		{[]string{"qa", "dev"}, "1/1/70, 12:00 AM"},
+		{[]string{"default"}, "1970-01-01T00:00:00.000+00:00"},
+		{[]string{"qa"}, "1970-01-01T00:00:00.000+00:00"},
+	} {
+		r := &component.Registry{}
+		declareComponents(r, component.Prototype, epoch)
+		component.Provide(r, component.Def[string]{
+			Name:  "stamp",
+			Needs: []component.Dep{component.Need[dateformat.Provider]()},
+			New: func(c *component.Context) (string, error) {
+				p, err := component.Get[dateformat.Provider](c)
+				if err != nil {
+					return "", err
+				}
+				return p.Now(), nil
+			},
+		})
+		c, err := r.Start(tt.active, component.Options{})
+		if err != nil {
+			t.Fatalf("%v: %v", tt.active, err)
+		}
+		got, err := component.Lookup[string](c, t.Context(), "stamp")
+		c.Close()
+		if err != nil || got != tt.want {
+			t.Errorf("%v:\ngot  %q, %v\nwant %q", tt.active, got, err, tt.want)
+		}
 	}
 }

@@ -246,3 +246,25 @@ func TestEnvListingIsStable(t *testing.T) {
 		t.Errorf("a lookup changed the listing:\nbefore %s\nafter  %s", before, after)
 	}
 }
+
+// TestMaskedValuesDoNotLeak puts a secret in an argument, the environment
+// and a settings file: with values masked it appears nowhere in
+// /actuator/env, origins included.
+func TestMaskedValuesDoNotLeak(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "application.properties"), []byte("file.secret=s3cret-file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	s := start(t, []string{"--management.endpoints.web.exposure.include=env", "--arg.secret=s3cret-arg"},
+		map[string]string{"APP_EXAMPLE_PROPA": "s3cret-env"})
+	for _, path := range []string{"/actuator/env", "/actuator/env/arg.secret", "/actuator/env/file.secret", "/actuator/env/app.example.prop-a"} {
+		r := s.do(t, "GET", path, "")
+		if r.status != 200 || strings.Contains(r.body, "s3cret") {
+			t.Errorf("%s: %d, and the body shows a masked value:\n%s", path, r.status, r.body)
+		}
+	}
+	if r := s.do(t, "GET", "/actuator/env/arg.secret", ""); !strings.Contains(r.body, `"origin":"command-line argument --arg.secret"`) {
+		t.Errorf("the argument's origin should still name it: %s", r.body)
+	}
+}

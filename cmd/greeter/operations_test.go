@@ -150,10 +150,13 @@ func TestManagementPort(t *testing.T) {
 	}
 	resp.Body.Close()
 	resp, err = http.Get(mgmt + "/api/hello")
-	if err != nil || resp.StatusCode != 404 {
-		t.Errorf("/api/hello on the management port: %v %v, want 404", resp, err)
+	if err != nil {
+		t.Fatalf("/api/hello on the management port: %v", err)
 	}
 	resp.Body.Close()
+	if resp.StatusCode != 404 {
+		t.Errorf("/api/hello on the management port: %d, want 404", resp.StatusCode)
+	}
 	if r := s.do(t, "GET", "/api/hello", ""); r.status != 200 {
 		t.Errorf("/api/hello on the service's port: %d", r.status)
 	}
