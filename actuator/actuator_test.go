@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+
+	"github.com/springport/greeter/dispatch"
 )
 
 func TestExposure(t *testing.T) {
@@ -42,16 +44,26 @@ func TestRoutesFollowExposure(t *testing.T) {
 	}
 }
 
-func TestParseParam(t *testing.T) {
-	for in, want := range map[string]paramCondition{
-		"p":    {Name: "p"},
-		"!p":   {Name: "p", Negated: true},
-		"p=v":  {Name: "p", Value: "v"},
-		"p!=v": {Name: "p", Value: "v", Negated: true},
-	} {
-		if got := parseParam(in); got != want {
-			t.Errorf("%q:\ngot  %+v\nwant %+v", in, got, want)
-		}
+func TestMappingParams(t *testing.T) {
+	ok := dispatch.Runs(func(*http.Request) error { return nil })
+	d, err := dispatch.New(dispatch.Options{},
+		dispatch.Route{Method: "GET", Pattern: "/a", Params: []string{"p", "!q", "r=v", "s!=w"}, Handler: ok})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := handleMappings(d.Routes)(nil)
+	got := m.Contexts["application"].Mappings.DispatcherServlets["dispatcherServlet"][0]
+	want := []paramCondition{
+		{Name: "p"},
+		{Name: "q", Negated: true},
+		{Name: "r", Value: "v"},
+		{Name: "s", Value: "w", Negated: true},
+	}
+	if fmt.Sprint(got.Details.RequestMappingConditions.Params) != fmt.Sprint(want) {
+		t.Errorf("params:\ngot  %+v\nwant %+v", got.Details.RequestMappingConditions.Params, want)
+	}
+	if wantPred := "{GET [/a], params [p && !q && r=v && s!=w]}"; got.Predicate != wantPred {
+		t.Errorf("predicate:\ngot  %s\nwant %s", got.Predicate, wantPred)
 	}
 }
 

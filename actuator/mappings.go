@@ -64,12 +64,14 @@ func handleMappings(routes func() []dispatch.RouteInfo) func(*http.Request) (map
 				Patterns: []string{r.Pattern},
 				Produces: mediaConditions(r.Produces),
 			}
+			var exprs []string
 			for _, p := range r.Params {
-				c.Params = append(c.Params, parseParam(p))
+				c.Params = append(c.Params, paramCondition{Name: p.Name, Value: p.Value, Negated: p.Negated})
+				exprs = append(exprs, p.String())
 			}
 			predicate := "{" + r.Method + " [" + r.Pattern + "]"
-			if len(r.Params) > 0 {
-				predicate += ", params [" + strings.Join(r.Params, " && ") + "]"
+			if len(exprs) > 0 {
+				predicate += ", params [" + strings.Join(exprs, " && ") + "]"
 			}
 			if len(r.Consumes) > 0 {
 				predicate += ", consumes [" + strings.Join(r.Consumes, " || ") + "]"
@@ -93,19 +95,4 @@ func mediaConditions(types []string) []mediaTypeCondition {
 		out = append(out, mediaTypeCondition{MediaType: t})
 	}
 	return out
-}
-
-// parseParam splits a declared params condition ("p", "!p", "p=v",
-// "p!=v"); the dispatcher has checked its syntax.
-func parseParam(expr string) paramCondition {
-	if name, value, ok := strings.Cut(expr, "!="); ok {
-		return paramCondition{Name: name, Value: value, Negated: true}
-	}
-	if name, value, ok := strings.Cut(expr, "="); ok {
-		return paramCondition{Name: name, Value: value}
-	}
-	if name, ok := strings.CutPrefix(expr, "!"); ok {
-		return paramCondition{Name: name, Negated: true}
-	}
-	return paramCondition{Name: expr}
 }

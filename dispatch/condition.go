@@ -5,32 +5,35 @@ import (
 	"strings"
 )
 
-// paramCondition is one request-parameter condition of a route, in Spring's
+// ParamCondition is one request-parameter condition of a route, in Spring's
 // syntax: "p" (present), "!p" (absent), "p=v" (present with value v) and
 // "p!=v" (absent, or present with another value).
-type paramCondition struct {
-	expr   string
-	name   string
-	value  string
-	negate bool
-	exact  bool // compares a value rather than presence
+type ParamCondition struct {
+	Name    string
+	Value   string // the value compared, when Exact
+	Negated bool   // "!p" or "p!=v"
+	Exact   bool   // compares a value rather than presence
+	expr    string
 }
 
-func parseParamCondition(expr string) (paramCondition, error) {
-	c := paramCondition{expr: expr}
+// String returns the condition as declared.
+func (c ParamCondition) String() string { return c.expr }
+
+func parseParamCondition(expr string) (ParamCondition, error) {
+	c := ParamCondition{expr: expr}
 	switch {
 	case strings.Contains(expr, "!="):
-		c.name, c.value, _ = strings.Cut(expr, "!=")
-		c.negate, c.exact = true, true
+		c.Name, c.Value, _ = strings.Cut(expr, "!=")
+		c.Negated, c.Exact = true, true
 	case strings.Contains(expr, "="):
-		c.name, c.value, _ = strings.Cut(expr, "=")
-		c.exact = true
+		c.Name, c.Value, _ = strings.Cut(expr, "=")
+		c.Exact = true
 	case strings.HasPrefix(expr, "!"):
-		c.name, c.negate = expr[1:], true
+		c.Name, c.Negated = expr[1:], true
 	default:
-		c.name = expr
+		c.Name = expr
 	}
-	if c.name == "" || strings.TrimSpace(c.name) != c.name || strings.ContainsAny(c.name, "!=&") {
+	if c.Name == "" || strings.TrimSpace(c.Name) != c.Name || strings.ContainsAny(c.Name, "!=&") {
 		return c, fmt.Errorf("params condition %q: want \"p\", \"!p\", \"p=v\" or \"p!=v\"", expr)
 	}
 	return c, nil
@@ -38,17 +41,17 @@ func parseParamCondition(expr string) (paramCondition, error) {
 
 // holds reports whether the condition holds for the raw query. A malformed
 // query holds for no condition.
-func (c paramCondition) holds(rawQuery string) bool {
-	v, n, err := queryValue(rawQuery, c.name)
+func (c ParamCondition) holds(rawQuery string) bool {
+	v, n, err := queryValue(rawQuery, c.Name)
 	if err != nil {
 		return false
 	}
 	switch {
-	case !c.exact:
-		return (n > 0) != c.negate
-	case c.negate:
-		return n == 0 || v != c.value
+	case !c.Exact:
+		return (n > 0) != c.Negated
+	case c.Negated:
+		return n == 0 || v != c.Value
 	default:
-		return n > 0 && v == c.value
+		return n > 0 && v == c.Value
 	}
 }

@@ -141,7 +141,7 @@ type route struct {
 	decl             Route
 	name             string
 	status           int
-	params           []paramCondition
+	params           []ParamCondition
 	consumes         []representation // body types read; empty when none
 	explicitConsumes bool
 	produces         []representation // representations written; empty when no body

@@ -12,10 +12,10 @@ import (
 type RouteInfo struct {
 	Method   string
 	Pattern  string
-	Params   []string // request-parameter conditions, as declared
-	Consumes []string // body types read; empty when the route reads none
-	Produces []string // representations written; empty when success has no body
-	Status   int      // success status
+	Params   []ParamCondition // request-parameter conditions
+	Consumes []string         // body types read; empty when the route reads none
+	Produces []string         // representations written; empty when success has no body
+	Status   int              // success status
 	Inputs   []InputInfo
 	Body     reflect.Type // the body's Go type; nil when none
 	Result   reflect.Type // the result's Go type; nil when none
@@ -40,7 +40,7 @@ func (d *Dispatcher) Routes() []RouteInfo {
 		info := RouteInfo{
 			Method:  rt.decl.Method,
 			Pattern: rt.decl.Pattern,
-			Params:  append([]string(nil), rt.decl.Params...),
+			Params:  slices.Clone(rt.params),
 			Status:  rt.status,
 			Body:    rt.decl.Handler.body,
 			Result:  rt.decl.Handler.result,

@@ -189,10 +189,10 @@ func (b *builder) parameters(path string, routes []dispatch.RouteInfo) []any {
 			}
 		}
 		for _, cond := range r.Params {
-			name, _, _ := strings.Cut(cond, "=")
-			if strings.HasPrefix(name, "!") || strings.HasSuffix(name, "!") {
+			if cond.Negated {
 				continue // the parameter may be absent
 			}
+			name := cond.Name
 			p := find("query", name)
 			if p.schema == nil {
 				p.schema = object{"type": "string"}
@@ -407,7 +407,11 @@ func conditions(routes []dispatch.RouteInfo) string {
 	var lines []string
 	for _, r := range routes {
 		if len(r.Params) > 0 {
-			lines = append(lines, "Chosen when the request's parameters satisfy "+strings.Join(r.Params, " and ")+".")
+			exprs := make([]string, len(r.Params))
+			for i, c := range r.Params {
+				exprs[i] = c.String()
+			}
+			lines = append(lines, "Chosen when the request's parameters satisfy "+strings.Join(exprs, " and ")+".")
 		}
 	}
 	if len(routes) > 1 {
