@@ -130,15 +130,19 @@ func (e *Environment) Lookup(key string) (Value, bool, error) {
 	if !ok {
 		return Value{}, false, nil
 	}
-	resolved, err := ResolvePlaceholders(ent.value, func(name string) (string, bool) {
-		_, ent, ok := e.raw(name)
-		return ent.value, ok
-	})
+	resolved, err := ResolvePlaceholders(ent.value, e.rawValue)
 	v := Value{Key: key, Raw: ent.value, Resolved: resolved, Source: src.Name, Origin: ent.origin}
 	if err != nil {
 		return v, true, &SettingError{Value: v, Reason: err.Error()}
 	}
 	return v, true, nil
+}
+
+// rawValue is the winning value of key, placeholders unresolved: what a
+// placeholder refers to.
+func (e *Environment) rawValue(key string) (string, bool) {
+	_, ent, ok := e.raw(key)
+	return ent.value, ok
 }
 
 func (e *Environment) raw(key string) (*Source, entry, bool) {
@@ -174,10 +178,7 @@ func (e *Environment) Seal() {
 // Resolve replaces the placeholders in value; one that does not resolve is
 // left as written.
 func (e *Environment) Resolve(value string) string {
-	resolved, err := ResolvePlaceholders(value, func(name string) (string, bool) {
-		_, ent, ok := e.raw(name)
-		return ent.value, ok
-	})
+	resolved, err := ResolvePlaceholders(value, e.rawValue)
 	if err != nil {
 		return value
 	}
