@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/springport/greeter/dispatch"
-	"github.com/springport/greeter/message"
+	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 // Classify gives domain errors their HTTP statuses; it is the only place

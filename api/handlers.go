@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/springport/greeter/message"
+	"github.com/springport/greeter/domain/message"
 )
 
 func handleHello(greeting string) func(*http.Request) (message.Message, error) {

@@ -8,9 +8,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/springport/greeter/dispatch"
-	"github.com/springport/greeter/message"
-	"github.com/springport/greeter/number"
+	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/domain/number"
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 // Typed path variables and query parameters, shared by routes and handlers.

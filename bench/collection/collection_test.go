@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/springport/greeter/message"
+	"github.com/springport/greeter/domain/message"
 )
 
 // heldBudget is the target for one million 20-byte messages.

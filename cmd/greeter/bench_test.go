@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/springport/greeter/bench/reference"
-	"github.com/springport/greeter/config"
+	"github.com/springport/greeter/framework/config"
 )
 
 // The benchmarks and allocation budgets below serve the five measured

@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"github.com/springport/greeter/api"
-	"github.com/springport/greeter/component"
-	"github.com/springport/greeter/dateformat"
-	"github.com/springport/greeter/message"
-	"github.com/springport/greeter/number"
+	"github.com/springport/greeter/domain/dateformat"
+	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/domain/number"
+	"github.com/springport/greeter/framework/component"
 )
 
 // declareComponents declares the service's components. The number

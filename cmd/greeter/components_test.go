@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/component"
-	"github.com/springport/greeter/dateformat"
+	"github.com/springport/greeter/domain/dateformat"
+	"github.com/springport/greeter/framework/component"
 )
 
 // numbers reads val-a then val-b with client.
@@ -134,10 +134,10 @@ func TestBeans(t *testing.T) {
 	if _, ok := dev["isoDateFormat"]; ok {
 		t.Error("with dev active, isoDateFormat (!dev) is listed")
 	}
-	if b := dev["simpleDateFormat"]; b.Profiles != "dev" || b.Scope != "singleton" || b.Type != "github.com/springport/greeter/dateformat.Provider" {
+	if b := dev["simpleDateFormat"]; b.Profiles != "dev" || b.Scope != "singleton" || b.Type != "github.com/springport/greeter/domain/dateformat.Provider" {
 		t.Errorf("simpleDateFormat: %+v", b)
 	}
-	if b := dev["number"]; b.Scope != "request" || b.Type != "*github.com/springport/greeter/number.Number" {
+	if b := dev["number"]; b.Scope != "request" || b.Type != "*github.com/springport/greeter/domain/number.Number" {
 		t.Errorf("number: %+v", b)
 	}
 	if b := dev["numberControllerA"]; len(b.Dependencies) != 1 || b.Dependencies[0] != "number" {

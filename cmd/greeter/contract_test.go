@@ -50,8 +50,8 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/springport/greeter/api"
-	"github.com/springport/greeter/dispatch"
-	"github.com/springport/greeter/message"
+	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 func init() {

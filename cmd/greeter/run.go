@@ -16,14 +16,14 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/springport/greeter/actuator"
 	"github.com/springport/greeter/api"
-	"github.com/springport/greeter/component"
-	"github.com/springport/greeter/config"
-	"github.com/springport/greeter/dispatch"
-	"github.com/springport/greeter/message"
-	"github.com/springport/greeter/metrics"
-	"github.com/springport/greeter/openapi"
+	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/management/actuator"
+	"github.com/springport/greeter/management/metrics"
+	"github.com/springport/greeter/management/openapi"
 )
 
 // maxHeaderBytes bounds a request's header block; past it the server

@@ -5,8 +5,8 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/springport/greeter/component"
-	"github.com/springport/greeter/config"
+	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/framework/config"
 )
 
 // resources are the settings files packaged in the binary.

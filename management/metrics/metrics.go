@@ -12,7 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/common/expfmt"
 
-	"github.com/springport/greeter/dispatch"
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 // ContentType is the Prometheus text exposition format.

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/springport/greeter/dispatch"
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 func TestExposure(t *testing.T) {

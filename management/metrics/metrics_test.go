@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/dispatch"
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 func TestObserve(t *testing.T) {

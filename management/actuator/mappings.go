@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/springport/greeter/dispatch"
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 const metricsType = "text/plain;version=0.0.4;charset=utf-8"

@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/springport/greeter/component"
+	"github.com/springport/greeter/framework/component"
 )
 
 func TestParseScope(t *testing.T) {

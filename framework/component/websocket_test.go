@@ -11,7 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/springport/greeter/component"
+	"github.com/springport/greeter/framework/component"
 )
 
 func TestWebSocketLifetime(t *testing.T) {

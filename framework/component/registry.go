@@ -21,7 +21,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/springport/greeter/profile"
+	"github.com/springport/greeter/framework/profile"
 )
 
 // Def declares a component that provides a T.

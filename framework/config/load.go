@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/springport/greeter/profile"
+	"github.com/springport/greeter/framework/profile"
 )
 
 // Load order, lowest precedence first (Spring Boot's):

@@ -8,8 +8,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/springport/greeter/api"
-	"github.com/springport/greeter/dispatch"
-	"github.com/springport/greeter/message"
+	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 // serviceDocument returns the document of the service's own routes, as

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/springport/greeter/component"
-	"github.com/springport/greeter/config"
-	"github.com/springport/greeter/dispatch"
+	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 // Base is the path under which the endpoints live.

@@ -28,7 +28,7 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/springport/greeter/dispatch"
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 // Info is the document's info object.

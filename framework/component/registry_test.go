@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/component"
+	"github.com/springport/greeter/framework/component"
 )
 
 // Short names for the dependency declarations of the tables below.
@@ -551,7 +551,7 @@ func TestComponents(t *testing.T) {
 			Needs: []component.Dep{handleAlpha()}, New: fresh[Delta]("audit", nil, nil)})
 		provideHolder[*Gamma](r, "controller", prototype)
 	}
-	const pkg = "github.com/springport/greeter/component_test."
+	const pkg = "github.com/springport/greeter/framework/component_test."
 	clock := component.Info{Name: "clock", Scope: component.Application, Type: "*" + pkg + "Alpha"}
 	repository := component.Info{Name: "repository", Scope: component.Singleton, Type: "*" + pkg + "Beta", Dependencies: []string{"clock"}}
 	devG := component.Info{Name: "devGreeter", Scope: component.Singleton, Type: "*" + pkg + "devGreeter", Profiles: "dev"}

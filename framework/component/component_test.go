@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/component"
+	"github.com/springport/greeter/framework/component"
 )
 
 // The tests declare their own components from these types. Dependencies
