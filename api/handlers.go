@@ -6,34 +6,30 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/framework/dispatch"
 )
 
-func handleHello(greeting string) func(*http.Request) (message.Message, error) {
-	return func(*http.Request) (message.Message, error) {
+func handleHello(greeting string) func(*dispatch.Request) (message.Message, error) {
+	return func(*dispatch.Request) (message.Message, error) {
 		return message.Message{Text: greeting}, nil
 	}
 }
 
-func handleHi() func(*http.Request) (string, error) {
-	return func(*http.Request) (string, error) { return "Hi", nil }
+func handleHi() func(*dispatch.Request) (string, error) {
+	return func(*dispatch.Request) (string, error) { return "Hi", nil }
 }
 
-func handleNothing() func(*http.Request) error {
-	return func(*http.Request) error { return nil }
+func handleNothing() func(*dispatch.Request) error {
+	return func(*dispatch.Request) error { return nil }
 }
 
-func handleHelloID(greeting string) func(*http.Request) (message.Message, error) {
-	return func(r *http.Request) (message.Message, error) {
-		id, err := helloID.Get(r)
-		if err != nil {
-			return message.Message{}, err
-		}
-		return message.Message{Text: greeting + " " + strconv.FormatInt(int64(id), 10)}, nil
+func handleHelloID(greeting string) func(*dispatch.Request) (message.Message, error) {
+	return func(r *dispatch.Request) (message.Message, error) {
+		return message.Message{Text: greeting + " " + strconv.FormatInt(int64(helloID.Get(r)), 10)}, nil
 	}
 }
 
@@ -162,55 +158,43 @@ func (b messageBody) Validate() error {
 
 func (b messageBody) message() message.Message { return message.Message{Text: *b.Text} }
 
-func handleListMessages(messages *message.Collection) func(*http.Request) ([]message.Message, error) {
-	return func(*http.Request) ([]message.Message, error) { return messages.All(), nil }
+func handleListMessages(messages *message.Collection) func(*dispatch.Request) ([]message.Message, error) {
+	return func(*dispatch.Request) ([]message.Message, error) { return messages.All(), nil }
 }
 
-func handleCreateMessage(messages *message.Collection) func(*http.Request, messageBody) error {
-	return func(_ *http.Request, body messageBody) error {
+func handleCreateMessage(messages *message.Collection) func(*dispatch.Request, messageBody) error {
+	return func(_ *dispatch.Request, body messageBody) error {
 		messages.Append(body.message())
 		return nil
 	}
 }
 
-func handleGetMessage(messages *message.Collection) func(*http.Request) (message.Message, error) {
-	return func(r *http.Request) (message.Message, error) {
-		index, err := messageIndex.Get(r)
-		if err != nil {
-			return message.Message{}, err
-		}
-		return messages.Get(int64(index))
+func handleGetMessage(messages *message.Collection) func(*dispatch.Request) (message.Message, error) {
+	return func(r *dispatch.Request) (message.Message, error) {
+		return messages.Get(int64(messageIndex.Get(r)))
 	}
 }
 
-func handleReplaceMessage(messages *message.Collection) func(*http.Request, messageBody) error {
-	return func(r *http.Request, body messageBody) error {
-		index, err := messageIndex.Get(r)
-		if err != nil {
-			return err
-		}
-		return messages.Replace(int64(index), body.message())
+func handleReplaceMessage(messages *message.Collection) func(*dispatch.Request, messageBody) error {
+	return func(r *dispatch.Request, body messageBody) error {
+		return messages.Replace(int64(messageIndex.Get(r)), body.message())
 	}
 }
 
-func handleRemoveMessage(messages *message.Collection) func(*http.Request) error {
-	return func(r *http.Request) error {
-		index, err := messageIndex.Get(r)
-		if err != nil {
-			return err
-		}
-		return messages.Remove(int64(index))
+func handleRemoveMessage(messages *message.Collection) func(*dispatch.Request) error {
+	return func(r *dispatch.Request) error {
+		return messages.Remove(int64(messageIndex.Get(r)))
 	}
 }
 
 // handleSearch answers an empty success, as the original does: its inputs
 // are converted and checked by the dispatcher, and the spec shows no more.
-func handleSearch() func(*http.Request) error {
-	return func(*http.Request) error { return nil }
+func handleSearch() func(*dispatch.Request) error {
+	return func(*dispatch.Request) error { return nil }
 }
 
-func handleNumber(source NumberSource) func(*http.Request) (int32, error) {
-	return func(r *http.Request) (int32, error) {
+func handleNumber(source NumberSource) func(*dispatch.Request) (int32, error) {
+	return func(r *dispatch.Request) (int32, error) {
 		n, err := source(r.Context())
 		if err != nil {
 			return 0, err

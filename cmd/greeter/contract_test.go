@@ -510,11 +510,10 @@ func TestOpenAPIDocument(t *testing.T) {
 		t.Errorf("/v3/api-docs and /v3/api-docs.yaml differ")
 	}
 
-	d, err := dispatch.New(dispatch.Options{}, api.Routes("", &message.Collection{}, nil, nil)...)
+	routes, err := dispatch.Describe(api.Routes("", &message.Collection{}, nil, nil)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	routes := d.Routes()
 	for name, data := range map[string][]byte{"/v3/api-docs": asJSON, "/v3/api-docs.yaml": asYAML} {
 		loader := openapi3.NewLoader()
 		spec, err := loader.LoadFromData(data)

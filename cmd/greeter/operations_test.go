@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"mime"
 	"net/http"
 	"regexp"
 	"strings"
@@ -87,8 +88,10 @@ func TestPrometheus(t *testing.T) {
 			s.do(t, "BREW", fmt.Sprintf("/api/hello/%d", i), "")
 		}
 		r := s.do(t, "GET", "/actuator/prometheus", "")
-		if r.status != 200 || r.header.Get("Content-Type") != "text/plain;version=0.0.4;charset=utf-8" {
-			t.Fatalf("/actuator/prometheus: %d %q", r.status, r.header.Get("Content-Type"))
+		// promhttp adds a parameter of its own (escaping=underscores).
+		mt, params, err := mime.ParseMediaType(r.header.Get("Content-Type"))
+		if r.status != 200 || err != nil || mt != "text/plain" || params["version"] != "0.0.4" || params["charset"] != "utf-8" {
+			t.Fatalf("/actuator/prometheus: %d %q, want the text format 0.0.4 in UTF-8", r.status, r.header.Get("Content-Type"))
 		}
 		return len(seriesLine.FindAllString(r.body, -1))
 	}

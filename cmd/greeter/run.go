@@ -12,7 +12,6 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -174,10 +173,10 @@ func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, e
 	}
 	a.probes = actuator.NewProbes()
 	var observers []func(dispatch.Observation)
-	var metricsText func() ([]byte, error)
+	var prometheus http.Handler
 	if s.management.metrics {
 		m := metrics.New()
-		observers, metricsText = append(observers, m.Observe), m.Text
+		observers, prometheus = append(observers, m.Observe), m.Handler()
 	}
 	if s.server.accessLog {
 		observers = append(observers, accessLog(logger))
@@ -185,40 +184,34 @@ func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, e
 
 	// The management endpoints share the service's port unless
 	// management.server.port gives them their own.
-	var service, management *dispatch.Dispatcher
 	separate := s.management.port == 0 || (s.management.port > 0 && s.management.port != s.server.port)
-	allRoutes := func() []dispatch.RouteInfo {
-		if management == nil {
-			return service.Routes()
-		}
-		return append(service.Routes(), management.Routes()...)
-	}
+	catalog := &dispatch.Catalog{}
 	actuatorRoutes := actuator.Routes(actuator.Options{
-		Exposure:   actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude},
-		Env:        env,
-		ShowValues: s.management.showValues,
-		Components: components.Components,
-		Routes:     allRoutes,
-		Metrics:    metricsText,
-		Probes:     a.probes,
+		Exposure:        actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude},
+		Env:             env,
+		ShowValues:      s.management.showValues,
+		Components:      components.Components,
+		Mappings:        catalog,
+		Prometheus:      prometheus,
+		PrometheusTypes: metrics.ContentTypes,
+		Probes:          a.probes,
 	})
-	routes := api.Routes(s.app.greeting, messages, valA, valB)
-	routes = append(routes, openapi.Routes(openapi.Info{Title: "greeter", Version: version()},
-		func() []dispatch.RouteInfo { return apiOnly(service.Routes()) })...)
+	apiRoutes := api.Routes(s.app.greeting, messages, valA, valB)
+	routes := append(apiRoutes, openapi.Routes(openapi.Info{Title: "greeter", Version: version()}, apiRoutes)...)
 	if !separate {
 		routes = append(routes, actuatorRoutes...)
 	}
 	opts := dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize,
-		Observers: observers, RequestIDs: s.server.accessLog}
-	if service, err = dispatch.New(opts, routes...); err != nil {
+		Observers: observers, RequestIDs: s.server.accessLog, Catalog: catalog}
+	service, err := dispatch.New(opts, routes...)
+	if err != nil {
 		return nil, err
 	}
 	a.handler = components.Middleware(service)
 	if separate {
-		if management, err = dispatch.New(opts, actuatorRoutes...); err != nil {
+		if a.management, err = dispatch.New(opts, actuatorRoutes...); err != nil {
 			return nil, err
 		}
-		a.management = management
 	}
 	return a, nil
 }
@@ -269,18 +262,6 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, nil))
 	}
 	return slog.New(slog.NewTextHandler(w, nil))
-}
-
-// apiOnly keeps the service's own routes, as springdoc documents them:
-// not the management endpoints, not the document itself.
-func apiOnly(routes []dispatch.RouteInfo) []dispatch.RouteInfo {
-	var kept []dispatch.RouteInfo
-	for _, r := range routes {
-		if strings.HasPrefix(r.Pattern, "/api/") {
-			kept = append(kept, r)
-		}
-	}
-	return kept
 }
 
 // version is the module's version from the build information, "(devel)"

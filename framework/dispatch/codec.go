@@ -12,122 +12,42 @@ import (
 	"unicode/utf8"
 )
 
-// format is a wire format that the dispatcher can read or write.
-type format uint8
-
-const (
-	formatJSON format = iota
-	formatXML
-	formatText
-	formatRaw // a []byte result, written as it is
-)
-
-// representation is one media type with the format behind it and the
-// Content-Type header that a response in it carries.
-type representation struct {
-	mediaType         mediaType
-	contentType       string
-	contentTypeHeader []string // {contentType}, made once and shared
-	format            format
-}
-
-func rep(s string, contentType string, f format) representation {
-	m, err := parseMediaType(s)
-	if err != nil {
-		panic(err) // the tables below are constants
-	}
-	r := representation{mediaType: m, contentType: contentType, format: f}
-	if contentType != "" {
-		r.contentTypeHeader = []string{contentType}
-	}
-	return r
-}
-
-// Writers, in order of preference: with no Accept, or */*, an object is JSON.
-var (
-	objectWriters = []representation{
-		rep("application/json", "application/json", formatJSON),
-		rep("application/*+json", "", formatJSON), // answers in the client's own +json type
-		rep("application/xml", "application/xml;charset=UTF-8", formatXML),
-		rep("text/xml", "text/xml;charset=UTF-8", formatXML),
-		rep("application/*+xml", "", formatXML),
-	}
-	textWriters = []representation{
-		rep("text/plain", "text/plain;charset=UTF-8", formatText),
-	}
-)
-
-// bodyReaders are the body types that a route taking a body accepts unless it
-// narrows them with Consumes.
-var bodyReaders = []representation{
-	rep("application/json", "", formatJSON),
-	rep("application/*+json", "", formatJSON),
-	rep("application/xml", "", formatXML),
-	rep("text/xml", "", formatXML),
-	rep("application/*+xml", "", formatXML),
-}
-
-// xmlRoot names the root element of a value written as XML. Structs use
-// their type name (encoding/xml's default); Java's names for boxed scalars
-// and lists keep the original's documents: <Integer>5</Integer>,
-// <List><item>…</item></List>.
-type xmlRoot struct {
-	name string // empty: let encoding/xml choose
-	list bool   // a slice: one <item> per element inside <List>
-}
-
-func xmlRootOf(t reflect.Type) xmlRoot {
-	switch t.Kind() {
-	case reflect.Int32, reflect.Int, reflect.Int16, reflect.Int8:
-		return xmlRoot{name: "Integer"}
-	case reflect.Int64:
-		return xmlRoot{name: "Long"}
-	case reflect.String:
-		return xmlRoot{name: "String"}
-	case reflect.Bool:
-		return xmlRoot{name: "Boolean"}
-	case reflect.Slice:
-		return xmlRoot{name: "List", list: true}
-	}
-	return xmlRoot{}
-}
-
 // encode writes v to buf in format f, without a trailing newline. For
 // JSON it uses enc, which must write into buf; nil makes one.
-func encode(buf *bytes.Buffer, enc *json.Encoder, f format, root xmlRoot, v any) error {
+func encode(buf *bytes.Buffer, enc *json.Encoder, f Format, root xmlRoot, v any) error {
 	switch f {
-	case formatJSON:
+	case FormatJSON:
 		if enc == nil {
-			enc = json.NewEncoder(buf)
-			enc.SetEscapeHTML(false) // as Jackson: <, > and & stay as they are
+			enc = newJSONEncoder(buf)
 		}
 		if err := enc.Encode(v); err != nil {
 			return err
 		}
 		buf.Truncate(buf.Len() - 1) // Encode's newline
 		return nil
-	case formatXML:
+	case FormatXML:
 		enc := xml.NewEncoder(buf)
 		if err := encodeXML(enc, root, v); err != nil {
 			return err
 		}
 		return enc.Close()
-	case formatText:
+	case FormatText:
 		s, ok := v.(string)
 		if !ok {
 			return fmt.Errorf("text writer given %T", v)
 		}
 		buf.WriteString(s)
 		return nil
-	case formatRaw:
-		b, ok := v.([]byte)
-		if !ok {
-			return fmt.Errorf("raw writer given %T", v)
-		}
-		buf.Write(b)
-		return nil
 	}
-	return fmt.Errorf("unknown format %d", f)
+	return fmt.Errorf("no writer for format %s", f)
+}
+
+// newJSONEncoder returns an encoder that leaves <, > and & as they are, as
+// Jackson does: a path or a message with & stays readable.
+func newJSONEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
 }
 
 func encodeXML(enc *xml.Encoder, root xmlRoot, v any) error {
@@ -154,7 +74,7 @@ func encodeXML(enc *xml.Encoder, root xmlRoot, v any) error {
 // decode fills dst, a pointer, from a whole request body in format f. Every
 // failure is a *Error with status 400 whose detail says what is wrong with
 // the body without echoing it.
-func decode(body []byte, f format, dst any) error {
+func decode(body []byte, f Format, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return badRequest("Required request body is missing.")
 	}
@@ -162,7 +82,7 @@ func decode(body []byte, f format, dst any) error {
 		return badRequest("Request body is not valid UTF-8.")
 	}
 	switch f {
-	case formatJSON:
+	case FormatJSON:
 		if string(bytes.TrimSpace(body)) == "null" { // as Spring: no body at all
 			return badRequest("Required request body is missing.")
 		}
@@ -177,12 +97,12 @@ func decode(body []byte, f format, dst any) error {
 		if err != nil {
 			return badRequest(describeJSONError(err))
 		}
-	case formatXML:
+	case FormatXML:
 		if err := decodeXML(body, dst); err != nil {
 			return badRequest("Malformed XML body: " + err.Error() + ".")
 		}
 	default:
-		return fmt.Errorf("no reader for format %d", f)
+		return fmt.Errorf("no reader for format %s", f)
 	}
 	return nil
 }

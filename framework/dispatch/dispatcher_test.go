@@ -45,15 +45,15 @@ func classify(err error) *Error {
 }
 
 func text(s string) Handler {
-	return Returns(func(*http.Request) (string, error) { return s, nil })
+	return Returns(func(*Request) (string, error) { return s, nil })
 }
 
 func message(s string) Handler {
-	return Returns(func(*http.Request) (Message, error) { return Message{Text: s}, nil })
+	return Returns(func(*Request) (Message, error) { return Message{Text: s}, nil })
 }
 
 func fails(err error) Handler {
-	return Returns(func(*http.Request) (Message, error) { return Message{}, err })
+	return Returns(func(*Request) (Message, error) { return Message{}, err })
 }
 
 var (
@@ -66,31 +66,30 @@ var (
 func testRoutes() []Route {
 	return []Route{
 		{Method: "GET", Pattern: "/hello", Handler: message("Hello")},
-		{Method: "GET", Pattern: "/hello/{id}", Inputs: []Input{pathID}, Handler: Returns(func(r *http.Request) (Message, error) {
-			id, err := pathID.Get(r)
-			return Message{Text: fmt.Sprint("Hello ", id)}, err
+		{Method: "GET", Pattern: "/hello/{id}", Inputs: []Input{pathID}, Handler: Returns(func(r *Request) (Message, error) {
+			return Message{Text: fmt.Sprint("Hello ", pathID.Get(r))}, nil
 		})},
-		{Method: "GET", Pattern: "/search", Inputs: []Input{queryNum}, Handler: Returns(func(r *http.Request) (int32, error) {
-			return queryNum.Get(r)
+		{Method: "GET", Pattern: "/search", Inputs: []Input{queryNum}, Handler: Returns(func(r *Request) (int32, error) {
+			return queryNum.Get(r), nil
 		})},
-		{Method: "GET", Pattern: "/nothing", Handler: Runs(func(*http.Request) error { return nil })},
+		{Method: "GET", Pattern: "/nothing", Handler: Runs(func(*Request) error { return nil })},
 		{Method: "GET", Pattern: "/text", Handler: text("Hi <b>&</b>")},
 		{Method: "GET", Pattern: "/html", Handler: message("<b>&</b>")},
-		{Method: "GET", Pattern: "/int", Handler: Returns(func(*http.Request) (int32, error) { return 5, nil })},
-		{Method: "GET", Pattern: "/negative", Handler: Returns(func(*http.Request) (int32, error) { return -123, nil })},
-		{Method: "GET", Pattern: "/list", Handler: Returns(func(*http.Request) ([]Message, error) {
+		{Method: "GET", Pattern: "/int", Handler: Returns(func(*Request) (int32, error) { return 5, nil })},
+		{Method: "GET", Pattern: "/negative", Handler: Returns(func(*Request) (int32, error) { return -123, nil })},
+		{Method: "GET", Pattern: "/list", Handler: Returns(func(*Request) ([]Message, error) {
 			return []Message{{Text: "a"}, {Text: "b"}}, nil
 		})},
 
-		{Method: "POST", Pattern: "/messages", Status: http.StatusCreated, Handler: Accepts(func(*http.Request, Message) error { return nil })},
-		{Method: "DELETE", Pattern: "/messages/{id}", Inputs: []Input{pathID}, Status: http.StatusNoContent, Handler: Runs(func(*http.Request) error { return nil })},
-		{Method: "POST", Pattern: "/echo", Handler: Exchanges(func(_ *http.Request, m Message) (Message, error) { return m, nil })},
-		{Method: "POST", Pattern: "/checked", Handler: Exchanges(func(_ *http.Request, c checked) (string, error) { return *c.Text, nil })},
+		{Method: "POST", Pattern: "/messages", Status: http.StatusCreated, Handler: Accepts(func(*Request, Message) error { return nil })},
+		{Method: "DELETE", Pattern: "/messages/{id}", Inputs: []Input{pathID}, Status: http.StatusNoContent, Handler: Runs(func(*Request) error { return nil })},
+		{Method: "POST", Pattern: "/echo", Handler: Exchanges(func(_ *Request, m Message) (Message, error) { return m, nil })},
+		{Method: "POST", Pattern: "/checked", Handler: Exchanges(func(_ *Request, c checked) (string, error) { return *c.Text, nil })},
 
 		// Literal segments beat wildcards.
-		{Method: "GET", Pattern: "/x/{i}", Inputs: []Input{pathI}, Handler: Returns(func(r *http.Request) (string, error) { return pathI.Get(r) })},
+		{Method: "GET", Pattern: "/x/{i}", Inputs: []Input{pathI}, Handler: Returns(func(r *Request) (string, error) { return pathI.Get(r), nil })},
 		{Method: "GET", Pattern: "/x/search", Handler: text("literal")},
-		{Method: "PUT", Pattern: "/x/{i}", Inputs: []Input{pathI}, Status: http.StatusNoContent, Handler: Runs(func(*http.Request) error { return nil })},
+		{Method: "PUT", Pattern: "/x/{i}", Inputs: []Input{pathI}, Status: http.StatusNoContent, Handler: Runs(func(*Request) error { return nil })},
 
 		// Params conditions choose between routes sharing method and pattern.
 		{Method: "GET", Pattern: "/cond", Params: []string{"flag"}, Handler: text("flag")},
@@ -103,9 +102,9 @@ func testRoutes() []Route {
 		{Method: "GET", Pattern: "/more", Handler: text("none")},
 
 		// A declared consumes beats none.
-		{Method: "POST", Pattern: "/consumes", Handler: Exchanges(func(*http.Request, Message) (string, error) { return "default", nil })},
-		{Method: "POST", Pattern: "/consumes", Consumes: []string{"application/xml"}, Handler: Exchanges(func(*http.Request, Message) (string, error) { return "xml", nil })},
-		{Method: "POST", Pattern: "/vnd", Consumes: []string{"application/vnd.foo+json"}, Handler: Exchanges(func(_ *http.Request, m Message) (Message, error) { return m, nil })},
+		{Method: "POST", Pattern: "/consumes", Handler: Exchanges(func(*Request, Message) (string, error) { return "default", nil })},
+		{Method: "POST", Pattern: "/consumes", Consumes: []string{"application/xml"}, Handler: Exchanges(func(*Request, Message) (string, error) { return "xml", nil })},
+		{Method: "POST", Pattern: "/vnd", Consumes: []string{"application/vnd.foo+json"}, Handler: Exchanges(func(_ *Request, m Message) (Message, error) { return m, nil })},
 
 		// Produces choose between otherwise equal routes.
 		{Method: "GET", Pattern: "/produces", Produces: []string{"application/json"}, Handler: message("json route")},
@@ -116,7 +115,7 @@ func testRoutes() []Route {
 		{Method: "GET", Pattern: "/err/classified", Handler: fails(fmt.Errorf("looking up: %w", errNotFound))},
 		{Method: "GET", Pattern: "/err/unknown", Handler: fails(errSecret)},
 		{Method: "GET", Pattern: "/err/503", Handler: fails(&Error{Status: http.StatusServiceUnavailable, Err: errSecret})},
-		{Method: "GET", Pattern: "/panic", Handler: Returns(func(*http.Request) (Message, error) { panic("secret panic text") })},
+		{Method: "GET", Pattern: "/panic", Handler: Returns(func(*Request) (Message, error) { panic("secret panic text") })},
 	}
 }
 
@@ -678,9 +677,9 @@ func TestNew(t *testing.T) {
 		{"!!p", []Route{{Method: "GET", Pattern: "/a", Params: []string{"!!p"}, Handler: ok}}, []string{"route GET /a params=[!!p]: ", `params condition "!!p"`}},
 		{"p&q", []Route{{Method: "GET", Pattern: "/a", Params: []string{"p&q"}, Handler: ok}}, []string{`params condition "p&q"`}},
 		{"spaced", []Route{{Method: "GET", Pattern: "/a", Params: []string{" p"}, Handler: ok}}, []string{`params condition " p"`}},
-		{"consumes no reader reads", []Route{{Method: "POST", Pattern: "/a", Consumes: []string{"text/plain"}, Handler: Accepts(func(*http.Request, Message) error { return nil })}},
+		{"consumes no reader reads", []Route{{Method: "POST", Pattern: "/a", Consumes: []string{"text/plain"}, Handler: Accepts(func(*Request, Message) error { return nil })}},
 			[]string{"route POST /a consumes=[text/plain]: ", `consumes "text/plain", but bodies can only be read as application/json, application/*+json, application/xml, text/xml, application/*+xml`}},
-		{"malformed consumes", []Route{{Method: "POST", Pattern: "/a", Consumes: []string{"json"}, Handler: Accepts(func(*http.Request, Message) error { return nil })}},
+		{"malformed consumes", []Route{{Method: "POST", Pattern: "/a", Consumes: []string{"json"}, Handler: Accepts(func(*Request, Message) error { return nil })}},
 			[]string{"route POST /a consumes=[json]: ", `consumes "json": `}},
 		{"object as text", []Route{{Method: "GET", Pattern: "/a", Produces: []string{"text/plain"}, Handler: ok}},
 			[]string{"route GET /a produces=[text/plain]: ", `produces "text/plain", but its dispatch.Message result can only be written as application/json, application/*+json, application/xml, text/xml, application/*+xml`}},
@@ -690,7 +689,7 @@ func TestNew(t *testing.T) {
 			[]string{"route GET /a produces=[json]: ", `produces "json": `}},
 		{"produces without a result", []Route{{Method: "GET", Pattern: "/a", Produces: []string{"application/json"}, Handler: Runs(nil)}},
 			[]string{"route GET /a produces=[application/json]: ", "produces [application/json], but its handler answers with no body"}},
-		{"produces on Accepts", []Route{{Method: "POST", Pattern: "/a", Produces: []string{"application/json"}, Handler: Accepts(func(*http.Request, Message) error { return nil })}},
+		{"produces on Accepts", []Route{{Method: "POST", Pattern: "/a", Produces: []string{"application/json"}, Handler: Accepts(func(*Request, Message) error { return nil })}},
 			[]string{"route POST /a produces=[application/json]: ", "its handler answers with no body"}},
 		{"undeclared path variable", []Route{{Method: "GET", Pattern: "/a/{id}", Handler: ok}},
 			[]string{"route GET /a/{id}: ", `path variable {id} has no declared type; list dispatch.Path[T]("id") in Inputs`}},
@@ -772,8 +771,8 @@ func TestNewAcceptsValidTables(t *testing.T) {
 		{"produces narrowed by a range", []Route{{Method: "GET", Pattern: "/a", Produces: []string{"application/*"}, Handler: message("x")}}},
 		{"consumes on a bodiless handler", []Route{{Method: "POST", Pattern: "/a", Consumes: []string{"text/plain"}, Handler: Runs(nil)}}},
 		{"same params, other consumes", []Route{
-			{Method: "POST", Pattern: "/a", Consumes: []string{"application/json"}, Handler: Accepts(func(*http.Request, Message) error { return nil })},
-			{Method: "POST", Pattern: "/a", Consumes: []string{"application/xml"}, Handler: Accepts(func(*http.Request, Message) error { return nil })},
+			{Method: "POST", Pattern: "/a", Consumes: []string{"application/json"}, Handler: Accepts(func(*Request, Message) error { return nil })},
+			{Method: "POST", Pattern: "/a", Consumes: []string{"application/xml"}, Handler: Accepts(func(*Request, Message) error { return nil })},
 		}},
 	}
 	for _, tt := range tests {
@@ -843,9 +842,9 @@ func allocRequest(t testing.TB) (*Dispatcher, *http.Request, *discard) {
 	id := Path[int32]("id")
 	d := newDispatcher(t, Options{}, Route{
 		Method: "GET", Pattern: "/hello/{id}", Inputs: []Input{id},
-		Handler: Returns(func(r *http.Request) (Message, error) {
-			if _, err := id.Get(r); err != nil {
-				return Message{}, err
+		Handler: Returns(func(r *Request) (Message, error) {
+			if id.Get(r) != 42 {
+				return Message{}, errors.New("the path variable was not converted")
 			}
 			return Message{Text: "Hello"}, nil
 		}),
@@ -892,8 +891,8 @@ func BenchmarkServe(b *testing.B) {
 func TestLargeBodyLength(t *testing.T) {
 	big := strings.Repeat("x", 5000)
 	d, err := New(Options{},
-		Route{Method: "GET", Pattern: "/big", Handler: Returns(func(*http.Request) (string, error) { return big, nil })},
-		Route{Method: "GET", Pattern: "/small", Handler: Returns(func(*http.Request) (string, error) { return "small", nil })},
+		Route{Method: "GET", Pattern: "/big", Handler: Returns(func(*Request) (string, error) { return big, nil })},
+		Route{Method: "GET", Pattern: "/small", Handler: Returns(func(*Request) (string, error) { return "small", nil })},
 	)
 	if err != nil {
 		t.Fatal(err)

@@ -1,36 +1,41 @@
-// Package dispatch is the service's front dispatcher: it picks the handler for
-// a request by method, path, request parameters and body type, converts path
-// variables and query parameters to their declared types, reads request
-// bodies and writes responses in the representation the client negotiated,
-// and answers every failure with an RFC 9457 problem document.
+// Package dispatch is the service's front dispatcher, the counterpart of
+// Spring MVC's DispatcherServlet: it picks the handler for a request by
+// method, path, request parameters and body type, converts path variables
+// and query parameters to their declared types, reads request bodies and
+// writes responses in the representation the client negotiated, and answers
+// every failure with an RFC 9457 problem document.
 //
-// # Selection
+// # Declaring routes
 //
-// Routes are grouped by method and path pattern, and each group is registered
-// once on a standard library ServeMux, so path matching, path variables,
-// pattern precedence (a literal segment beats a wildcard) and the 404 and 405
-// decisions (with their Allow header) are the ServeMux's own. The ServeMux's
-// plain-text 404 and 405 answers are intercepted and replaced by problem
-// documents, and an OPTIONS request to a known path is answered with 200 and
-// Allow.
+// A Route names its method, its ServeMux path pattern, its conditions
+// (Params, Consumes, Produces), its typed Inputs and its Handler, built with
+// Returns, Accepts, Exchanges or Runs from a typed function, or with Plain
+// from an http.Handler. New checks the whole table before anything is
+// served (compile.go, group.go) and refuses it, naming each misdeclared
+// route: an unknown method, an undeclared path variable, a Produces the
+// result cannot be written as, a 204 that would carry a body, two routes it
+// could not tell apart, a pattern the ServeMux refuses.
 //
-// Within a group the routes differ in their conditions, which are tried in
-// the order Spring MVC tries them, the first condition that fails for every
-// candidate deciding the status:
+// # A request's way through the package
 //
-//	consumes  the body's Content-Type is not readable     415, Accept header
-//	produces  nothing in Accept can be written            406
-//	params    a "p", "!p", "p=v" or "p!=v" condition fails 400
-//
-// Of the routes that pass every condition the most specific wins: more params
-// conditions first, then a declared consumes, then a declared produces, then
-// declaration order. Once a route is chosen its declared inputs are converted
-// (400 naming the parameter on failure), its body is read (413 past the size
-// limit, 400 when malformed), its handler runs, and the result is written
-// with the negotiated writer and the route's success status. A handler's
-// error becomes a problem document through Options.Classify; a panic becomes
-// a 500 whose stack is logged and never sent.
-//
-// Everything about a route that can be wrong is checked by New, which refuses
-// the whole table and names each misdeclared route.
+//  1. dispatcher.go: ServeHTTP takes a pooled exchange (exchange.go) and
+//     lets the standard library ServeMux match the method and the path, so
+//     path matching, path variables, pattern precedence (a literal segment
+//     beats a wildcard) and the 404 and 405 decisions are the ServeMux's own.
+//  2. unmatched.go: when no route's pattern matches, the ServeMux's own
+//     plain-text answers become problem documents, and OPTIONS on a known
+//     path is answered 200 with Allow.
+//  3. select.go: the routes that share the matched method and pattern
+//     differ in their conditions, tried in Spring MVC's order; the first
+//     condition that fails for every route decides the status (415, 406,
+//     400). Of the routes that pass, the most specific wins.
+//  4. execute.go: the chosen route's inputs are converted once (input.go;
+//     400 naming the parameter), its body is read (413 past the size limit)
+//     and decoded (codec.go; 400 when malformed), its handler runs with the
+//     converted values (handler.go), and the result is written with the
+//     negotiated representation (representation.go, negotiate.go) and the
+//     route's success status.
+//  5. problem.go: a handler's error becomes a problem document through
+//     Options.Classify; a panic becomes a 500 whose stack is logged, never
+//     sent. observe.go then tells the observers (metrics, access log).
 package dispatch

@@ -5,44 +5,48 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"time"
 )
 
-// exchange is the dispatcher's ResponseWriter for one request, pooled so
-// that the hot path allocates nothing of its own. It records what was
-// written, and it stands between the ServeMux and the client so that the
-// ServeMux's plain-text 404 and 405 answers become problem documents.
+// exchange is the dispatcher's state for one request, pooled so that the
+// hot path allocates nothing of its own. It is the ResponseWriter that
+// everything the dispatcher answers goes through, so that it can tell the
+// observers what was written.
 type exchange struct {
-	http.ResponseWriter
-	d           *Dispatcher
-	req         *http.Request
+	w           http.ResponseWriter // the server's
 	status      int
 	written     int64
 	wroteHeader bool
-	matched     bool // a route group took the request
-	swallow     bool // the ServeMux's own answer was replaced; drop its body
-	route       *route
-	pattern     string // the matched group's pattern
+	began       time.Time // when observers need a duration
 	requestID   string
+	pattern     string // the matched group's pattern; empty when none matched
+	route       *route // the chosen route, for log lines
 
+	mux    muxWriter // what the ServeMux writes while it routes
+	req    Request
 	call   call
-	in     bytes.Buffer  // request body
-	out    bytes.Buffer  // response body
+	in     bytes.Buffer  // the request body
+	out    bytes.Buffer  // the response body
 	enc    *json.Encoder // writes into out; kept with it
 	ranges [8]mediaType  // backing store for the parsed Accept header
 	accept []mediaType
 	parsed bool // accept holds the parsed Accept header
 }
 
-func (ex *exchange) reset(d *Dispatcher, w http.ResponseWriter, r *http.Request) {
-	ex.ResponseWriter, ex.d, ex.req = w, d, r
+func newExchange() *exchange {
+	ex := &exchange{}
+	ex.mux.ex = ex
+	return ex
 }
 
 // release forgets the request and drops buffers that a large request grew,
-// so the pool does not hold on to them.
+// so that the pool does not hold on to them.
 func (ex *exchange) release() {
 	const keep = 64 << 10
-	in, out, enc := ex.in, ex.out, ex.enc
+	in, out, enc, inputs := ex.in, ex.out, ex.enc, ex.req.inputs[:0]
 	*ex = exchange{}
+	ex.mux.ex = ex
+	ex.req.inputs = inputs
 	if in.Cap() <= keep {
 		ex.in = in
 		ex.in.Reset()
@@ -57,8 +61,7 @@ func (ex *exchange) release() {
 // pooled exchange rather than once per response.
 func (ex *exchange) jsonEncoder() *json.Encoder {
 	if ex.enc == nil {
-		ex.enc = json.NewEncoder(&ex.out)
-		ex.enc.SetEscapeHTML(false) // as Jackson: <, > and & stay as they are
+		ex.enc = newJSONEncoder(&ex.out)
 	}
 	return ex.enc
 }
@@ -66,14 +69,14 @@ func (ex *exchange) jsonEncoder() *json.Encoder {
 // setRequestID gives the answer the request ID id.
 func (ex *exchange) setRequestID(id string) {
 	ex.requestID = id
-	ex.ResponseWriter.Header()[RequestIDHeader] = []string{id}
+	ex.w.Header()[RequestIDHeader] = []string{id}
 }
 
-// requestIDFor returns the request's ID, making one when it has none yet,
-// for a problem document and the log lines about it.
-func (ex *exchange) requestIDFor(r *http.Request) string {
+// requestIDFor returns the request's ID, making one with ids when it has
+// none yet, for a problem document and the log lines about it.
+func (ex *exchange) requestIDFor(r *http.Request, ids *requestIDs) string {
 	if ex.requestID == "" && !ex.wroteHeader {
-		ex.setRequestID(ex.d.ids.forRequest(r))
+		ex.setRequestID(ids.forRequest(r))
 	}
 	return ex.requestID
 }
@@ -109,78 +112,38 @@ func (ex *exchange) acceptRanges(r *http.Request) ([]mediaType, error) {
 	return ex.accept, err
 }
 
+// Header returns the response's header map.
+func (ex *exchange) Header() http.Header { return ex.w.Header() }
+
+// WriteHeader sends the status line and headers, once.
 func (ex *exchange) WriteHeader(code int) {
-	if ex.swallow || ex.wroteHeader {
+	if ex.wroteHeader {
 		return
 	}
-	if !ex.matched {
-		switch code {
-		case http.StatusNotFound, http.StatusMethodNotAllowed:
-			ex.swallow = true
-			ex.answerUnmatched(code)
-			return
-		case http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
-			// The ServeMux sends an unclean path (/a//b, /a/../b) to its
-			// clean form: keep the redirect, drop its little HTML page.
-			ex.swallow = true
-			h := ex.ResponseWriter.Header()
-			h.Del("Content-Type")
-			h.Set("Content-Length", "0")
-			ex.status, ex.wroteHeader = code, true
-			ex.ResponseWriter.WriteHeader(code)
-			return
-		}
-	}
 	ex.status, ex.wroteHeader = code, true
-	ex.ResponseWriter.WriteHeader(code)
+	ex.w.WriteHeader(code)
 }
 
+// Write sends body bytes, counting them for the observers.
 func (ex *exchange) Write(p []byte) (int, error) {
-	if ex.swallow {
-		return len(p), nil
-	}
 	if !ex.wroteHeader {
 		ex.WriteHeader(http.StatusOK)
 	}
-	n, err := ex.ResponseWriter.Write(p)
+	n, err := ex.w.Write(p)
 	ex.written += int64(n)
 	return n, err
 }
 
-// answerUnmatched replaces the ServeMux's answer for a request no route
-// group took: OPTIONS on a known path is answered with its Allow list, and
-// everything else with a problem document.
-func (ex *exchange) answerUnmatched(code int) {
-	w := ex.ResponseWriter
-	r := ex.req
-	h := w.Header()
-	h.Del("X-Content-Type-Options")
-	if code == http.StatusMethodNotAllowed && r.Method == http.MethodOptions {
-		h.Set("Allow", h.Get("Allow")+", OPTIONS")
-		h.Del("Content-Type")
-		h.Set("Content-Length", "0")
-		ex.status, ex.wroteHeader = http.StatusOK, true
-		w.WriteHeader(http.StatusOK)
-		return
-	}
-	id := ex.requestIDFor(r) // before the header counts as written
-	ex.status, ex.wroteHeader = code, true
-	detail := "No endpoint " + clip(r.Method) + " " + clip(r.URL.EscapedPath()) + "."
-	if code == http.StatusMethodNotAllowed {
-		detail = "Method '" + clip(r.Method) + "' is not supported; this path allows " + h.Get("Allow") + "."
-	}
-	ex.written += int64(writeProblem(w, r, code, detail, id))
-}
-
-// Unwrap lets http.ResponseController reach the server's writer.
-func (ex *exchange) Unwrap() http.ResponseWriter { return ex.ResponseWriter }
-
-// Flush sends buffered data, when the server's writer can.
+// Flush sends buffered data, when the server's writer can: a Plain
+// handler may stream.
 func (ex *exchange) Flush() {
-	if f, ok := ex.ResponseWriter.(http.Flusher); ok {
+	if f, ok := ex.w.(http.Flusher); ok {
 		if !ex.wroteHeader {
 			ex.WriteHeader(http.StatusOK)
 		}
 		f.Flush()
 	}
 }
+
+// Unwrap lets http.ResponseController reach the server's writer.
+func (ex *exchange) Unwrap() http.ResponseWriter { return ex.w }

@@ -49,7 +49,7 @@ func FuzzBody(f *testing.F) {
 	}
 	d, err := New(Options{MaxBodyBytes: 64 << 10},
 		Route{Method: "POST", Pattern: "/echo", Status: http.StatusCreated,
-			Handler: Exchanges(func(_ *http.Request, b fuzzBody) (fuzzBody, error) { return b, nil })},
+			Handler: Exchanges(func(_ *Request, b fuzzBody) (fuzzBody, error) { return b, nil })},
 	)
 	if err != nil {
 		f.Fatal(err)
@@ -110,23 +110,23 @@ func FuzzConvert(f *testing.F) {
 				t.Fatalf("%s(%q): %v, want a 400 naming the parameter", name, raw, err)
 			}
 		}
-		if v, err := i32.Get(r); err == nil {
-			if n, err2 := i64.Get(r); err2 != nil || n != int64(v) {
+		if v, _, err := lookup(i32, r); err == nil {
+			if n, _, err2 := lookup(i64, r); err2 != nil || n != int64(v) {
 				t.Fatalf("int32 %q = %d but int64 = %d, %v", raw, v, n, err2)
 			}
 		} else {
 			check("int32", err)
 		}
-		_, err := i64.Get(r)
+		_, _, err := lookup(i64, r)
 		check("int64", err)
-		if u, err := id.Get(r); err == nil {
+		if u, _, err := lookup(id, r); err == nil {
 			if !strings.EqualFold(u.String(), raw) {
 				t.Fatalf("UUID %q read as %s", raw, u)
 			}
 		} else {
 			check("uuid", err)
 		}
-		if s, err := str.Get(r); err != nil || s != raw {
+		if s, _, err := lookup(str, r); err != nil || s != raw {
 			t.Fatalf("string %q read as %q, %v", raw, s, err)
 		}
 	})

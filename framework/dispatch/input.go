@@ -18,8 +18,9 @@ type Scalar interface {
 }
 
 // Input is a declared path variable or query parameter of a route. The
-// dispatcher converts every declared input before the handler runs, so a
-// bad or missing one is a 400 that names it and no handler sees it.
+// dispatcher converts every declared input once, before the handler runs,
+// so a bad or missing one is a 400 that names it and no handler sees it;
+// the handler reads the converted value with Param.Get.
 type Input interface {
 	spec() *inputSpec
 }
@@ -30,20 +31,40 @@ const (
 	inQuery = "query"
 )
 
+// kind is the Scalar an input converts to.
+type kind uint8
+
+const (
+	kindInt32 kind = iota
+	kindInt64
+	kindString
+	kindUUID
+)
+
 type inputSpec struct {
 	name     string
 	in       string // inPath or inQuery
 	required bool
-	typeName string // how the expected type is named to clients
+	kind     kind
 	typ      reflect.Type
-	check    func(string) error
+}
+
+// inputValue is one converted input of a request. The field that holds it
+// depends on the input's kind; a union rather than an interface, so that
+// converting allocates nothing.
+type inputValue struct {
+	present bool
+	integer int64
+	text    string
+	id      uuid.UUID
 }
 
 // Param is a typed path variable or query parameter. Declare it once, list
-// it in the route's Inputs, and read it in the handler with Get or Lookup.
+// it in the Inputs of the routes that take it, and read it in their
+// handlers with Get or Lookup.
 type Param[T Scalar] struct {
-	s     inputSpec
-	parse func(string) (T, error)
+	s    inputSpec
+	from func(inputValue) T
 }
 
 // Path declares the path variable name, which the route's pattern must
@@ -58,10 +79,22 @@ func Query[T Scalar](name string) *Param[T] { return newParam[T](name, inQuery, 
 func OptionalQuery[T Scalar](name string) *Param[T] { return newParam[T](name, inQuery, false) }
 
 func newParam[T Scalar](name, in string, required bool) *Param[T] {
-	p := &Param[T]{s: inputSpec{name: name, in: in, required: required}}
-	p.s.typeName, p.parse = parserFor[T]()
-	p.s.typ = reflect.TypeFor[T]()
-	p.s.check = func(s string) error { _, err := p.parse(s); return err }
+	p := &Param[T]{s: inputSpec{name: name, in: in, required: required, typ: reflect.TypeFor[T]()}}
+	var zero T
+	switch any(zero).(type) {
+	case int32:
+		p.s.kind = kindInt32
+		p.from = func(v inputValue) T { return any(int32(v.integer)).(T) }
+	case int64:
+		p.s.kind = kindInt64
+		p.from = func(v inputValue) T { return any(v.integer).(T) }
+	case uuid.UUID:
+		p.s.kind = kindUUID
+		p.from = func(v inputValue) T { return any(v.id).(T) }
+	default: // string
+		p.s.kind = kindString
+		p.from = func(v inputValue) T { return any(v.text).(T) }
+	}
 	return p
 }
 
@@ -70,29 +103,58 @@ func (p *Param[T]) spec() *inputSpec { return &p.s }
 // Name returns the parameter's name.
 func (p *Param[T]) Name() string { return p.s.name }
 
-// Get returns the converted value, or T's zero value when an optional query
-// parameter is absent.
-func (p *Param[T]) Get(r *http.Request) (T, error) {
-	v, _, err := p.Lookup(r)
-	return v, err
+// Get returns the converted value, or T's zero value when an optional
+// query parameter is absent.
+func (p *Param[T]) Get(r *Request) T {
+	v, _ := p.Lookup(r)
+	return v
 }
 
 // Lookup returns the converted value and whether the request carries it.
-func (p *Param[T]) Lookup(r *http.Request) (T, bool, error) {
-	var zero T
-	raw, present, err := p.s.raw(r)
-	if err != nil || !present {
-		return zero, false, err
-	}
-	v, err := p.parse(raw)
-	if err != nil {
-		return zero, false, p.s.conversionError(raw)
-	}
-	return v, true, nil
+// It panics when the route serving r does not declare p: a handler may
+// read only the inputs its route declares, which the dispatcher has
+// converted.
+func (p *Param[T]) Lookup(r *Request) (T, bool) {
+	v := r.input(&p.s)
+	return p.from(v), v.present
 }
 
-// raw returns the input's unconverted value. A required input that is absent
-// and a query parameter given more than once are errors.
+// convert reads the input from r and converts it. A required input that is
+// absent, a query parameter given more than once and a value that does not
+// convert are errors whose details name the input.
+func (s *inputSpec) convert(r *http.Request) (inputValue, error) {
+	raw, present, err := s.raw(r)
+	if err != nil || !present {
+		return inputValue{}, err
+	}
+	v := inputValue{present: true}
+	switch s.kind {
+	case kindInt32:
+		v.integer, err = strconv.ParseInt(raw, 10, 32)
+	case kindInt64:
+		v.integer, err = strconv.ParseInt(raw, 10, 64)
+	case kindUUID:
+		v.id, err = parseUUID(raw)
+	default:
+		v.text = raw
+	}
+	if err != nil {
+		return inputValue{}, s.conversionError(raw)
+	}
+	return v, nil
+}
+
+// parseUUID takes only the canonical 36-character form, as Java's
+// UUID.fromString does; uuid.Parse alone would also take URNs, braces and
+// bare hex.
+func parseUUID(s string) (uuid.UUID, error) {
+	if len(s) != 36 {
+		return uuid.UUID{}, errors.New("not a canonical UUID")
+	}
+	return uuid.Parse(s)
+}
+
+// raw returns the input's unconverted value.
 func (s *inputSpec) raw(r *http.Request) (string, bool, error) {
 	if s.in == inPath {
 		return r.PathValue(s.name), true, nil
@@ -102,6 +164,8 @@ func (s *inputSpec) raw(r *http.Request) (string, bool, error) {
 	case err != nil:
 		return "", false, err
 	case n > 1:
+		// Spring joins repeated values with commas, which turns two
+		// integers into a conversion error at best; saying so is clearer.
 		return "", false, badRequest(fmt.Sprintf("Parameter '%s' is given %d times; it takes one value.", s.name, n))
 	case n == 0 || (v == "" && !s.required):
 		if s.required {
@@ -112,51 +176,21 @@ func (s *inputSpec) raw(r *http.Request) (string, bool, error) {
 	return v, true, nil
 }
 
-// validate converts the input's value only to see that it converts.
-func (s *inputSpec) validate(r *http.Request) error {
-	raw, present, err := s.raw(r)
-	if err != nil || !present {
-		return err
-	}
-	if s.check(raw) != nil {
-		return s.conversionError(raw)
-	}
-	return nil
-}
-
 func (s *inputSpec) conversionError(raw string) *Error {
-	if len(raw) > 64 { // enough to recognise the value, not a way to echo a body
-		raw = raw[:64] + "…"
-	}
-	return badRequest(fmt.Sprintf("Failed to convert '%s' with value: '%s' (expected %s).", s.name, raw, s.typeName))
+	return badRequest(fmt.Sprintf("Failed to convert '%s' with value: '%s' (expected %s).", s.name, Clip(raw), s.kind.describe()))
 }
 
-func parserFor[T Scalar]() (string, func(string) (T, error)) {
-	var zero T
-	switch any(zero).(type) {
-	case int32:
-		return "a 32-bit integer", func(s string) (T, error) {
-			n, err := strconv.ParseInt(s, 10, 32)
-			return any(int32(n)).(T), err
-		}
-	case int64:
-		return "a 64-bit integer", func(s string) (T, error) {
-			n, err := strconv.ParseInt(s, 10, 64)
-			return any(n).(T), err
-		}
-	case uuid.UUID:
-		return "a UUID such as 123e4567-e89b-12d3-a456-426614174000", func(s string) (T, error) {
-			// Only the canonical 36-character form, as Java's UUID.fromString;
-			// uuid.Parse would also take URNs, braces and bare hex.
-			if len(s) != 36 {
-				return zero, errors.New("not a canonical UUID")
-			}
-			u, err := uuid.Parse(s)
-			return any(u).(T), err
-		}
-	default: // string
-		return "a string", func(s string) (T, error) { return any(s).(T), nil }
+// describe names the type a kind converts to, as problem details show it.
+func (k kind) describe() string {
+	switch k {
+	case kindInt32:
+		return "a 32-bit integer"
+	case kindInt64:
+		return "a 64-bit integer"
+	case kindUUID:
+		return "a UUID such as 123e4567-e89b-12d3-a456-426614174000"
 	}
+	return "a string"
 }
 
 // queryValue scans a raw query string for name without building a map: it

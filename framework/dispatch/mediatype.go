@@ -81,7 +81,7 @@ func parseMediaType(s string) (mediaType, error) {
 	m.typ, m.sub = strings.ToLower(typ), strings.ToLower(sub)
 	for rest != "" {
 		var param string
-		param, rest = cutParam(rest)
+		param, rest = cutUnquoted(rest, ';')
 		param = strings.TrimSpace(param)
 		if param == "" {
 			continue
@@ -114,8 +114,10 @@ func parseMediaType(s string) (mediaType, error) {
 	return m, nil
 }
 
-// cutParam splits s at the first ';' that is not inside a quoted string.
-func cutParam(s string) (param, rest string) {
+// cutUnquoted splits s at the first sep that is not inside a quoted
+// string: the ';' between a media type's parameters, the ',' between the
+// elements of an Accept list.
+func cutUnquoted(s string, sep byte) (before, after string) {
 	quoted := false
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
@@ -123,7 +125,7 @@ func cutParam(s string) (param, rest string) {
 			i++
 		case c == '"':
 			quoted = !quoted
-		case c == ';' && !quoted:
+		case c == sep && !quoted:
 			return s[:i], s[i+1:]
 		}
 	}
@@ -176,7 +178,7 @@ func parseAccept(header string, buf []mediaType) ([]mediaType, error) {
 	ranges := buf[:0]
 	for header != "" {
 		var elem string
-		elem, header = cutListElement(header)
+		elem, header = cutUnquoted(header, ',')
 		m, err := parseMediaType(elem)
 		if err == errEmptyMediaType && strings.TrimSpace(elem) == "" {
 			continue
@@ -193,74 +195,4 @@ func parseAccept(header string, buf []mediaType) ([]mediaType, error) {
 		return b.specificity() - a.specificity()
 	})
 	return ranges, nil
-}
-
-// cutListElement splits s at the first ',' that is not inside a quoted
-// string.
-func cutListElement(s string) (elem, rest string) {
-	quoted := false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\\' && quoted:
-			i++
-		case c == '"':
-			quoted = !quoted
-		case c == ',' && !quoted:
-			return s[:i], s[i+1:]
-		}
-	}
-	return s, ""
-}
-
-// negotiate picks, from the types a writer can produce (in the writer's order
-// of preference), the one the client's sorted Accept ranges prefer. No ranges
-// means anything is acceptable. It returns -1 when nothing is acceptable.
-//
-// The ranges are walked in order; a range picks the first producible type it
-// includes, unless that type is refused (q=0) by a range at least as
-// specific. So "*/*" picks the writer's first type, and
-// "text/xml;q=0, */*" never picks text/xml.
-func negotiate(ranges []mediaType, producible []mediaType) int {
-	i, _ := negotiateType(ranges, producible)
-	return i
-}
-
-// negotiateType is negotiate, also returning the concrete type to answer
-// with when the chosen producible type is a pattern such as
-// application/*+json: the client's own concrete type, such as
-// application/vnd.example+json, which the pattern covers. Otherwise the
-// type is the zero value.
-func negotiateType(ranges []mediaType, producible []mediaType) (int, mediaType) {
-	if len(ranges) == 0 {
-		return 0, mediaType{}
-	}
-	for _, r := range ranges {
-		if r.q == 0 {
-			break // sorted by quality: the rest are refusals too
-		}
-		for i, p := range producible {
-			if p.isPattern() {
-				// Only a concrete request can pick a pattern; a wildcard
-				// range reaches the concrete types listed before it.
-				if !r.isPattern() && p.includes(r) && !refused(ranges, r, r.specificity()) {
-					return i, r
-				}
-				continue
-			}
-			if r.includes(p) && !refused(ranges, p, r.specificity()) {
-				return i, mediaType{}
-			}
-		}
-	}
-	return -1, mediaType{}
-}
-
-// refused reports whether a q=0 range at least as specific as spec includes p.
-func refused(ranges []mediaType, p mediaType, spec int) bool {
-	for i := len(ranges) - 1; i >= 0 && ranges[i].q == 0; i-- {
-		if ranges[i].includes(p) && ranges[i].specificity() >= spec {
-			return true
-		}
-	}
-	return false
 }

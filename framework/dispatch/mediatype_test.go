@@ -282,7 +282,7 @@ func TestNegotiate(t *testing.T) {
 			producible = append(producible, mustParse(t, s))
 		}
 		in := tt.accept + " from " + strings.Join(tt.producible, ", ")
-		if got := negotiate(ranges, producible); got != tt.want {
+		if got, _ := negotiate(ranges, producible); got != tt.want {
 			t.Errorf("%q:\ngot  %v\nwant %v", in, got, tt.want)
 		}
 	}
@@ -349,7 +349,7 @@ func FuzzParseAccept(f *testing.F) {
 			}
 		}
 		// Negotiation must not panic whatever the ranges.
-		if i := negotiate(ranges, []mediaType{objectWriters[0].mediaType, objectWriters[1].mediaType}); i < -1 || i > 1 {
+		if i, _ := negotiate(ranges, []mediaType{objectWriters[0].mediaType, objectWriters[1].mediaType}); i < -1 || i > 1 {
 			t.Fatalf("%q: negotiate returned %d", header, i)
 		}
 	})

@@ -28,8 +28,8 @@ func TestObservations(t *testing.T) {
 		seen = append(seen, o)
 	}}},
 		Route{Method: "GET", Pattern: "/items/{id}", Inputs: []Input{Path[int32]("id")},
-			Handler: Returns(func(*http.Request) (string, error) { return "item", nil })},
-		Route{Method: "GET", Pattern: "/health", Handler: Returns(func(r *http.Request) (health, error) {
+			Handler: Returns(func(*Request) (string, error) { return "item", nil })},
+		Route{Method: "GET", Pattern: "/health", Handler: Returns(func(r *Request) (health, error) {
 			return health{Status: r.URL.Query().Get("s")}, nil
 		})},
 	)

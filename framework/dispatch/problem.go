@@ -2,9 +2,11 @@ package dispatch
 
 import (
 	"bytes"
-	"encoding/json"
+	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Error is a failure with the HTTP status it deserves. Detail is shown to
@@ -28,7 +30,23 @@ func badRequest(detail string) *Error {
 	return &Error{Status: http.StatusBadRequest, Detail: detail}
 }
 
-// problem is an RFC 9457 problem document.
+// Clip shortens a value that a client sent, for quoting it in a problem
+// detail: enough to recognise it, never a way to echo a whole body back.
+func Clip(s string) string {
+	const limit = 64
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// problem is an RFC 9457 problem document. Spring Boot answers errors with
+// {"timestamp","status","error","path"} by default; a problem document says
+// the same in a standard shape, with a detail a client can act on.
 type problem struct {
 	Type     string `json:"type"`
 	Title    string `json:"title"`
@@ -42,12 +60,9 @@ type problem struct {
 // writeProblem answers with a problem document, whatever the client's
 // Accept says: an error is better reported in a type the client did not ask
 // for than not at all (Spring does the same).
-// It returns how many body bytes it wrote.
-func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail, requestID string) int {
+func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail, requestID string) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // as Jackson: a path with & stays readable
-	if err := enc.Encode(problem{
+	if err := newJSONEncoder(&buf).Encode(problem{
 		Type:      "about:blank",
 		Title:     http.StatusText(status),
 		Status:    status,
@@ -63,6 +78,30 @@ func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail, re
 	h.Set("Content-Type", "application/problem+json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	n, _ := w.Write(body)
-	return n
+	w.Write(body)
+}
+
+// fail answers with the problem document that err deserves: its own status
+// when it is an *Error, else the one Options.Classify gives it, else 500.
+// A 5xx is logged with the error; its internal text never reaches the
+// client.
+func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
+	var e *Error
+	if !errors.As(err, &e) && d.classify != nil {
+		e = d.classify(err)
+	}
+	level := slog.LevelWarn // a failure the service knows and has a status for
+	if e == nil {
+		e = &Error{Status: http.StatusInternalServerError, Err: err}
+		level = slog.LevelError
+	}
+	detail := e.Detail
+	if e.Status >= 500 {
+		d.log.Log(r.Context(), level, "request failed", "method", r.Method, "path", r.URL.Path,
+			"route", ex.routeName(), "status", e.Status, "err", err)
+		if detail == "" {
+			detail = "An unexpected error occurred."
+		}
+	}
+	writeProblem(ex, r, e.Status, detail, ex.requestIDFor(r, d.ids))
 }

@@ -1,12 +1,6 @@
 package dispatch
 
-import (
-	"bytes"
-	"encoding/json"
-	"net/http"
-	"reflect"
-	"strings"
-)
+import "strings"
 
 // Route declares one endpoint: what requests it takes and what it does.
 type Route struct {
@@ -23,7 +17,9 @@ type Route struct {
 	Consumes []string
 
 	// Produces narrows the types the route writes. By default an object is
-	// written as JSON or XML and a string as plain text.
+	// written as JSON or XML and a string as plain text. A route whose
+	// handler is Plain declares what it writes here, so that a client that
+	// accepts none of it is answered 406 before the handler runs.
 	Produces []string
 
 	// Status is the success status (Spring's @ResponseStatus); 0 means 200.
@@ -38,6 +34,8 @@ type Route struct {
 	// 413, 415, 500) are known without it.
 	Errors []int
 
+	// Handler is the route's action: Returns, Accepts, Exchanges or Runs
+	// for a typed one, Plain for an http.Handler.
 	Handler Handler
 }
 
@@ -58,109 +56,3 @@ func (r Route) String() string {
 	}
 	return b.String()
 }
-
-// Handler is a route's typed action. Build one with Returns, Accepts,
-// Exchanges or Runs: the type parameters tell the dispatcher which bodies
-// the route reads and which representations it writes, so both are known,
-// and checked, before any request arrives.
-type Handler struct {
-	body   reflect.Type // the body's type; nil when the action takes no body
-	result reflect.Type // the result's type; nil when success has no body
-	run    func(c *call) error
-}
-
-// call is what a handler's run needs from one request.
-type call struct {
-	r      *http.Request
-	body   []byte // the whole request body, when the route takes one
-	in     format // the body's format
-	buf    *bytes.Buffer
-	out    representation // the negotiated representation, when there is a result
-	root   xmlRoot
-	json   *json.Encoder // writes into buf
-	result bool          // run wrote a result into buf
-	status int           // a status the result chose (StatusCoder); 0 for the route's
-
-	statusCoder bool // the result type implements StatusCoder
-}
-
-// StatusCoder is implemented by results that choose their own success or
-// failure status while keeping their representation, as a health report
-// that is DOWN answers 503 with its body (Spring's ResponseEntity).
-type StatusCoder interface {
-	StatusCode() int
-}
-
-// validator is implemented by body types that check themselves after
-// decoding; a failure is a 400 whose detail carries the error's text.
-type validator interface{ Validate() error }
-
-func decodeInto[B any](c *call) (B, error) {
-	var b B
-	if err := decode(c.body, c.in, &b); err != nil {
-		return b, err
-	}
-	if v, ok := any(&b).(validator); ok {
-		if err := v.Validate(); err != nil {
-			return b, badRequest("Invalid request body: " + err.Error() + ".")
-		}
-	}
-	return b, nil
-}
-
-func encodeResult[T any](c *call, v T) error {
-	c.result = true
-	av := any(v) // boxed once, for both uses
-	if c.statusCoder {
-		c.status = av.(StatusCoder).StatusCode()
-	}
-	return encode(c.buf, c.json, c.out.format, c.root, av)
-}
-
-// Returns builds a handler that takes no body and answers with a value.
-func Returns[T any](fn func(r *http.Request) (T, error)) Handler {
-	return Handler{result: typeOf[T](), run: func(c *call) error {
-		v, err := fn(c.r)
-		if err != nil {
-			return err
-		}
-		return encodeResult(c, v)
-	}}
-}
-
-// Accepts builds a handler that reads a B body and answers with no body.
-//
-// A B that implements json.Unmarshaler is given the whole JSON body as it
-// came, without encoding/json's validation pass first, and must itself
-// refuse what is not valid JSON (json.Unmarshal inside it does).
-func Accepts[B any](fn func(r *http.Request, body B) error) Handler {
-	return Handler{body: typeOf[B](), run: func(c *call) error {
-		b, err := decodeInto[B](c)
-		if err != nil {
-			return err
-		}
-		return fn(c.r, b)
-	}}
-}
-
-// Exchanges builds a handler that reads a B body and answers with a T.
-func Exchanges[B, T any](fn func(r *http.Request, body B) (T, error)) Handler {
-	return Handler{body: typeOf[B](), result: typeOf[T](), run: func(c *call) error {
-		b, err := decodeInto[B](c)
-		if err != nil {
-			return err
-		}
-		v, err := fn(c.r, b)
-		if err != nil {
-			return err
-		}
-		return encodeResult(c, v)
-	}}
-}
-
-// Runs builds a handler that takes no body and answers with no body.
-func Runs(fn func(r *http.Request) error) Handler {
-	return Handler{run: func(c *call) error { return fn(c.r) }}
-}
-
-func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }

@@ -52,10 +52,12 @@ type Options struct {
 	ShowValues string
 	// Components lists the components that /actuator/beans shows.
 	Components func() []component.Info
-	// Routes lists the routes that /actuator/mappings shows.
-	Routes func() []dispatch.RouteInfo
-	// Metrics writes the Prometheus text for /actuator/prometheus.
-	Metrics func() ([]byte, error)
+	// Mappings lists the routes that /actuator/mappings shows.
+	Mappings *dispatch.Catalog
+	// Prometheus serves /actuator/prometheus, in the representations
+	// that PrometheusTypes lists.
+	Prometheus      http.Handler
+	PrometheusTypes []string
 	// Probes holds the readiness that health reports.
 	Probes *Probes
 }
@@ -90,12 +92,11 @@ func Routes(opts Options) []dispatch.Route {
 	if opts.Components != nil {
 		add(Beans, dispatch.Route{Method: "GET", Pattern: Base + "/beans", Produces: jsonOnly, Handler: dispatch.Returns(handleBeans(opts.Components))})
 	}
-	if opts.Routes != nil {
-		add(Mappings, dispatch.Route{Method: "GET", Pattern: Base + "/mappings", Produces: jsonOnly, Handler: dispatch.Returns(handleMappings(opts.Routes))})
+	if opts.Mappings != nil {
+		add(Mappings, dispatch.Route{Method: "GET", Pattern: Base + "/mappings", Produces: jsonOnly, Handler: dispatch.Returns(handleMappings(opts.Mappings))})
 	}
-	if opts.Metrics != nil {
-		add(Prometheus, dispatch.Route{Method: "GET", Pattern: Base + "/prometheus", Produces: []string{metricsType},
-			Handler: dispatch.Returns(func(*http.Request) ([]byte, error) { return opts.Metrics() })})
+	if opts.Prometheus != nil {
+		add(Prometheus, dispatch.Route{Method: "GET", Pattern: Base + "/prometheus", Produces: opts.PrometheusTypes, Handler: dispatch.Plain(opts.Prometheus)})
 	}
 	routes = append(routes, dispatch.Route{Method: "GET", Pattern: Base, Produces: jsonOnly, Handler: dispatch.Returns(handleIndex(ids))})
 	return routes
@@ -111,8 +112,8 @@ type index struct {
 	Links map[string]link `json:"_links"`
 }
 
-func handleIndex(ids []string) func(*http.Request) (index, error) {
-	return func(r *http.Request) (index, error) {
+func handleIndex(ids []string) func(*dispatch.Request) (index, error) {
+	return func(r *dispatch.Request) (index, error) {
 		base := "http://" + r.Host + Base
 		links := map[string]link{"self": {Href: base}}
 		for _, id := range ids {
@@ -165,8 +166,8 @@ func (o Options) origin(origin string) string {
 	return origin
 }
 
-func handleEnv(opts Options) func(*http.Request) (envDescriptor, error) {
-	return func(*http.Request) (envDescriptor, error) {
+func handleEnv(opts Options) func(*dispatch.Request) (envDescriptor, error) {
+	return func(*dispatch.Request) (envDescriptor, error) {
 		d := envDescriptor{
 			ActiveProfiles:  opts.Env.ExplicitProfiles(),
 			DefaultProfiles: opts.Env.DefaultProfiles(),
@@ -200,15 +201,12 @@ type envPropertyDescriptor struct {
 	PropertySources []sourceProperty `json:"propertySources"`
 }
 
-func handleEnvProperty(opts Options) func(*http.Request) (envPropertyDescriptor, error) {
-	return func(r *http.Request) (envPropertyDescriptor, error) {
-		name, err := envName.Get(r)
-		if err != nil {
-			return envPropertyDescriptor{}, err
-		}
+func handleEnvProperty(opts Options) func(*dispatch.Request) (envPropertyDescriptor, error) {
+	return func(r *dispatch.Request) (envPropertyDescriptor, error) {
+		name := envName.Get(r)
 		v, ok, err := opts.Env.Lookup(name)
 		if !ok || err != nil {
-			return envPropertyDescriptor{}, &dispatch.Error{Status: http.StatusNotFound, Detail: "No property '" + clip(name) + "' is set."}
+			return envPropertyDescriptor{}, &dispatch.Error{Status: http.StatusNotFound, Detail: "No property '" + dispatch.Clip(name) + "' is set."}
 		}
 		d := envPropertyDescriptor{
 			Property:        propertyWinner{Source: v.Source, Value: opts.show(v.Resolved)},
@@ -226,14 +224,6 @@ func handleEnvProperty(opts Options) func(*http.Request) (envPropertyDescriptor,
 		}
 		return d, nil
 	}
-}
-
-// clip shortens a client-supplied name quoted in a problem detail.
-func clip(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "…"
-	}
-	return s
 }
 
 // bean is one component as /actuator/beans shows it: Spring's fields, and
@@ -254,8 +244,8 @@ type beansDescriptor struct {
 	Contexts map[string]beansContext `json:"contexts"`
 }
 
-func handleBeans(components func() []component.Info) func(*http.Request) (beansDescriptor, error) {
-	return func(*http.Request) (beansDescriptor, error) {
+func handleBeans(components func() []component.Info) func(*dispatch.Request) (beansDescriptor, error) {
+	return func(*dispatch.Request) (beansDescriptor, error) {
 		beans := map[string]bean{}
 		for _, c := range components() {
 			deps := c.Dependencies

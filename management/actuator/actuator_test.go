@@ -31,7 +31,7 @@ func TestExposure(t *testing.T) {
 func TestRoutesFollowExposure(t *testing.T) {
 	patterns := func(e Exposure) string {
 		var ps []string
-		for _, r := range Routes(Options{Exposure: e, Metrics: func() ([]byte, error) { return nil, nil }}) {
+		for _, r := range Routes(Options{Exposure: e, Prometheus: http.NotFoundHandler()}) {
 			ps = append(ps, r.Pattern)
 		}
 		return fmt.Sprint(ps)
@@ -45,13 +45,14 @@ func TestRoutesFollowExposure(t *testing.T) {
 }
 
 func TestMappingParams(t *testing.T) {
-	ok := dispatch.Runs(func(*http.Request) error { return nil })
-	d, err := dispatch.New(dispatch.Options{},
+	ok := dispatch.Runs(func(*dispatch.Request) error { return nil })
+	var catalog dispatch.Catalog
+	_, err := dispatch.New(dispatch.Options{Catalog: &catalog},
 		dispatch.Route{Method: "GET", Pattern: "/a", Params: []string{"p", "!q", "r=v", "s!=w"}, Handler: ok})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _ := handleMappings(d.Routes)(nil)
+	m, _ := handleMappings(&catalog)(nil)
 	got := m.Contexts["application"].Mappings.DispatcherServlets["dispatcherServlet"][0]
 	want := []paramCondition{
 		{Name: "p"},

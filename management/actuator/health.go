@@ -1,6 +1,7 @@
 package actuator
 
 import (
+	"github.com/springport/greeter/framework/dispatch"
 	"net/http"
 	"sync/atomic"
 )
@@ -46,6 +47,6 @@ func (h health) StatusCode() int {
 	return http.StatusServiceUnavailable
 }
 
-func handleHealth(status func() string) func(*http.Request) (health, error) {
-	return func(*http.Request) (health, error) { return health{Status: status()}, nil }
+func handleHealth(status func() string) func(*dispatch.Request) (health, error) {
+	return func(*dispatch.Request) (health, error) { return health{Status: status()}, nil }
 }

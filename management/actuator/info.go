@@ -1,7 +1,7 @@
 package actuator
 
 import (
-	"net/http"
+	"github.com/springport/greeter/framework/dispatch"
 	"runtime/debug"
 )
 
@@ -54,7 +54,7 @@ func readInfo() info {
 	return in
 }
 
-func handleInfo() func(*http.Request) (info, error) {
+func handleInfo() func(*dispatch.Request) (info, error) {
 	in := readInfo() // fixed for the life of the binary
-	return func(*http.Request) (info, error) { return in, nil }
+	return func(*dispatch.Request) (info, error) { return in, nil }
 }

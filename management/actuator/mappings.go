@@ -1,13 +1,10 @@
 package actuator
 
 import (
-	"net/http"
 	"strings"
 
 	"github.com/springport/greeter/framework/dispatch"
 )
-
-const metricsType = "text/plain;version=0.0.4;charset=utf-8"
 
 // The mappings document, in Spring's shape: one entry per route with its
 // request-mapping conditions, plus the success status.
@@ -52,10 +49,10 @@ type paramCondition struct {
 	Negated bool   `json:"negated"`
 }
 
-func handleMappings(routes func() []dispatch.RouteInfo) func(*http.Request) (mappingsDescriptor, error) {
-	return func(*http.Request) (mappingsDescriptor, error) {
+func handleMappings(catalog *dispatch.Catalog) func(*dispatch.Request) (mappingsDescriptor, error) {
+	return func(*dispatch.Request) (mappingsDescriptor, error) {
 		var list []mapping
-		for _, r := range routes() {
+		for _, r := range catalog.Routes() {
 			c := conditions{
 				Consumes: mediaConditions(r.Consumes),
 				Headers:  []string{},
@@ -74,10 +71,10 @@ func handleMappings(routes func() []dispatch.RouteInfo) func(*http.Request) (map
 				predicate += ", params [" + strings.Join(exprs, " && ") + "]"
 			}
 			if len(r.Consumes) > 0 {
-				predicate += ", consumes [" + strings.Join(r.Consumes, " || ") + "]"
+				predicate += ", consumes [" + strings.Join(typeNames(r.Consumes), " || ") + "]"
 			}
 			if len(r.Produces) > 0 {
-				predicate += ", produces [" + strings.Join(r.Produces, " || ") + "]"
+				predicate += ", produces [" + strings.Join(typeNames(r.Produces), " || ") + "]"
 			}
 			predicate += "}"
 			list = append(list, mapping{Handler: r.Method + " " + r.Pattern, Predicate: predicate,
@@ -89,10 +86,18 @@ func handleMappings(routes func() []dispatch.RouteInfo) func(*http.Request) (map
 	}
 }
 
-func mediaConditions(types []string) []mediaTypeCondition {
+func mediaConditions(types []dispatch.MediaType) []mediaTypeCondition {
 	out := []mediaTypeCondition{}
 	for _, t := range types {
-		out = append(out, mediaTypeCondition{MediaType: t})
+		out = append(out, mediaTypeCondition{MediaType: t.Type})
 	}
 	return out
+}
+
+func typeNames(types []dispatch.MediaType) []string {
+	names := make([]string, len(types))
+	for i, t := range types {
+		names[i] = t.Type
+	}
+	return names
 }

@@ -1,22 +1,27 @@
 // Package metrics records the service's HTTP metrics in a Prometheus
 // registry of its own, with the Go runtime and process collectors, and
-// writes them in the Prometheus text format for /actuator/prometheus.
+// serves them with promhttp for /actuator/prometheus.
 package metrics
 
 import (
-	"bytes"
+	"net/http"
 	"strconv"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/springport/greeter/framework/dispatch"
 )
 
-// ContentType is the Prometheus text exposition format.
-const ContentType = "text/plain;version=0.0.4;charset=utf-8"
+// ContentTypes are the representations the handler writes, as promhttp
+// negotiates them from Accept: the text exposition format, and protobuf
+// for a scraper that asks for it.
+var ContentTypes = []string{
+	"text/plain;version=0.0.4;charset=utf-8",
+	"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited",
+}
 
 // HTTP records requests as http_server_requests_seconds, Spring Boot's
 // name: a histogram whose _count is the request count, labelled by method,
@@ -80,22 +85,14 @@ func (m *HTTP) Observe(o dispatch.Observation) {
 	obs.Observe(o.Duration.Seconds())
 }
 
-// Text gathers every metric in the Prometheus text format.
-func (m *HTTP) Text() ([]byte, error) {
-	m.runtimeOnce.Do(func() {
-		m.registry.MustRegister(collectors.NewGoCollector(),
-			collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+// Handler serves every metric, in the format the scraper asks for.
+func (m *HTTP) Handler() http.Handler {
+	scrape := promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m.runtimeOnce.Do(func() {
+			m.registry.MustRegister(collectors.NewGoCollector(),
+				collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		})
+		scrape.ServeHTTP(w, r)
 	})
-	families, err := m.registry.Gather()
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	enc := expfmt.NewEncoder(&buf, expfmt.NewFormat(expfmt.TypeTextPlain))
-	for _, f := range families {
-		if err := enc.Encode(f); err != nil {
-			return nil, err
-		}
-	}
-	return buf.Bytes(), nil
 }

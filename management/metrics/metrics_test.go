@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -18,10 +19,9 @@ func TestObserve(t *testing.T) {
 	} {
 		m.Observe(o)
 	}
-	text, err := m.Text()
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := httptest.NewRecorder()
+	m.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/metrics", nil))
+	text := w.Body.String()
 	for _, want := range []string{
 		`http_server_requests_seconds_count{method="GET",status="200",uri="/a/{id}"} 2`,
 		`http_server_requests_seconds_sum{method="GET",status="200",uri="/a/{id}"} 0.005`,
@@ -30,7 +30,7 @@ func TestObserve(t *testing.T) {
 		"# TYPE go_goroutines gauge",
 		"# TYPE process_cpu_seconds_total counter",
 	} {
-		if !strings.Contains(string(text), want) {
+		if !strings.Contains(text, want) {
 			t.Errorf("metrics lack %s", want)
 		}
 	}

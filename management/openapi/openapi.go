@@ -77,23 +77,27 @@ func Document(info Info, routes []dispatch.RouteInfo) map[string]any {
 	}
 }
 
-// Routes returns the routes that serve the document. routes is called once,
-// on first use, when the table is complete.
-func Routes(info Info, routes func() []dispatch.RouteInfo) []dispatch.Route {
+// Routes returns the routes that serve the document of routes. The
+// document is made on first use, not at start-up, which it would slow.
+func Routes(info Info, routes []dispatch.Route) []dispatch.Route {
 	var once sync.Once
 	var jsonDoc, yamlDoc []byte
 	var err error
 	documents := func() {
-		doc := Document(info, routes())
+		var infos []dispatch.RouteInfo
+		if infos, err = dispatch.Describe(routes...); err != nil {
+			return
+		}
+		doc := Document(info, infos)
 		if jsonDoc, err = json.Marshal(doc); err == nil {
 			yamlDoc = YAML(doc)
 		}
 	}
 	return []dispatch.Route{
 		{Method: "GET", Pattern: "/v3/api-docs", Produces: []string{"application/json"},
-			Handler: dispatch.Returns(func(*http.Request) ([]byte, error) { once.Do(documents); return jsonDoc, err })},
+			Handler: dispatch.Returns(func(*dispatch.Request) ([]byte, error) { once.Do(documents); return jsonDoc, err })},
 		{Method: "GET", Pattern: "/v3/api-docs.yaml", Produces: []string{"application/vnd.oai.openapi"},
-			Handler: dispatch.Returns(func(*http.Request) ([]byte, error) { once.Do(documents); return yamlDoc, err })},
+			Handler: dispatch.Returns(func(*dispatch.Request) ([]byte, error) { once.Do(documents); return yamlDoc, err })},
 	}
 }
 
@@ -237,7 +241,7 @@ func (b *builder) requestBody(routes []dispatch.RouteInfo) object {
 			if r.Body != nil {
 				mt["schema"] = b.bodySchema(ct, r.Body, false)
 			}
-			addContent(content, ct, mt)
+			addContent(content, ct.Type, mt)
 		}
 	}
 	if len(content) == 0 {
@@ -270,7 +274,7 @@ func (b *builder) operationResponses(routes []dispatch.RouteInfo) object {
 				resp["content"] = content
 			}
 			for _, ct := range r.Produces {
-				addContent(content, ct, object{"schema": b.bodySchema(ct, r.Result, true)})
+				addContent(content, ct.Type, object{"schema": b.bodySchema(ct, r.Result, true)})
 			}
 			if r.Result.Implements(reflect.TypeFor[dispatch.StatusCoder]()) {
 				// The result chooses its status, keeping its representation.
@@ -309,34 +313,22 @@ func addContent(content object, ct string, mt object) {
 	}
 }
 
-// bodySchema is the schema of a body or result of type t in media type ct.
-func (b *builder) bodySchema(ct string, t reflect.Type, result bool) object {
+// bodySchema is the schema of a body or result of type t in media type mt.
+func (b *builder) bodySchema(mt dispatch.MediaType, t reflect.Type, result bool) object {
 	if result && t == bytesType {
-		// Bytes that already are a representation.
-		if isJSON(ct) {
+		// Bytes that already are a representation: any JSON, or a string.
+		if mt.Format == dispatch.FormatJSON {
 			return object{}
 		}
 		return object{"type": "string"}
 	}
-	switch {
-	case isXML(ct):
+	switch mt.Format {
+	case dispatch.FormatXML:
 		return b.schemas.xmlRoot(t)
-	case isJSON(ct):
+	case dispatch.FormatJSON:
 		return b.schemas.json(t)
 	}
 	return object{"type": "string"} // text/plain: a string, written raw
-}
-
-// isJSON and isXML tell the format of a media type (range) as the
-// dispatcher's readers and writers do: by its subtype or its +json, +xml
-// structured-syntax suffix.
-func isJSON(ct string) bool { return hasSyntax(ct, "json") }
-func isXML(ct string) bool  { return hasSyntax(ct, "xml") }
-
-func hasSyntax(ct, syntax string) bool {
-	base, _, _ := strings.Cut(strings.ToLower(ct), ";")
-	_, sub, _ := strings.Cut(strings.TrimSpace(base), "/")
-	return sub == syntax || strings.HasSuffix(sub, "+"+syntax)
 }
 
 // problemResponse returns the name of the shared response for an error

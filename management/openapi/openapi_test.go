@@ -33,25 +33,25 @@ type report struct {
 func (report) StatusCode() int { return http.StatusServiceUnavailable }
 
 func returns[T any](v T) dispatch.Handler {
-	return dispatch.Returns(func(*http.Request) (T, error) { return v, nil })
+	return dispatch.Returns(func(*dispatch.Request) (T, error) { return v, nil })
 }
 
 func accepts[B any]() dispatch.Handler {
-	return dispatch.Accepts(func(*http.Request, B) error { return nil })
+	return dispatch.Accepts(func(*dispatch.Request, B) error { return nil })
 }
 
-func runs() dispatch.Handler { return dispatch.Runs(func(*http.Request) error { return nil }) }
+func runs() dispatch.Handler { return dispatch.Runs(func(*dispatch.Request) error { return nil }) }
 
 // document builds the routes with the dispatcher, so that their
 // descriptions are the real ones, and returns their document as JSON would
 // decode it.
 func document(t *testing.T, routes ...dispatch.Route) any {
 	t.Helper()
-	d, err := dispatch.New(dispatch.Options{}, routes...)
+	infos, err := dispatch.Describe(routes...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return decoded(t, Document(Info{Title: "test", Version: "1.0"}, d.Routes()))
+	return decoded(t, Document(Info{Title: "test", Version: "1.0"}, infos))
 }
 
 func decoded(t *testing.T, v any) any {
@@ -172,7 +172,7 @@ func TestDocument(t *testing.T) {
 		},
 		{
 			name:   "body and result in JSON and XML",
-			routes: []dispatch.Route{{Method: "PUT", Pattern: "/o", Handler: dispatch.Exchanges(func(*http.Request, order) (order, error) { return order{}, nil })}},
+			routes: []dispatch.Route{{Method: "PUT", Pattern: "/o", Handler: dispatch.Exchanges(func(*dispatch.Request, order) (order, error) { return order{}, nil })}},
 			want: map[string]string{
 				"/paths/~1o/put/requestBody/content/text~1xml/schema":           `{"$ref":"#/components/schemas/order"}`,
 				"/paths/~1o/put/requestBody/content/application~1*+xml/schema":  `{"$ref":"#/components/schemas/order"}`,
@@ -287,18 +287,18 @@ func TestDocument(t *testing.T) {
 func TestDocumentIsDeterministic(t *testing.T) {
 	routes := []dispatch.Route{
 		{Method: "GET", Pattern: "/w", Handler: returns([]widget{})},
-		{Method: "PUT", Pattern: "/o", Handler: dispatch.Exchanges(func(*http.Request, order) (order, error) { return order{}, nil })},
+		{Method: "PUT", Pattern: "/o", Handler: dispatch.Exchanges(func(*dispatch.Request, order) (order, error) { return order{}, nil })},
 	}
-	d, err := dispatch.New(dispatch.Options{}, routes...)
+	infos, err := dispatch.Describe(routes...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := json.Marshal(Document(Info{}, d.Routes()))
-	b, _ := json.Marshal(Document(Info{}, d.Routes()))
+	a, _ := json.Marshal(Document(Info{}, infos))
+	b, _ := json.Marshal(Document(Info{}, infos))
 	if string(a) != string(b) {
 		t.Errorf("two documents for one table differ:\n%s\n%s", a, b)
 	}
-	if ya, yb := YAML(Document(Info{}, d.Routes())), YAML(Document(Info{}, d.Routes())); string(ya) != string(yb) {
+	if ya, yb := YAML(Document(Info{}, infos)), YAML(Document(Info{}, infos)); string(ya) != string(yb) {
 		t.Errorf("two YAML documents for one table differ")
 	}
 }

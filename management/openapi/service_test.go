@@ -16,11 +16,10 @@ import (
 // JSON, with the routes it describes.
 func serviceDocument(t *testing.T) ([]byte, []dispatch.RouteInfo, map[string]any) {
 	t.Helper()
-	d, err := dispatch.New(dispatch.Options{}, api.Routes("Hello World!", &message.Collection{}, nil, nil)...)
+	routes, err := dispatch.Describe(api.Routes("Hello World!", &message.Collection{}, nil, nil)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	routes := d.Routes()
 	doc := Document(Info{Title: "greeter", Version: "(devel)"}, routes)
 	asJSON, err := json.Marshal(doc)
 	if err != nil {

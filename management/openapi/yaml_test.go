@@ -149,12 +149,12 @@ func TestYAMLScalars(t *testing.T) {
 // TestYAMLRoundTrip reads what YAML writes with a YAML parser: it must be
 // the same data as the JSON.
 func TestYAMLRoundTrip(t *testing.T) {
-	d, err := dispatch.New(dispatch.Options{}, api.Routes("Hello World!", &message.Collection{}, nil, nil)...)
+	routes, err := dispatch.Describe(api.Routes("Hello World!", &message.Collection{}, nil, nil)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	inputs := []any{
-		Document(Info{Title: "greeter", Version: "(devel)"}, d.Routes()),
+		Document(Info{Title: "greeter", Version: "(devel)"}, routes),
 		map[string]any{
 			"": "empty key", " ": "space key", "200": 200, "true": true, "null": nil, "a: b": "x #y",
 			strings.Repeat("k", 1100): map[string]any{"long": "key"},

@@ -1,0 +1,128 @@
+package dispatch
+
+import (
+	"net/http"
+	"reflect"
+	"slices"
+	"sync"
+)
+
+// RouteInfo describes a checked route, for listings (/actuator/mappings) and
+// for the OpenAPI document; both are read from the routes the dispatcher
+// serves, so neither can drift from them.
+type RouteInfo struct {
+	Method   string
+	Pattern  string
+	Params   []ParamCondition // request-parameter conditions
+	Consumes []MediaType      // body types read; empty when the route reads none
+	Produces []MediaType      // representations written; empty when success has no body
+	Status   int              // success status
+	Inputs   []InputInfo
+	Body     reflect.Type // the body's Go type; nil when none
+	Result   reflect.Type // the result's Go type; nil when none, or for a Plain route
+
+	// Errors lists the statuses the dispatcher can answer for this route,
+	// beyond the ServeMux's 404 and 405, each as a problem document.
+	Errors []int
+}
+
+// MediaType is a media type (or range) that a route reads or writes, with
+// the syntax of its bodies.
+type MediaType struct {
+	Type   string // "application/json", "application/*+json", "text/plain"
+	Format Format
+}
+
+// InputInfo describes a declared path variable or query parameter.
+type InputInfo struct {
+	Name     string
+	In       string // "path" or "query"
+	Required bool
+	Type     reflect.Type // int32, int64, string or uuid.UUID
+}
+
+// Describe checks routes as New does and describes them, without serving
+// them: for a document about some of a dispatcher's routes.
+func Describe(routes ...Route) ([]RouteInfo, error) {
+	compiled, errs := compileAll(routes)
+	if len(errs) > 0 {
+		return nil, tableError(errs)
+	}
+	return describe(compiled), nil
+}
+
+func describe(routes []*route) []RouteInfo {
+	infos := make([]RouteInfo, 0, len(routes))
+	for _, rt := range routes {
+		info := RouteInfo{
+			Method:   rt.decl.Method,
+			Pattern:  rt.decl.Pattern,
+			Params:   slices.Clone(rt.params),
+			Consumes: mediaTypes(rt.consumes),
+			Produces: mediaTypes(rt.produces),
+			Status:   rt.status,
+			Body:     rt.body,
+			Result:   rt.result,
+			Errors:   rt.errorStatuses(),
+		}
+		for _, in := range rt.inputs {
+			info.Inputs = append(info.Inputs, InputInfo{Name: in.name, In: in.in, Required: in.required, Type: in.typ})
+		}
+		infos = append(infos, info)
+	}
+	return infos
+}
+
+func mediaTypes(reps []representation) []MediaType {
+	var types []MediaType
+	for _, r := range reps {
+		types = append(types, MediaType{Type: r.mediaType.String(), Format: r.format})
+	}
+	return types
+}
+
+// errorStatuses lists, in order, the statuses of the problem documents
+// that the dispatcher can answer for the route, and those its handler
+// declares.
+func (rt *route) errorStatuses() []int {
+	var errs []int
+	if len(rt.inputs) > 0 || len(rt.params) > 0 || len(rt.produces) > 0 || rt.body != nil {
+		errs = append(errs, http.StatusBadRequest)
+	}
+	if len(rt.produces) > 0 {
+		errs = append(errs, http.StatusNotAcceptable)
+	}
+	if rt.body != nil {
+		errs = append(errs, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
+	}
+	for _, status := range append(rt.decl.Errors, http.StatusInternalServerError) {
+		if !slices.Contains(errs, status) {
+			errs = append(errs, status)
+		}
+	}
+	slices.Sort(errs)
+	return errs
+}
+
+// Catalog collects the routes of every dispatcher built with it (see
+// Options.Catalog), so that one listing, such as /actuator/mappings, shows
+// every route the service serves, on every port, its own included. Its
+// zero value is ready to use.
+type Catalog struct {
+	mu     sync.RWMutex
+	routes []RouteInfo
+}
+
+// Routes returns the routes listed so far, in the order their dispatchers
+// were built and their routes declared.
+func (c *Catalog) Routes() []RouteInfo {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return slices.Clone(c.routes)
+}
+
+func (c *Catalog) add(routes []RouteInfo) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.routes = append(c.routes, routes...)
+}

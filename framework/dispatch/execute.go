@@ -1,0 +1,97 @@
+package dispatch
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+)
+
+// smallBody is the largest body net/http sizes by itself: it sets
+// Content-Length when the handler returns before writing more than its
+// chunking buffer holds (2048 bytes).
+const smallBody = 2048
+
+// execute runs the chosen route: converts its inputs, reads its body, calls
+// its handler and writes the result in the negotiated representation with
+// the route's success status. A Plain route's handler does all of that
+// itself.
+func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
+	rt := ch.route
+	if rt.plain != nil {
+		rt.plain.ServeHTTP(ex, r)
+		return
+	}
+	req := &ex.req
+	req.Request, req.route, req.inputs = r, rt, req.inputs[:0]
+	for _, in := range rt.inputs {
+		v, err := in.convert(r)
+		if err != nil {
+			d.fail(ex, r, err)
+			return
+		}
+		req.inputs = append(req.inputs, v)
+	}
+	c := &ex.call
+	*c = call{req: req, buf: &ex.out, json: ex.jsonEncoder(), root: rt.root, statusCoder: rt.statusCoder}
+	if ch.out >= 0 {
+		c.out = rt.produces[ch.out]
+		if c.out.contentType == "" { // a pattern: answer in the client's own type
+			ct := ch.concrete.String()
+			if c.out.format == FormatXML {
+				ct += ";charset=UTF-8"
+			}
+			c.out.contentType, c.out.contentTypeHeader = ct, []string{ct}
+		}
+	}
+	if rt.body != nil {
+		body, err := readAll(ex, r, d.maxBody)
+		if err != nil {
+			d.fail(ex, r, err)
+			return
+		}
+		c.body, c.in = body, ch.in
+	}
+	if err := rt.run(c); err != nil {
+		d.fail(ex, r, err)
+		return
+	}
+	if !c.wrote {
+		ex.WriteHeader(rt.status)
+		return
+	}
+	status := rt.status
+	if c.status != 0 {
+		status = c.status
+	}
+	h := ex.Header()
+	h["Content-Type"] = c.out.contentTypeHeader // shared and never changed: no allocation
+	if ex.out.Len() > smallBody {
+		h["Content-Length"] = []string{strconv.Itoa(ex.out.Len())}
+	} // else net/http computes it, as the handler returns before its buffer fills
+	ex.WriteHeader(status)
+	ex.Write(ex.out.Bytes())
+}
+
+// readAll reads the whole request body into the exchange, refusing one
+// over max with 413: before reading it when its length is declared, and as
+// soon as it passes the limit otherwise.
+func readAll(ex *exchange, r *http.Request, max int64) ([]byte, error) {
+	if r.ContentLength > max {
+		return nil, bodyTooLarge(max)
+	}
+	ex.in.Reset()
+	_, err := ex.in.ReadFrom(http.MaxBytesReader(ex.w, r.Body, max))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, bodyTooLarge(max)
+	case err != nil:
+		return nil, &Error{Status: http.StatusBadRequest, Detail: "Failed to read the request body.", Err: err}
+	}
+	return ex.in.Bytes(), nil
+}
+
+func bodyTooLarge(max int64) *Error {
+	return &Error{Status: http.StatusRequestEntityTooLarge,
+		Detail: "Request body is larger than the limit of " + strconv.FormatInt(max, 10) + " bytes."}
+}

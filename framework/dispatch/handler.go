@@ -1,0 +1,149 @@
+package dispatch
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+)
+
+// Handler is a route's action. Build a typed one with Returns, Accepts,
+// Exchanges or Runs: the type parameters tell the dispatcher which body the
+// route reads and what it writes, so both are known, and checked, before
+// any request arrives. Plain makes one of an http.Handler that reads and
+// writes for itself.
+type Handler struct {
+	body   reflect.Type // the body's type; nil when the action takes no body
+	result reflect.Type // the result's type; nil when success has no body
+	run    func(c *call) error
+	plain  http.Handler
+}
+
+// Request is a request as a typed handler sees it: the HTTP request, and
+// the inputs its route declares, converted (read them with Param.Get). The
+// dispatcher reuses it once the handler returns, so a handler must not keep
+// it.
+type Request struct {
+	*http.Request
+	route  *route
+	inputs []inputValue // parallel to route.inputs
+}
+
+// input returns the converted value of the input s.
+func (r *Request) input(s *inputSpec) inputValue {
+	for i, in := range r.route.inputs {
+		if in == s {
+			return r.inputs[i]
+		}
+	}
+	panic(fmt.Sprintf("dispatch: the handler of route %s reads %s parameter %q, which the route does not declare in Inputs", r.route.name, s.in, s.name))
+}
+
+// StatusCoder is implemented by results that choose their own success or
+// failure status while keeping their representation, as a health report
+// that is DOWN answers 503 with its body (Spring's ResponseEntity).
+type StatusCoder interface {
+	StatusCode() int
+}
+
+// validator is implemented by body types that check themselves after
+// decoding; a failure is a 400 whose detail carries the error's text.
+type validator interface{ Validate() error }
+
+// call is what a typed handler's run needs from one request, and what it
+// leaves for the dispatcher to write.
+type call struct {
+	req  *Request
+	body []byte // the whole request body, when the route reads one
+	in   Format // the body's format
+
+	buf         *bytes.Buffer  // the result, encoded
+	json        *json.Encoder  // writes into buf
+	out         representation // the negotiated representation
+	root        xmlRoot
+	statusCoder bool // the result type chooses its status
+
+	wrote  bool // run encoded a result into buf
+	status int  // the status the result chose; 0 for the route's
+}
+
+// Returns builds a handler that takes no body and answers with a value.
+func Returns[T any](fn func(r *Request) (T, error)) Handler {
+	return Handler{result: reflect.TypeFor[T](), run: func(c *call) error {
+		v, err := fn(c.req)
+		if err != nil {
+			return err
+		}
+		return writeResult(c, v)
+	}}
+}
+
+// Accepts builds a handler that reads a B body and answers with no body.
+//
+// A B that implements json.Unmarshaler is given the whole JSON body as it
+// came, without encoding/json's validation pass first, and must itself
+// refuse what is not valid JSON (json.Unmarshal inside it does).
+func Accepts[B any](fn func(r *Request, body B) error) Handler {
+	return Handler{body: reflect.TypeFor[B](), run: func(c *call) error {
+		b, err := readBody[B](c)
+		if err != nil {
+			return err
+		}
+		return fn(c.req, b)
+	}}
+}
+
+// Exchanges builds a handler that reads a B body and answers with a T.
+func Exchanges[B, T any](fn func(r *Request, body B) (T, error)) Handler {
+	return Handler{body: reflect.TypeFor[B](), result: reflect.TypeFor[T](), run: func(c *call) error {
+		b, err := readBody[B](c)
+		if err != nil {
+			return err
+		}
+		v, err := fn(c.req, b)
+		if err != nil {
+			return err
+		}
+		return writeResult(c, v)
+	}}
+}
+
+// Runs builds a handler that takes no body and answers with no body.
+func Runs(fn func(r *Request) error) Handler {
+	return Handler{run: func(c *call) error { return fn(c.req) }}
+}
+
+// Plain makes a route of an http.Handler that reads the request and writes
+// the response itself, as chi's Mount does: the dispatcher still chooses
+// the route by its conditions (406 when the client accepts none of its
+// Produces), observes it and recovers its panics, but converts nothing.
+func Plain(h http.Handler) Handler {
+	return Handler{plain: h}
+}
+
+func readBody[B any](c *call) (B, error) {
+	var b B
+	if err := decode(c.body, c.in, &b); err != nil {
+		return b, err
+	}
+	if v, ok := any(&b).(validator); ok {
+		if err := v.Validate(); err != nil {
+			return b, badRequest("Invalid request body: " + err.Error() + ".")
+		}
+	}
+	return b, nil
+}
+
+func writeResult[T any](c *call, v T) error {
+	c.wrote = true
+	av := any(v) // boxed once, for both uses
+	if c.statusCoder {
+		c.status = av.(StatusCoder).StatusCode()
+	}
+	if c.out.raw {
+		c.buf.Write(av.([]byte))
+		return nil
+	}
+	return encode(c.buf, c.json, c.out.format, c.root, av)
+}
