@@ -162,44 +162,43 @@ func (b messageBody) Validate() error {
 
 func (b messageBody) message() message.Message { return message.Message{Text: *b.Text} }
 
-func handleListMessages(messages *message.Collection) func(*http.Request) ([]message.Message, error) {
-	return func(*http.Request) ([]message.Message, error) { return messages.All(), nil }
+func handleListMessages(messages message.Store) func(*http.Request) ([]message.Message, error) {
+	return func(r *http.Request) ([]message.Message, error) { return messages.All(r.Context()) }
 }
 
-func handleCreateMessage(messages *message.Collection) func(*http.Request, messageBody) error {
-	return func(_ *http.Request, body messageBody) error {
-		messages.Append(body.message())
-		return nil
+func handleCreateMessage(messages message.Store) func(*http.Request, messageBody) error {
+	return func(r *http.Request, body messageBody) error {
+		return messages.Append(r.Context(), body.message())
 	}
 }
 
-func handleGetMessage(messages *message.Collection) func(*http.Request) (message.Message, error) {
+func handleGetMessage(messages message.Store) func(*http.Request) (message.Message, error) {
 	return func(r *http.Request) (message.Message, error) {
 		index, err := messageIndex.Get(r)
 		if err != nil {
 			return message.Message{}, err
 		}
-		return messages.Get(int64(index))
+		return messages.Get(r.Context(), int64(index))
 	}
 }
 
-func handleReplaceMessage(messages *message.Collection) func(*http.Request, messageBody) error {
+func handleReplaceMessage(messages message.Store) func(*http.Request, messageBody) error {
 	return func(r *http.Request, body messageBody) error {
 		index, err := messageIndex.Get(r)
 		if err != nil {
 			return err
 		}
-		return messages.Replace(int64(index), body.message())
+		return messages.Replace(r.Context(), int64(index), body.message())
 	}
 }
 
-func handleRemoveMessage(messages *message.Collection) func(*http.Request) error {
+func handleRemoveMessage(messages message.Store) func(*http.Request) error {
 	return func(r *http.Request) error {
 		index, err := messageIndex.Get(r)
 		if err != nil {
 			return err
 		}
-		return messages.Remove(int64(index))
+		return messages.Remove(r.Context(), int64(index))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/domain/number"
 	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/inmem"
 )
 
 // declareComponents declares the service's components. The number
@@ -16,9 +17,9 @@ import (
 // each hold a handle to it, as the original's two controllers each get it
 // injected, so its scope alone decides who shares an instance.
 func declareComponents(r *component.Registry, numberScope component.Scope, clock func() time.Time) {
-	component.Provide(r, component.Def[*message.Collection]{
+	component.Provide(r, component.Def[message.Store]{
 		Name: "messages",
-		New:  func(*component.Context) (*message.Collection, error) { return &message.Collection{}, nil },
+		New:  func(*component.Context) (message.Store, error) { return &inmem.Messages{}, nil },
 	})
 	component.Provide(r, component.Def[*number.Number]{
 		Name:  "number",

@@ -160,7 +160,7 @@ func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, e
 			components.Close()
 		}
 	}()
-	messages, err := component.Lookup[*message.Collection](components, context.Background(), "messages")
+	messages, err := component.Lookup[message.Store](components, context.Background(), "messages")
 	if err != nil {
 		return nil, err
 	}

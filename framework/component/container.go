@@ -203,7 +203,7 @@ func (c *Container) Components() []Info {
 }
 
 // qualifiedName names a type with its full package path, as Spring names
-// a bean's class: *github.com/x/message.Collection.
+// a bean's class: *github.com/x/inmem.Messages.
 func qualifiedName(t reflect.Type) string {
 	prefix := ""
 	for t.Kind() == reflect.Pointer {
