@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/inmem"
 )
 
 // The tests declare their own components from these types. Dependencies
@@ -127,6 +128,14 @@ func provideHolder[T any](r *component.Registry, name string, scope component.Sc
 	})
 }
 
+// options returns the options the tests start containers with: an
+// in-memory session store, closed when the test ends.
+func options(t *testing.T) component.Options {
+	sessions := inmem.NewSessions(inmem.SessionOptions{})
+	t.Cleanup(func() { sessions.Close() })
+	return component.Options{Sessions: sessions}
+}
+
 // start starts r with the active profiles (["default"] when none) and
 // closes the container when the test ends.
 func start(t *testing.T, r *component.Registry, active ...string) *component.Container {
@@ -134,7 +143,7 @@ func start(t *testing.T, r *component.Registry, active ...string) *component.Con
 	if len(active) == 0 {
 		active = []string{"default"}
 	}
-	c, err := r.Start(active, component.Options{})
+	c, err := r.Start(active, options(t))
 	if err != nil {
 		t.Fatalf("Start(%q): %v", active, err)
 	}

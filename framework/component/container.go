@@ -19,8 +19,9 @@ type Container struct {
 	resolved map[*decl][]*decl // each decl's providers, parallel to needs
 	active   []string
 
-	singletons store
-	sessions   *Sessions
+	singletons    store
+	sessions      *sessions // nil when no session-scoped component is active
+	sessionCookie string
 }
 
 // Context is what a component's New function resolves its dependencies
@@ -139,7 +140,10 @@ func (c *Container) resolve(ctx context.Context, d *decl) (any, error) {
 	case Prototype:
 		return c.build(ctx, d)
 	}
-	s := scopeStore(ctx, d.scope)
+	s, err := scopeStore(ctx, d.scope)
+	if err != nil {
+		return nil, fmt.Errorf("component %s: %w", d.name, err)
+	}
 	if s == nil {
 		return nil, &ScopeError{Component: d.name, Scope: d.scope}
 	}
@@ -168,12 +172,13 @@ func (c *Container) buildSingletons() error {
 	return nil
 }
 
-// Close releases the singletons, in reverse order of creation, and every
-// live session.
+// Close releases the components of every session, and the singletons in
+// reverse order of creation. It leaves the session store open: whoever
+// made it closes it.
 func (c *Container) Close() error {
 	var errs []error
 	if c.sessions != nil {
-		errs = append(errs, c.sessions.close())
+		errs = append(errs, c.sessions.releaseAll())
 	}
 	errs = append(errs, c.singletons.release())
 	return errors.Join(errs...)

@@ -37,8 +37,9 @@ func startWithin(t *testing.T, r *component.Registry, active []string) (*compone
 		err error
 	}
 	done := make(chan result, 1)
+	opts := options(t)
 	go func() {
-		c, err := r.Start(active, component.Options{})
+		c, err := r.Start(active, opts)
 		done <- result{c, err}
 	}()
 	select {
