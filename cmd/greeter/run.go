@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/springport/greeter/api"
-	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
@@ -151,7 +150,7 @@ type app struct {
 func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, err error) {
 	sessions := inmem.NewSessions(inmem.SessionOptions{IdleTimeout: s.server.sessionTimeout})
 	registry := &component.Registry{}
-	declareComponents(registry, s.app.numberScope, time.Now)
+	declared := declareComponents(registry, s.app.numberScope, time.Now)
 	components, err := registry.Start(env.ActiveProfiles(), component.Options{Sessions: sessions})
 	if err != nil {
 		sessions.Close()
@@ -164,15 +163,15 @@ func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, e
 			sessions.Close()
 		}
 	}()
-	messages, err := component.Lookup[message.Store](components, context.Background(), "messages")
+	messages, err := declared.messages.Get(context.Background(), components)
 	if err != nil {
 		return nil, err
 	}
-	valA, err := component.Lookup[api.NumberSource](components, context.Background(), "numberControllerA")
+	valA, err := declared.valA.Get(context.Background(), components)
 	if err != nil {
 		return nil, err
 	}
-	valB, err := component.Lookup[api.NumberSource](components, context.Background(), "numberControllerB")
+	valB, err := declared.valB.Get(context.Background(), components)
 	if err != nil {
 		return nil, err
 	}

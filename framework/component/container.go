@@ -96,25 +96,31 @@ func (h *Handle[T]) Get(ctx context.Context) (T, error) {
 	return v.(T), nil
 }
 
-// Lookup returns the component called name, resolved in ctx, as a T.
-func Lookup[T any](c *Container, ctx context.Context, name string) (T, error) {
+// Ref refers to a component that Provide declared, so that the code that
+// declared it can resolve it in the started container without naming it
+// again.
+type Ref[T any] struct{ d *decl }
+
+// Get returns the instance of r's component for ctx in c: the singleton,
+// the instance of the request, session or websocket connection in ctx, or
+// a new prototype. A component that c does not hold is an error saying
+// why: its profile condition excluded it, or it was declared on another
+// registry.
+func (r Ref[T]) Get(ctx context.Context, c *Container) (T, error) {
 	var zero T
-	d, ok := c.byName[name]
-	if !ok {
-		if i := slices.IndexFunc(c.absent, func(d *decl) bool { return d.name == name }); i >= 0 {
-			return zero, fmt.Errorf("component %s does not exist: its condition %q does not hold for active profiles %q", name, c.absent[i].condition.String(), c.active)
-		}
-		return zero, fmt.Errorf("no component is called %s", name)
+	switch {
+	case r.d == nil:
+		return zero, fmt.Errorf("the zero component.Ref[%T] refers to no component; use the Ref that Provide returns", zero)
+	case slices.Contains(c.absent, r.d):
+		return zero, fmt.Errorf("component %s does not exist: its condition %q does not hold for active profiles %q", r.d.name, r.d.condition.String(), c.active)
+	case c.byName[r.d.name] != r.d:
+		return zero, fmt.Errorf("component %s was declared on another registry than the one this container started from", r.d.name)
 	}
-	v, err := c.resolve(ctx, d)
+	v, err := c.resolve(ctx, r.d)
 	if err != nil {
 		return zero, err
 	}
-	t, ok := v.(T)
-	if !ok {
-		return zero, fmt.Errorf("component %s is a %s, not a %T", name, d.typ, zero)
-	}
-	return t, nil
+	return v.(T), nil
 }
 
 // ScopeError reports a resolution in a scope that is not active.

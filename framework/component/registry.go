@@ -26,7 +26,7 @@ import (
 
 // Def declares a component that provides a T.
 type Def[T any] struct {
-	// Name identifies the component in errors, listings and lookups.
+	// Name identifies the component in errors and listings.
 	Name string
 	// Scope is its lifecycle; the zero value is Singleton.
 	Scope Scope
@@ -81,9 +81,10 @@ type Registry struct {
 	errs  []error
 }
 
-// Provide declares a component on r. Mistakes in the declaration are
-// reported by Start.
-func Provide[T any](r *Registry, d Def[T]) {
+// Provide declares a component on r, and returns the reference that
+// resolves it once r has started. Mistakes in the declaration are reported
+// by Start.
+func Provide[T any](r *Registry, d Def[T]) Ref[T] {
 	dc := &decl{
 		name:     d.Name,
 		typ:      reflect.TypeFor[T](),
@@ -119,6 +120,7 @@ func Provide[T any](r *Registry, d Def[T]) {
 	}
 	r.errs = append(r.errs, errs...)
 	r.decls = append(r.decls, dc)
+	return Ref[T]{dc}
 }
 
 // Options configure a started container.

@@ -98,7 +98,7 @@ func newSessionFixture(t *testing.T, o fixtureOptions) *sessionFixture {
 	}
 	var serials atomic.Int64
 	var r component.Registry
-	component.Provide(&r, component.Def[*cart]{Name: "cart", Scope: component.Session, New: func(*component.Context) (*cart, error) {
+	cartRef := component.Provide(&r, component.Def[*cart]{Name: "cart", Scope: component.Session, New: func(*component.Context) (*cart, error) {
 		f.built.Add(1)
 		time.Sleep(f.delay)
 		ct := &cart{serial: serials.Add(1)}
@@ -107,8 +107,8 @@ func newSessionFixture(t *testing.T, o fixtureOptions) *sessionFixture {
 		f.mu.Unlock()
 		return ct, nil
 	}})
-	component.Provide(&r, component.Def[*visit]{Name: "visit", Scope: component.Session, New: func(*component.Context) (*visit, error) { return &visit{}, nil }})
-	component.Provide(&r, component.Def[*shop]{Name: "shop", Needs: []component.Dep{component.NeedHandle[*cart]()}, New: func(c *component.Context) (*shop, error) {
+	visitRef := component.Provide(&r, component.Def[*visit]{Name: "visit", Scope: component.Session, New: func(*component.Context) (*visit, error) { return &visit{}, nil }})
+	shopRef := component.Provide(&r, component.Def[*shop]{Name: "shop", Needs: []component.Dep{component.NeedHandle[*cart]()}, New: func(c *component.Context) (*shop, error) {
 		h, err := component.GetHandle[*cart](c)
 		return &shop{h}, err
 	}})
@@ -117,7 +117,7 @@ func newSessionFixture(t *testing.T, o fixtureOptions) *sessionFixture {
 		t.Fatal(err)
 	}
 	f.c = c
-	sh, err := component.Lookup[*shop](c, t.Context(), "shop")
+	sh, err := shopRef.Get(t.Context(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func newSessionFixture(t *testing.T, o fixtureOptions) *sessionFixture {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		third, err := component.Lookup[*cart](c, r.Context(), "cart")
+		third, err := cartRef.Get(r.Context(), c)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -150,7 +150,7 @@ func newSessionFixture(t *testing.T, o fixtureOptions) *sessionFixture {
 		fmt.Fprint(w, first.serial)
 	})
 	mux.HandleFunc("GET /visit", func(w http.ResponseWriter, r *http.Request) {
-		if _, err := component.Lookup[*visit](c, r.Context(), "visit"); err != nil {
+		if _, err := visitRef.Get(r.Context(), c); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 		}
 	})
