@@ -110,7 +110,7 @@ func (r Ref[T]) Get(ctx context.Context, c *Container) (T, error) {
 	var zero T
 	switch {
 	case r.d == nil:
-		return zero, fmt.Errorf("the zero component.Ref[%T] refers to no component; use the Ref that Provide returns", zero)
+		return zero, fmt.Errorf("the zero component.Ref[%s] refers to no component; use the Ref that Provide returns", reflect.TypeFor[T]())
 	case slices.Contains(c.absent, r.d):
 		return zero, fmt.Errorf("component %s does not exist: its condition %q does not hold for active profiles %q", r.d.name, r.d.condition.String(), c.active)
 	case c.byName[r.d.name] != r.d:

@@ -546,6 +546,8 @@ func TestRefErrors(t *testing.T) {
 	}{
 		{"zero", func() error { _, err := component.Ref[*Alpha]{}.Get(t.Context(), c); return err },
 			"the zero component.Ref[*component_test.Alpha] refers to no component; use the Ref that Provide returns"},
+		{"zero, of an interface", func() error { _, err := component.Ref[Greeter]{}.Get(t.Context(), c); return err },
+			"the zero component.Ref[component_test.Greeter] refers to no component"},
 		{"another registry's", func() error { _, err := elsewhere.Get(t.Context(), c); return err },
 			"component elsewhere was declared on another registry than the one this container started from"},
 	}

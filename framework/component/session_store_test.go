@@ -6,7 +6,6 @@ package component_test
 import (
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -114,22 +113,6 @@ func (s *fakeStore) set(f func(s *fakeStore)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f(s)
-}
-
-// fetch fetches path with client and returns the status and body, whatever
-// the status.
-func (f *sessionFixture) fetch(t *testing.T, client *http.Client, path string) (*http.Response, string) {
-	t.Helper()
-	resp, err := client.Get(f.srv.URL + path)
-	if err != nil {
-		t.Fatalf("GET %s: %v", path, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, strings.TrimSpace(string(body))
 }
 
 func TestStartRefusesSessionScopeWithoutStore(t *testing.T) {

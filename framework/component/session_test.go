@@ -205,8 +205,20 @@ func (f *sessionFixture) client(t *testing.T) *http.Client {
 	return &c
 }
 
-// get fetches path with client and returns the response and its body.
+// get fetches path with client and returns the response and its body,
+// failing the test unless the status is 200.
 func (f *sessionFixture) get(t *testing.T, client *http.Client, path string) (*http.Response, string) {
+	t.Helper()
+	resp, body := f.fetch(t, client, path)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s: %s", path, resp.Status, body)
+	}
+	return resp, body
+}
+
+// fetch fetches path with client and returns the response and its body,
+// whatever the status.
+func (f *sessionFixture) fetch(t *testing.T, client *http.Client, path string) (*http.Response, string) {
 	t.Helper()
 	resp, err := client.Get(f.srv.URL + path)
 	if err != nil {
@@ -216,9 +228,6 @@ func (f *sessionFixture) get(t *testing.T, client *http.Client, path string) (*h
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %s: %s", path, resp.Status, body)
 	}
 	return resp, strings.TrimSpace(string(body))
 }
