@@ -158,32 +158,31 @@ func (b messageBody) Validate() error {
 
 func (b messageBody) message() message.Message { return message.Message{Text: *b.Text} }
 
-func handleListMessages(messages *message.Collection) func(*dispatch.Request) ([]message.Message, error) {
-	return func(*dispatch.Request) ([]message.Message, error) { return messages.All(), nil }
+func handleListMessages(messages message.Store) func(*dispatch.Request) ([]message.Message, error) {
+	return func(r *dispatch.Request) ([]message.Message, error) { return messages.All(r.Context()) }
 }
 
-func handleCreateMessage(messages *message.Collection) func(*dispatch.Request, messageBody) error {
-	return func(_ *dispatch.Request, body messageBody) error {
-		messages.Append(body.message())
-		return nil
-	}
-}
-
-func handleGetMessage(messages *message.Collection) func(*dispatch.Request) (message.Message, error) {
-	return func(r *dispatch.Request) (message.Message, error) {
-		return messages.Get(int64(messageIndex.Get(r)))
-	}
-}
-
-func handleReplaceMessage(messages *message.Collection) func(*dispatch.Request, messageBody) error {
+func handleCreateMessage(messages message.Store) func(*dispatch.Request, messageBody) error {
 	return func(r *dispatch.Request, body messageBody) error {
-		return messages.Replace(int64(messageIndex.Get(r)), body.message())
+		return messages.Append(r.Context(), body.message())
 	}
 }
 
-func handleRemoveMessage(messages *message.Collection) func(*dispatch.Request) error {
+func handleGetMessage(messages message.Store) func(*dispatch.Request) (message.Message, error) {
+	return func(r *dispatch.Request) (message.Message, error) {
+		return messages.Get(r.Context(), int64(messageIndex.Get(r)))
+	}
+}
+
+func handleReplaceMessage(messages message.Store) func(*dispatch.Request, messageBody) error {
+	return func(r *dispatch.Request, body messageBody) error {
+		return messages.Replace(r.Context(), int64(messageIndex.Get(r)), body.message())
+	}
+}
+
+func handleRemoveMessage(messages message.Store) func(*dispatch.Request) error {
 	return func(r *dispatch.Request) error {
-		return messages.Remove(int64(messageIndex.Get(r)))
+		return messages.Remove(r.Context(), int64(messageIndex.Get(r)))
 	}
 }
 

@@ -27,7 +27,7 @@ type NumberSource func(ctx context.Context) (*number.Number, error)
 
 // Routes returns every endpoint of the service. valA and valB give the
 // number components behind /api/number/val-a and /api/number/val-b.
-func Routes(greeting string, messages *message.Collection, valA, valB NumberSource) []dispatch.Route {
+func Routes(greeting string, messages message.Store, valA, valB NumberSource) []dispatch.Route {
 	return []dispatch.Route{
 		{Method: "GET", Pattern: "/api/hello", Handler: dispatch.Returns(handleHello(greeting))},
 		{Method: "GET", Pattern: "/api/hi", Handler: dispatch.Returns(handleHi())},

@@ -1,18 +1,20 @@
 package collection
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"testing"
 
 	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/inmem"
 )
 
 // heldBudget is the target for one million 20-byte messages.
 const heldBudget = 80 << 20
 
 // text returns a distinct 20-byte text in its own allocation, as a decoded
-// request body gives the collection.
+// request body gives the store.
 func text(i int) string {
 	return fmt.Sprintf("message %012d", i)
 }
@@ -25,8 +27,8 @@ func heapInuse() uint64 {
 	return ms.HeapInuse
 }
 
-// TestMillionMessagesHeld appends one million 20-byte messages to a
-// Collection and measures the growth of the heap in use
+// TestMillionMessagesHeld appends one million 20-byte messages to an
+// inmem.Messages and measures the growth of the heap in use
 // (runtime.MemStats.HeapInuse after a GC), texts included. bench/run reads
 // the "held:" line.
 func TestMillionMessagesHeld(t *testing.T) {
@@ -38,9 +40,9 @@ func TestMillionMessagesHeld(t *testing.T) {
 		t.Fatalf("texts are %d bytes, want 20", len(text(n-1)))
 	}
 	before := heapInuse()
-	c := &message.Collection{}
+	c := &inmem.Messages{}
 	for i := range n {
-		c.Append(message.Message{Text: text(i)})
+		c.Append(context.Background(), message.Message{Text: text(i)})
 	}
 	after := heapInuse()
 	if c.Len() != n {
@@ -54,17 +56,17 @@ func TestMillionMessagesHeld(t *testing.T) {
 	}
 }
 
-// filled returns a Collection of n messages.
-func filled(n int) *message.Collection {
-	c := &message.Collection{}
+// filled returns a store of n messages.
+func filled(n int) *inmem.Messages {
+	c := &inmem.Messages{}
 	for i := range n {
-		c.Append(message.Message{Text: text(i)})
+		c.Append(context.Background(), message.Message{Text: text(i)})
 	}
 	return c
 }
 
 // BenchmarkIndex reads and replaces the message in the middle of
-// collections of 1e3 and 1e6 messages; the per-operation cost should not
+// stores of 1e3 and 1e6 messages; the per-operation cost should not
 // depend on the size.
 func BenchmarkIndex(b *testing.B) {
 	replacement := message.Message{Text: text(-1)}
@@ -74,7 +76,7 @@ func BenchmarkIndex(b *testing.B) {
 		b.Run(fmt.Sprintf("op=get/size=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := c.Get(mid); err != nil {
+				if _, err := c.Get(context.Background(), mid); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -82,7 +84,7 @@ func BenchmarkIndex(b *testing.B) {
 		b.Run(fmt.Sprintf("op=replace/size=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := c.Replace(mid, replacement); err != nil {
+				if err := c.Replace(context.Background(), mid, replacement); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -116,7 +116,10 @@ func serviceHandler(tb testing.TB) http.Handler {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { a.components.Close() })
+	tb.Cleanup(func() {
+		a.components.Close()
+		a.sessions.Close()
+	})
 	return a.handler
 }
 

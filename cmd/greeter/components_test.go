@@ -171,7 +171,7 @@ func TestDateFormatByProfile(t *testing.T) {
 	} {
 		r := &component.Registry{}
 		declareComponents(r, component.Prototype, epoch)
-		component.Provide(r, component.Def[string]{
+		stamp := component.Provide(r, component.Def[string]{
 			Name:  "stamp",
 			Needs: []component.Dep{component.Need[dateformat.Provider]()},
 			New: func(c *component.Context) (string, error) {
@@ -186,7 +186,7 @@ func TestDateFormatByProfile(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", tt.active, err)
 		}
-		got, err := component.Lookup[string](c, t.Context(), "stamp")
+		got, err := stamp.Get(t.Context(), c)
 		c.Close()
 		if err != nil || got != tt.want {
 			t.Errorf("%v:\ngot  %q, %v\nwant %q", tt.active, got, err, tt.want)

@@ -50,8 +50,8 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/springport/greeter/api"
-	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/inmem"
 )
 
 func init() {
@@ -510,7 +510,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		t.Errorf("/v3/api-docs and /v3/api-docs.yaml differ")
 	}
 
-	routes, err := dispatch.Describe(api.Routes("", &message.Collection{}, nil, nil)...)
+	routes, err := dispatch.Describe(api.Routes("", &inmem.Messages{}, nil, nil)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/springport/greeter/api"
-	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/inmem"
 	"github.com/springport/greeter/management/actuator"
 	"github.com/springport/greeter/management/metrics"
 	"github.com/springport/greeter/management/openapi"
@@ -64,6 +64,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if cerr := a.components.Close(); cerr != nil {
 			logger.Error("closing components", "err", cerr)
 		}
+		a.sessions.Close()
 	}()
 	servers := []*server{{name: "server.port", port: s.server.port, handler: a.handler, log: "started"}}
 	if a.management != nil {
@@ -139,35 +140,37 @@ type app struct {
 	management http.Handler // for management.server.port; nil when it is server.port
 	probes     *actuator.Probes
 	components *component.Container
+	sessions   *inmem.Sessions // closed after components
 }
 
 // newApp builds the service from its settings: components, routes,
 // metrics and management endpoints. It listens on nothing, so tests and
 // benchmarks can serve its handlers as they like.
 func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, err error) {
+	sessions := inmem.NewSessions(inmem.SessionOptions{IdleTimeout: s.server.sessionTimeout})
 	registry := &component.Registry{}
-	declareComponents(registry, s.app.numberScope, time.Now)
-	components, err := registry.Start(env.ActiveProfiles(), component.Options{
-		Sessions: component.SessionOptions{IdleTimeout: s.server.sessionTimeout},
-	})
+	declared := declareComponents(registry, s.app.numberScope, time.Now)
+	components, err := registry.Start(env.ActiveProfiles(), component.Options{Sessions: sessions})
 	if err != nil {
+		sessions.Close()
 		return nil, err
 	}
-	a := &app{components: components}
+	a := &app{components: components, sessions: sessions}
 	defer func() {
 		if err != nil {
 			components.Close()
+			sessions.Close()
 		}
 	}()
-	messages, err := component.Lookup[*message.Collection](components, context.Background(), "messages")
+	messages, err := declared.messages.Get(context.Background(), components)
 	if err != nil {
 		return nil, err
 	}
-	valA, err := component.Lookup[api.NumberSource](components, context.Background(), "numberControllerA")
+	valA, err := declared.valA.Get(context.Background(), components)
 	if err != nil {
 		return nil, err
 	}
-	valB, err := component.Lookup[api.NumberSource](components, context.Background(), "numberControllerB")
+	valB, err := declared.valB.Get(context.Background(), components)
 	if err != nil {
 		return nil, err
 	}

@@ -100,12 +100,19 @@ func bindSettings(env *config.Environment) (settings, error) {
 	return s, b.Err()
 }
 
-// numberScope reads app.number.scope: the lifecycles the number endpoints
-// are defined for.
+// numberScope reads app.number.scope: the Spring name of one of the
+// lifecycles the number endpoints are defined for.
 func numberScope(s string) (component.Scope, error) {
-	name, err := config.OneOf("prototype", "request", "session", "singleton")(s)
-	if err != nil {
-		return 0, err
+	scopes := []component.Scope{component.Prototype, component.Request, component.Session, component.Singleton}
+	names := make([]string, len(scopes))
+	for i, scope := range scopes {
+		names[i] = scope.String()
 	}
-	return component.ParseScope(name)
+	name, err := config.OneOf(names...)(s)
+	for i := range names {
+		if err == nil && names[i] == name {
+			return scopes[i], nil
+		}
+	}
+	return 0, err
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/inmem"
 )
 
 // The tests declare their own components from these types. Dependencies
@@ -103,8 +104,8 @@ func fresh[T any, PT interface {
 func declare[T any, PT interface {
 	*T
 	init(string, *closeLog)
-}](r *component.Registry, name string, scope component.Scope, needs ...component.Dep) {
-	component.Provide(r, component.Def[PT]{Name: name, Scope: scope, Needs: needs, New: fresh[T, PT](name, nil, nil)})
+}](r *component.Registry, name string, scope component.Scope, needs ...component.Dep) component.Ref[PT] {
+	return component.Provide(r, component.Def[PT]{Name: name, Scope: scope, Needs: needs, New: fresh[T, PT](name, nil, nil)})
 }
 
 // holder is a component that keeps a handle to a T.
@@ -112,8 +113,8 @@ type holder[T any] struct{ h *component.Handle[T] }
 
 // provideHolder declares a component called name that holds a handle to
 // the one component providing T.
-func provideHolder[T any](r *component.Registry, name string, scope component.Scope) {
-	component.Provide(r, component.Def[*holder[T]]{
+func provideHolder[T any](r *component.Registry, name string, scope component.Scope) component.Ref[*holder[T]] {
+	return component.Provide(r, component.Def[*holder[T]]{
 		Name:  name,
 		Scope: scope,
 		Needs: []component.Dep{component.NeedHandle[T]()},
@@ -127,6 +128,14 @@ func provideHolder[T any](r *component.Registry, name string, scope component.Sc
 	})
 }
 
+// options returns the options the tests start containers with: an
+// in-memory session store, closed when the test ends.
+func options(t *testing.T) component.Options {
+	sessions := inmem.NewSessions(inmem.SessionOptions{})
+	t.Cleanup(func() { sessions.Close() })
+	return component.Options{Sessions: sessions}
+}
+
 // start starts r with the active profiles (["default"] when none) and
 // closes the container when the test ends.
 func start(t *testing.T, r *component.Registry, active ...string) *component.Container {
@@ -134,7 +143,7 @@ func start(t *testing.T, r *component.Registry, active ...string) *component.Con
 	if len(active) == 0 {
 		active = []string{"default"}
 	}
-	c, err := r.Start(active, component.Options{})
+	c, err := r.Start(active, options(t))
 	if err != nil {
 		t.Fatalf("Start(%q): %v", active, err)
 	}
@@ -146,12 +155,12 @@ func start(t *testing.T, r *component.Registry, active ...string) *component.Con
 	return c
 }
 
-// lookup resolves the component called name outside any request.
-func lookup[T any](t *testing.T, c *component.Container, name string) T {
+// resolve resolves the component ref refers to outside any request.
+func resolve[T any](t *testing.T, c *component.Container, ref component.Ref[T]) T {
 	t.Helper()
-	v, err := component.Lookup[T](c, t.Context(), name)
+	v, err := ref.Get(t.Context(), c)
 	if err != nil {
-		t.Fatalf("Lookup(%s): %v", name, err)
+		t.Fatalf("resolving %T: %v", v, err)
 	}
 	return v
 }

@@ -19,8 +19,9 @@ type Container struct {
 	resolved map[*decl][]*decl // each decl's providers, parallel to needs
 	active   []string
 
-	singletons store
-	sessions   *Sessions
+	singletons    store
+	sessions      *sessions // nil when no session-scoped component is active
+	sessionCookie string
 }
 
 // Context is what a component's New function resolves its dependencies
@@ -95,25 +96,31 @@ func (h *Handle[T]) Get(ctx context.Context) (T, error) {
 	return v.(T), nil
 }
 
-// Lookup returns the component called name, resolved in ctx, as a T.
-func Lookup[T any](c *Container, ctx context.Context, name string) (T, error) {
+// Ref refers to a component that Provide declared, so that the code that
+// declared it can resolve it in the started container without naming it
+// again.
+type Ref[T any] struct{ d *decl }
+
+// Get returns the instance of r's component for ctx in c: the singleton,
+// the instance of the request, session or websocket connection in ctx, or
+// a new prototype. A component that c does not hold is an error saying
+// why: its profile condition excluded it, or it was declared on another
+// registry.
+func (r Ref[T]) Get(ctx context.Context, c *Container) (T, error) {
 	var zero T
-	d, ok := c.byName[name]
-	if !ok {
-		if i := slices.IndexFunc(c.absent, func(d *decl) bool { return d.name == name }); i >= 0 {
-			return zero, fmt.Errorf("component %s does not exist: its condition %q does not hold for active profiles %q", name, c.absent[i].condition.String(), c.active)
-		}
-		return zero, fmt.Errorf("no component is called %s", name)
+	switch {
+	case r.d == nil:
+		return zero, fmt.Errorf("the zero component.Ref[%s] refers to no component; use the Ref that Provide returns", reflect.TypeFor[T]())
+	case slices.Contains(c.absent, r.d):
+		return zero, fmt.Errorf("component %s does not exist: its condition %q does not hold for active profiles %q", r.d.name, r.d.condition.String(), c.active)
+	case c.byName[r.d.name] != r.d:
+		return zero, fmt.Errorf("component %s was declared on another registry than the one this container started from", r.d.name)
 	}
-	v, err := c.resolve(ctx, d)
+	v, err := c.resolve(ctx, r.d)
 	if err != nil {
 		return zero, err
 	}
-	t, ok := v.(T)
-	if !ok {
-		return zero, fmt.Errorf("component %s is a %s, not a %T", name, d.typ, zero)
-	}
-	return t, nil
+	return v.(T), nil
 }
 
 // ScopeError reports a resolution in a scope that is not active.
@@ -139,7 +146,10 @@ func (c *Container) resolve(ctx context.Context, d *decl) (any, error) {
 	case Prototype:
 		return c.build(ctx, d)
 	}
-	s := scopeStore(ctx, d.scope)
+	s, err := scopeStore(ctx, d.scope)
+	if err != nil {
+		return nil, fmt.Errorf("component %s: %w", d.name, err)
+	}
 	if s == nil {
 		return nil, &ScopeError{Component: d.name, Scope: d.scope}
 	}
@@ -168,12 +178,13 @@ func (c *Container) buildSingletons() error {
 	return nil
 }
 
-// Close releases the singletons, in reverse order of creation, and every
-// live session.
+// Close releases the components of every session, and the singletons in
+// reverse order of creation. It leaves the session store open: whoever
+// made it closes it.
 func (c *Container) Close() error {
 	var errs []error
 	if c.sessions != nil {
-		errs = append(errs, c.sessions.close())
+		errs = append(errs, c.sessions.releaseAll())
 	}
 	errs = append(errs, c.singletons.release())
 	return errors.Join(errs...)
@@ -203,7 +214,7 @@ func (c *Container) Components() []Info {
 }
 
 // qualifiedName names a type with its full package path, as Spring names
-// a bean's class: *github.com/x/message.Collection.
+// a bean's class: *github.com/x/inmem.Messages.
 func qualifiedName(t reflect.Type) string {
 	prefix := ""
 	for t.Kind() == reflect.Pointer {

@@ -1,52 +1,52 @@
 package component
 
 import (
-	"container/list"
 	"context"
-	"crypto/rand"
 	"errors"
 	"net/http"
 	"slices"
 	"sync"
-	"time"
 )
 
 // requestScope is what the middleware puts in a request's context: the
 // request's own store, and the way to its session.
 type requestScope struct {
 	request  store
-	sessions *Sessions
+	sessions *sessions // nil when no session-scoped component is active
+	cookie   string    // the session cookie's name
 	w        http.ResponseWriter
 	r        *http.Request
 
-	mu      sync.Mutex
-	session *session
+	mu        sync.Mutex
+	session   *store // the session's instances, once resolved in this request
+	sessionID string
 }
 
 type scopeKey struct{}
 type webSocketKey struct{}
 
 // scopeStore returns the store that holds scope's instances for ctx, or
-// nil when the scope is not active there.
-func scopeStore(ctx context.Context, scope Scope) *store {
+// nil when the scope is not active there. Only the session scope can
+// fail: its store may.
+func scopeStore(ctx context.Context, scope Scope) (*store, error) {
 	switch scope {
 	case Request, Session:
 		rs, _ := ctx.Value(scopeKey{}).(*requestScope)
 		if rs == nil {
-			return nil
+			return nil, nil
 		}
 		if scope == Request {
-			return &rs.request
+			return &rs.request, nil
 		}
 		if rs.sessions == nil {
-			return nil
+			return nil, nil
 		}
-		return &rs.sessions.current(rs).store
+		return rs.sessionScope(ctx)
 	case WebSocket:
 		s, _ := ctx.Value(webSocketKey{}).(*store)
-		return s
+		return s, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // Middleware opens the request scope (and gives access to the session
@@ -59,7 +59,7 @@ func (c *Container) Middleware(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rs := &requestScope{sessions: c.sessions, w: w, r: r}
+		rs := &requestScope{sessions: c.sessions, cookie: c.sessionCookie, w: w, r: r}
 		defer rs.request.release()
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), scopeKey{}, rs)))
 	})
@@ -73,209 +73,63 @@ func (c *Container) WebSocket(ctx context.Context) (context.Context, func() erro
 	return context.WithValue(ctx, webSocketKey{}, s), s.release
 }
 
-// Sessions keeps HTTP sessions in memory, identified by a cookie, each
-// holding the session-scoped components of its client. A session ends
-// when it has been idle for longer than its timeout or is invalidated;
-// its components are then closed.
-type Sessions struct {
-	cookie string
-	idle   time.Duration
-	max    int
-	now    func() time.Time
-
-	mu        sync.Mutex
-	live      map[string]*session
-	recency   list.List // of *session, most recently used first
-	stop      chan struct{}
-	done      chan struct{}
-	closeOnce sync.Once
-}
-
-type session struct {
-	id       string
-	store    store
-	lastUsed time.Time
-	elem     *list.Element // in Sessions.recency
-}
-
-// SessionOptions configure the session scope.
-type SessionOptions struct {
-	// Cookie names the session cookie; empty means "SESSION", as Spring
-	// Session names it.
-	Cookie string
-	// IdleTimeout ends a session unused for this long; zero means 30
-	// minutes, Spring Boot's default.
-	IdleTimeout time.Duration
-	// MaxSessions bounds how many sessions are held at once; past it the
-	// least recently used one ends. Zero means 100,000, so that clients
-	// that never send the cookie back cannot exhaust memory.
-	MaxSessions int
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
-}
-
-func newSessions(o SessionOptions) *Sessions {
-	s := &Sessions{cookie: o.Cookie, idle: o.IdleTimeout, max: o.MaxSessions, now: o.Now, live: map[string]*session{}}
-	if s.max <= 0 {
-		s.max = 100_000
-	}
-	if s.cookie == "" {
-		s.cookie = "SESSION"
-	}
-	if s.idle <= 0 {
-		s.idle = 30 * time.Minute
-	}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	return s
-}
-
-// sweep releases the sessions idle past their timeout, every interval,
-// until close.
-func (s *Sessions) sweep(interval time.Duration) {
-	s.stop, s.done = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(s.done)
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-s.stop:
-				return
-			case <-t.C:
-				s.Expire()
-			}
-		}
-	}()
-}
-
-// Expire ends every session idle for longer than the timeout.
-func (s *Sessions) Expire() {
-	now := s.now()
-	var ended []*session
-	s.mu.Lock()
-	// The least recently used are at the back: stop at the first still live.
-	for e := s.recency.Back(); e != nil; {
-		ss := e.Value.(*session)
-		if now.Sub(ss.lastUsed) <= s.idle {
-			break
-		}
-		e = e.Prev()
-		s.remove(ss)
-		ended = append(ended, ss)
-	}
-	s.mu.Unlock()
-	for _, ss := range ended {
-		ss.store.release()
-	}
-}
-
-// remove forgets a live session; the caller holds s.mu.
-func (s *Sessions) remove(ss *session) {
-	delete(s.live, ss.id)
-	s.recency.Remove(ss.elem)
-}
-
-// Len returns how many sessions are live.
-func (s *Sessions) Len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.live)
-}
-
-// current returns the request's session, creating one (and its cookie)
-// when the request has none, or only an expired or unknown one.
-func (s *Sessions) current(rs *requestScope) *session {
+// sessionScope returns the instances of the request's session. A request
+// whose cookie names no live session gets a new session, and its cookie,
+// here: only requests that resolve a session-scoped component open one.
+// Concurrent resolutions in one request wait for one another, so that
+// they share one session.
+func (rs *requestScope) sessionScope(ctx context.Context) (*store, error) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.session != nil {
-		return rs.session
+		return rs.session, nil
 	}
-	now := s.now()
-	var expired *session
-	s.mu.Lock()
-	if c, err := rs.r.Cookie(s.cookie); err == nil {
-		if ss := s.live[c.Value]; ss != nil {
-			if now.Sub(ss.lastUsed) <= s.idle {
-				ss.lastUsed = now
-				s.recency.MoveToFront(ss.elem)
-				rs.session = ss
-			} else {
-				s.remove(ss)
-				expired = ss
-			}
+	if ck, err := rs.r.Cookie(rs.cookie); err == nil {
+		sc, err := rs.sessions.resume(ctx, ck.Value)
+		if err != nil {
+			return nil, err
+		}
+		if sc != nil {
+			rs.session, rs.sessionID = sc, ck.Value
+			return sc, nil
 		}
 	}
-	if rs.session == nil && len(s.live) >= s.max {
-		// Full: the least recently used session ends, in constant time.
-		oldest := s.recency.Back().Value.(*session)
-		s.remove(oldest)
-		expired = oldest
+	id, sc, err := rs.sessions.create(ctx)
+	if err != nil {
+		return nil, err
 	}
-	if rs.session == nil {
-		rs.session = &session{id: rand.Text(), lastUsed: now}
-		rs.session.elem = s.recency.PushFront(rs.session)
-		s.live[rs.session.id] = rs.session
-		http.SetCookie(rs.w, &http.Cookie{Name: s.cookie, Value: rs.session.id, Path: "/",
-			HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: rs.r.TLS != nil})
-	}
-	s.mu.Unlock()
-	if expired != nil {
-		expired.store.release()
-	}
-	return rs.session
+	http.SetCookie(rs.w, rs.sessionCookie(id, 0))
+	rs.session, rs.sessionID = sc, id
+	return sc, nil
+}
+
+// sessionCookie returns the session cookie carrying id; a negative maxAge
+// deletes it. Browsers send it back to every path, never to scripts, not
+// on cross-site subrequests, and only over TLS when it came over TLS.
+func (rs *requestScope) sessionCookie(id string, maxAge int) *http.Cookie {
+	return &http.Cookie{Name: rs.cookie, Value: id, Path: "/", MaxAge: maxAge,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: rs.r.TLS != nil}
 }
 
 // Invalidate ends the session of the request in ctx, closing its
 // components, and tells the client to forget the cookie.
 func (c *Container) Invalidate(ctx context.Context) error {
 	rs, _ := ctx.Value(scopeKey{}).(*requestScope)
-	if rs == nil || c.sessions == nil {
+	if rs == nil {
 		return errors.New("no session to invalidate: there is no HTTP request in this context")
 	}
-	s := c.sessions
 	rs.mu.Lock()
-	ss := rs.session
-	rs.session = nil
-	rs.mu.Unlock()
-	if ss == nil { // not resolved in this request: find it by its cookie
-		if ck, err := rs.r.Cookie(s.cookie); err == nil {
-			s.mu.Lock()
-			ss = s.live[ck.Value]
-			s.mu.Unlock()
+	defer rs.mu.Unlock()
+	id := rs.sessionID
+	rs.session, rs.sessionID = nil, ""
+	if id == "" { // not resolved in this request: find it by its cookie
+		if ck, err := rs.r.Cookie(rs.cookie); err == nil {
+			id = ck.Value
 		}
 	}
-	http.SetCookie(rs.w, &http.Cookie{Name: s.cookie, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: rs.r.TLS != nil})
-	if ss == nil {
+	http.SetCookie(rs.w, rs.sessionCookie("", -1))
+	if id == "" || rs.sessions == nil {
 		return nil // no session: nothing to end
 	}
-	s.mu.Lock()
-	if s.live[ss.id] == ss {
-		s.remove(ss)
-	}
-	s.mu.Unlock()
-	return ss.store.release()
-}
-
-// close stops the sweeper and ends every session; closing twice is
-// harmless.
-func (s *Sessions) close() error {
-	s.closeOnce.Do(func() {
-		if s.stop != nil {
-			close(s.stop)
-			<-s.done
-		}
-	})
-	s.mu.Lock()
-	live := s.live
-	s.live = map[string]*session{}
-	s.recency.Init()
-	s.mu.Unlock()
-	var errs []error
-	for _, ss := range live {
-		errs = append(errs, ss.store.release())
-	}
-	return errors.Join(errs...)
+	return rs.sessions.invalidate(ctx, id)
 }

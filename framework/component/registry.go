@@ -14,19 +14,19 @@
 package component
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/springport/greeter/framework/profile"
 )
 
 // Def declares a component that provides a T.
 type Def[T any] struct {
-	// Name identifies the component in errors, listings and lookups.
+	// Name identifies the component in errors and listings.
 	Name string
 	// Scope is its lifecycle; the zero value is Singleton.
 	Scope Scope
@@ -81,9 +81,10 @@ type Registry struct {
 	errs  []error
 }
 
-// Provide declares a component on r. Mistakes in the declaration are
-// reported by Start.
-func Provide[T any](r *Registry, d Def[T]) {
+// Provide declares a component on r, and returns the reference that
+// resolves it once r has started. Mistakes in the declaration are reported
+// by Start.
+func Provide[T any](r *Registry, d Def[T]) Ref[T] {
 	dc := &decl{
 		name:     d.Name,
 		typ:      reflect.TypeFor[T](),
@@ -119,11 +120,18 @@ func Provide[T any](r *Registry, d Def[T]) {
 	}
 	r.errs = append(r.errs, errs...)
 	r.decls = append(r.decls, dc)
+	return Ref[T]{dc}
 }
 
 // Options configure a started container.
 type Options struct {
-	Sessions SessionOptions
+	// Sessions keeps the HTTP sessions of the session scope; Start refuses
+	// session-scoped components without it. The container does not close
+	// it.
+	Sessions SessionStore
+	// SessionCookie names the session cookie; empty means "SESSION", as
+	// Spring Session names it.
+	SessionCookie string
 }
 
 // Start checks the declarations against the active profiles, builds every
@@ -135,7 +143,7 @@ func (r *Registry) Start(active []string, opts Options) (*Container, error) {
 		return nil, fmt.Errorf("invalid components:\n%w", errors.Join(r.errs...))
 	}
 	c := &Container{byName: map[string]*decl{}, resolved: map[*decl][]*decl{}, active: slices.Clone(active),
-		sessions: newSessions(opts.Sessions)}
+		sessionCookie: cmp.Or(opts.SessionCookie, "SESSION")}
 	for _, d := range r.decls {
 		if len(d.profiles) == 0 || d.condition.Matches(active) {
 			c.decls = append(c.decls, d)
@@ -145,6 +153,15 @@ func (r *Registry) Start(active []string, opts Options) (*Container, error) {
 		}
 	}
 	var errs []error
+	hasSessions := false
+	for _, d := range c.decls {
+		if d.scope == Session {
+			hasSessions = true
+			if opts.Sessions == nil {
+				errs = append(errs, fmt.Errorf("component %s is session-scoped, and no session store was given in component.Options.Sessions", d.name))
+			}
+		}
+	}
 	// Each dependency has exactly one active provider.
 	for _, d := range c.decls {
 		for _, dep := range d.needs {
@@ -172,8 +189,10 @@ func (r *Registry) Start(active []string, opts Options) (*Container, error) {
 	if err := c.buildSingletons(); err != nil {
 		return nil, err
 	}
-	if slices.ContainsFunc(c.decls, func(d *decl) bool { return d.scope == Session }) {
-		c.sessions.sweep(min(c.sessions.idle, time.Minute))
+	if hasSessions {
+		// Only now, so that a failed start leaves nothing registered on
+		// the store.
+		c.sessions = newSessions(opts.Sessions)
 	}
 	return c, nil
 }

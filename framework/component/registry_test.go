@@ -1,6 +1,7 @@
 package component_test
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"strings"
@@ -37,8 +38,9 @@ func startWithin(t *testing.T, r *component.Registry, active []string) (*compone
 		err error
 	}
 	done := make(chan result, 1)
+	opts := options(t)
 	go func() {
-		c, err := r.Start(active, component.Options{})
+		c, err := r.Start(active, opts)
 		done <- result{c, err}
 	}()
 	select {
@@ -363,7 +365,7 @@ func TestStartAccepts(t *testing.T) {
 		type b struct{ a any }
 		type a struct{ b *component.Handle[*b] }
 		var r component.Registry
-		component.Provide(&r, component.Def[*a]{
+		aRef := component.Provide(&r, component.Def[*a]{
 			Name:  "a",
 			Needs: []component.Dep{component.NeedHandle[*b]()},
 			New: func(c *component.Context) (*a, error) {
@@ -371,7 +373,7 @@ func TestStartAccepts(t *testing.T) {
 				return &a{h}, err
 			},
 		})
-		component.Provide(&r, component.Def[*b]{
+		bRef := component.Provide(&r, component.Def[*b]{
 			Name:  "b",
 			Needs: []component.Dep{component.Need[*a]()},
 			New: func(c *component.Context) (*b, error) {
@@ -380,12 +382,12 @@ func TestStartAccepts(t *testing.T) {
 			},
 		})
 		c := start(t, &r)
-		gotA := lookup[*a](t, c, "a")
+		gotA := resolve(t, c, aRef)
 		gotB, err := gotA.b.Get(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if gotB != lookup[*b](t, c, "b") || gotB.a != gotA {
+		if gotB != resolve(t, c, bRef) || gotB.a != gotA {
 			t.Errorf("a's handle resolves another b than the singleton, or b holds another a")
 		}
 	})
@@ -408,8 +410,8 @@ func TestStartAccepts(t *testing.T) {
 		start(t, &r)
 	})
 	t.Run("prototype needs request directly", func(t *testing.T) {
-		// Only a consumer gives a prototype a lifetime; looked up on its
-		// own, it lives as long as the request it is looked up in.
+		// Only a consumer gives a prototype a lifetime; resolved on its
+		// own, it lives as long as the request it is resolved in.
 		var r component.Registry
 		declare[Alpha](&r, "p", prototype, needBeta())
 		declare[Beta](&r, "r", requestScope)
@@ -418,11 +420,22 @@ func TestStartAccepts(t *testing.T) {
 	})
 }
 
+// greeterOf resolves ref as a Greeter.
+func greeterOf[T Greeter](ref component.Ref[T]) func(context.Context, *component.Container) (Greeter, error) {
+	return func(ctx context.Context, c *component.Container) (Greeter, error) {
+		g, err := ref.Get(ctx, c)
+		return g, err
+	}
+}
+
 func TestProfileConditions(t *testing.T) {
-	declareGreeters := func(r *component.Registry) {
-		component.Provide(r, component.Def[*devGreeter]{Name: "devGreeter", Profiles: []string{"dev"},
+	// declareGreeters returns the reference to the consumer's greeting
+	// and those to the two greeters, by name.
+	type greeterRef = func(context.Context, *component.Container) (Greeter, error)
+	declareGreeters := func(r *component.Registry) (component.Ref[func() string], map[string]greeterRef) {
+		dev := component.Provide(r, component.Def[*devGreeter]{Name: "devGreeter", Profiles: []string{"dev"},
 			New: func(*component.Context) (*devGreeter, error) { return &devGreeter{}, nil }})
-		component.Provide(r, component.Def[Greeter]{Name: "prodGreeter", Profiles: []string{"!dev"},
+		prod := component.Provide(r, component.Def[Greeter]{Name: "prodGreeter", Profiles: []string{"!dev"},
 			New: func(*component.Context) (Greeter, error) { return prodGreeter{}, nil }})
 		type consumer struct{ g Greeter }
 		component.Provide(r, component.Def[*consumer]{
@@ -433,7 +446,7 @@ func TestProfileConditions(t *testing.T) {
 				return &consumer{g}, err
 			},
 		})
-		component.Provide(r, component.Def[func() string]{
+		greet := component.Provide(r, component.Def[func() string]{
 			Name:  "greet",
 			Needs: []component.Dep{component.Need[*consumer]()},
 			New: func(c *component.Context) (func() string, error) {
@@ -444,6 +457,7 @@ func TestProfileConditions(t *testing.T) {
 				return cons.g.Greet, nil
 			},
 		})
+		return greet, map[string]greeterRef{"devGreeter": greeterOf(dev), "prodGreeter": greeterOf(prod)}
 	}
 	tests := []struct {
 		active          []string
@@ -458,17 +472,17 @@ func TestProfileConditions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.active, ","), func(t *testing.T) {
 			var r component.Registry
-			declareGreeters(&r)
+			greet, greeters := declareGreeters(&r)
 			c := start(t, &r, tt.active...)
-			if got := lookup[func() string](t, c, "greet")(); got != tt.greeting {
+			if got := resolve(t, c, greet)(); got != tt.greeting {
 				t.Errorf("the consumer injected by type greets:\ngot  %q\nwant %q", got, tt.greeting)
 			}
-			if g := lookup[Greeter](t, c, tt.present); g.Greet() != tt.greeting {
-				t.Errorf("Lookup(%s).Greet() = %q; want %q", tt.present, g.Greet(), tt.greeting)
+			if g, err := greeters[tt.present](t.Context(), c); err != nil || g.Greet() != tt.greeting {
+				t.Errorf("resolving %s: %v; want it to greet %q", tt.present, err, tt.greeting)
 			}
-			_, err := component.Lookup[Greeter](c, t.Context(), tt.absent)
+			_, err := greeters[tt.absent](t.Context(), c)
 			if err == nil {
-				t.Fatalf("Lookup(%s) succeeded with active profiles %q; want an error", tt.absent, tt.active)
+				t.Fatalf("resolving %s succeeded with active profiles %q; want an error", tt.absent, tt.active)
 			}
 			condition := map[string]string{"devGreeter": "dev", "prodGreeter": "!dev"}[tt.absent]
 			for _, want := range []string{
@@ -477,7 +491,7 @@ func TestProfileConditions(t *testing.T) {
 				"active profiles " + quoted(tt.active),
 			} {
 				if !strings.Contains(err.Error(), want) {
-					t.Errorf("Lookup(%s):\ngot  %v\nwant it to contain %q", tt.absent, err, want)
+					t.Errorf("resolving %s:\ngot  %v\nwant it to contain %q", tt.absent, err, want)
 				}
 			}
 		})
@@ -508,30 +522,37 @@ func TestProfileExpressions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var r component.Registry
-		component.Provide(&r, component.Def[*Alpha]{Name: "a", Profiles: tt.profiles, New: fresh[Alpha]("a", nil, nil)})
+		a := component.Provide(&r, component.Def[*Alpha]{Name: "a", Profiles: tt.profiles, New: fresh[Alpha]("a", nil, nil)})
 		c := start(t, &r, tt.active...)
-		_, err := component.Lookup[*Alpha](c, t.Context(), "a")
+		_, err := a.Get(t.Context(), c)
 		if got := err == nil; got != tt.present {
 			t.Errorf("condition %q with active %q: present = %t; want %t (%v)", tt.profiles, tt.active, got, tt.present, err)
 		}
 	}
 }
 
-func TestLookupErrors(t *testing.T) {
-	var r component.Registry
+// TestRefErrors covers the references a container cannot resolve. A
+// reference cannot name a component that was never declared, or ask for
+// another type than the component's: Provide makes it, typed.
+func TestRefErrors(t *testing.T) {
+	var r, other component.Registry
 	declare[Alpha](&r, "a", singleton)
+	elsewhere := declare[Alpha](&other, "elsewhere", singleton)
 	c := start(t, &r)
 	tests := []struct {
-		name string
-		look func() error
-		want string
+		name    string
+		resolve func() error
+		want    string
 	}{
-		{"unknown", func() error { _, err := component.Lookup[*Alpha](c, t.Context(), "nope"); return err }, "no component is called nope"},
-		{"wrong type", func() error { _, err := component.Lookup[*Beta](c, t.Context(), "a"); return err },
-			"component a is a *component_test.Alpha, not a *component_test.Beta"},
+		{"zero", func() error { _, err := component.Ref[*Alpha]{}.Get(t.Context(), c); return err },
+			"the zero component.Ref[*component_test.Alpha] refers to no component; use the Ref that Provide returns"},
+		{"zero, of an interface", func() error { _, err := component.Ref[Greeter]{}.Get(t.Context(), c); return err },
+			"the zero component.Ref[component_test.Greeter] refers to no component"},
+		{"another registry's", func() error { _, err := elsewhere.Get(t.Context(), c); return err },
+			"component elsewhere was declared on another registry than the one this container started from"},
 	}
 	for _, tt := range tests {
-		err := tt.look()
+		err := tt.resolve()
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s:\ngot  %v\nwant an error containing %q", tt.name, err, tt.want)
 		}

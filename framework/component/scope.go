@@ -1,9 +1,6 @@
 package component
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // Scope is a component's lifecycle: which consumers share one instance.
 type Scope int
@@ -12,7 +9,7 @@ const (
 	// Singleton is one instance for the whole application, created at
 	// start-up. It is the default.
 	Singleton Scope = iota
-	// Prototype is a new instance for every consumer and every lookup; a
+	// Prototype is a new instance for every consumer and every resolution; a
 	// consumer built at start-up keeps the one it got.
 	Prototype
 	// Request is one instance per HTTP request, released when it ends.
@@ -35,16 +32,6 @@ func (s Scope) String() string {
 		return fmt.Sprintf("Scope(%d)", int(s))
 	}
 	return scopeNames[s]
-}
-
-// ParseScope reads a scope by its Spring name.
-func ParseScope(name string) (Scope, error) {
-	for i, n := range scopeNames {
-		if n == name {
-			return Scope(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown scope %q: want one of %s", name, strings.Join(scopeNames[:], ", "))
 }
 
 // lifetime orders the scopes that hold instances: a component may depend

@@ -16,23 +16,28 @@ import (
 	"github.com/springport/greeter/framework/component"
 )
 
-func TestParseScope(t *testing.T) {
-	for _, s := range []component.Scope{component.Singleton, component.Prototype, component.Request,
-		component.Session, component.Application, component.WebSocket} {
-		got, err := component.ParseScope(s.String())
-		if err != nil || got != s {
-			t.Errorf("ParseScope(%q) = %v, %v; want %v", s.String(), got, err, s)
-		}
+func TestScopeString(t *testing.T) {
+	tests := []struct {
+		scope component.Scope
+		want  string
+	}{
+		{component.Singleton, "singleton"},
+		{component.Prototype, "prototype"},
+		{component.Request, "request"},
+		{component.Session, "session"},
+		{component.Application, "application"},
+		{component.WebSocket, "websocket"},
+		{component.Scope(42), "Scope(42)"},
 	}
-	_, err := component.ParseScope("thread")
-	want := `unknown scope "thread": want one of singleton, prototype, request, session, application, websocket`
-	if err == nil || err.Error() != want {
-		t.Errorf("ParseScope(thread):\ngot  %v\nwant %s", err, want)
+	for _, tt := range tests {
+		if got := tt.scope.String(); got != tt.want {
+			t.Errorf("Scope(%d).String():\ngot  %q\nwant %q", int(tt.scope), got, tt.want)
+		}
 	}
 }
 
 // TestSingletonLifetime covers Singleton and Application, which share a
-// lifetime: built once at Start, shared by every consumer and lookup,
+// lifetime: built once at Start, shared by every consumer and resolution,
 // closed by Close in reverse order of creation.
 func TestSingletonLifetime(t *testing.T) {
 	for _, scope := range []component.Scope{component.Singleton, component.Application} {
@@ -50,7 +55,7 @@ func TestSingletonLifetime(t *testing.T) {
 			}
 			// Declared consumers first, so that the order of creation
 			// (a, b, c, then unused) is not the order of declaration.
-			component.Provide(&r, component.Def[*top]{
+			cRef := component.Provide(&r, component.Def[*top]{
 				Name:  "c",
 				Scope: scope,
 				Needs: []component.Dep{component.Need[*mid]()},
@@ -65,7 +70,7 @@ func TestSingletonLifetime(t *testing.T) {
 					return v, nil
 				},
 			})
-			component.Provide(&r, component.Def[*mid]{
+			bRef := component.Provide(&r, component.Def[*mid]{
 				Name:  "b",
 				Scope: component.Singleton, // the two scopes mix freely
 				Needs: []component.Dep{component.Need[*Alpha]()},
@@ -80,7 +85,7 @@ func TestSingletonLifetime(t *testing.T) {
 					return v, nil
 				},
 			})
-			component.Provide(&r, component.Def[*Alpha]{Name: "a", Scope: scope, New: fresh[Alpha]("a", log, &builtA)})
+			aRef := component.Provide(&r, component.Def[*Alpha]{Name: "a", Scope: scope, New: fresh[Alpha]("a", log, &builtA)})
 			component.Provide(&r, component.Def[*Delta]{Name: "unused", Scope: scope, New: fresh[Delta]("unused", log, &builtUnused)})
 
 			cont, err := r.Start([]string{"default"}, component.Options{})
@@ -92,31 +97,31 @@ func TestSingletonLifetime(t *testing.T) {
 					t.Errorf("after Start, %s built %d times; want 1", name, n.Load())
 				}
 			}
-			a := lookup[*Alpha](t, cont, "a")
-			if again := lookup[*Alpha](t, cont, "a"); again != a {
-				t.Errorf("two lookups of a returned two instances")
+			a := resolve(t, cont, aRef)
+			if again := resolve(t, cont, aRef); again != a {
+				t.Errorf("two resolutions of a returned two instances")
 			}
-			b := lookup[*mid](t, cont, "b")
+			b := resolve(t, cont, bRef)
 			if b.a != a {
-				t.Errorf("b holds another a than the one looked up")
+				t.Errorf("b holds another a than the one resolved")
 			}
 			// The same instance inside a request and a websocket connection.
 			srv := httptest.NewServer(cont.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				ctx, release := cont.WebSocket(r.Context())
 				defer release()
-				got, err := component.Lookup[*Alpha](cont, ctx, "a")
+				got, err := aRef.Get(ctx, cont)
 				fmt.Fprint(w, err == nil && got == a)
 			})))
 			if _, body := get(t, srv.Client(), srv.URL); body != "true" {
 				t.Errorf("inside a request, a is another instance or fails")
 			}
 			srv.Close()
-			if lookup[*top](t, cont, "c").mid != b {
-				t.Errorf("c holds another b than the one looked up")
+			if resolve(t, cont, cRef).mid != b {
+				t.Errorf("c holds another b than the one resolved")
 			}
 			for name, n := range map[string]*atomic.Int64{"a": &builtA, "b": &builtB, "c": &builtC, "unused": &builtUnused} {
 				if n.Load() != 1 {
-					t.Errorf("after lookups, %s built %d times; want 1", name, n.Load())
+					t.Errorf("after resolutions, %s built %d times; want 1", name, n.Load())
 				}
 			}
 			if got := log.list(); len(got) != 0 {
@@ -135,13 +140,13 @@ func TestSingletonLifetime(t *testing.T) {
 func TestPrototypeLifetime(t *testing.T) {
 	var r component.Registry
 	var built atomic.Int64
-	component.Provide(&r, component.Def[*Alpha]{Name: "proto", Scope: component.Prototype, New: fresh[Alpha]("proto", nil, &built)})
+	proto := component.Provide(&r, component.Def[*Alpha]{Name: "proto", Scope: component.Prototype, New: fresh[Alpha]("proto", nil, &built)})
 	// Two consumers holding a handle, as the service's two controllers do,
 	// and one taking the prototype directly.
-	provideHolder[*Alpha](&r, "one", component.Singleton)
-	provideHolder[*Alpha](&r, "two", component.Application)
+	oneRef := provideHolder[*Alpha](&r, "one", component.Singleton)
+	twoRef := provideHolder[*Alpha](&r, "two", component.Application)
 	type direct struct{ a *Alpha }
-	component.Provide(&r, component.Def[*direct]{Name: "direct", Scope: component.Application, Needs: []component.Dep{component.Need[*Alpha]()},
+	directRef := component.Provide(&r, component.Def[*direct]{Name: "direct", Scope: component.Application, Needs: []component.Dep{component.Need[*Alpha]()},
 		New: func(c *component.Context) (*direct, error) {
 			a, err := component.Get[*Alpha](c)
 			return &direct{a}, err
@@ -152,13 +157,13 @@ func TestPrototypeLifetime(t *testing.T) {
 	}
 
 	ctx := t.Context()
-	one := lookup[*holder[*Alpha]](t, c, "one")
+	one := resolve(t, c, oneRef)
 	oneA, _ := one.h.Get(ctx)
 	oneAgain, _ := one.h.Get(ctx)
-	two := lookup[*holder[*Alpha]](t, c, "two")
+	two := resolve(t, c, twoRef)
 	twoA, _ := two.h.Get(ctx)
 	twoAgain, _ := two.h.Get(ctx)
-	directA := lookup[*direct](t, c, "direct").a
+	directA := resolve(t, c, directRef).a
 	if oneA == nil || oneA != oneAgain {
 		t.Errorf("consumer one's handle gives %p then %p; want its own fixed instance", oneA, oneAgain)
 	}
@@ -171,28 +176,28 @@ func TestPrototypeLifetime(t *testing.T) {
 	if got := built.Load(); got != 3 {
 		t.Errorf("using the handles built proto again: %d builds; want 3", got)
 	}
-	p1 := lookup[*Alpha](t, c, "proto")
-	p2 := lookup[*Alpha](t, c, "proto")
+	p1 := resolve(t, c, proto)
+	p2 := resolve(t, c, proto)
 	if p1 == p2 || p1 == oneA || p1 == twoA {
-		t.Errorf("a lookup of proto returned an instance already handed out")
+		t.Errorf("a resolution of proto returned an instance already handed out")
 	}
 	if got := built.Load(); got != 5 {
-		t.Errorf("two lookups: %d builds in all; want 5", got)
+		t.Errorf("two resolutions: %d builds in all; want 5", got)
 	}
 }
 
 func TestRequestLifetime(t *testing.T) {
 	var r component.Registry
 	var built atomic.Int64
-	component.Provide(&r, component.Def[*Alpha]{Name: "perRequest", Scope: component.Request, New: fresh[Alpha]("perRequest", nil, &built)})
-	declare[Beta](&r, "config", component.Singleton)
+	perRequest := component.Provide(&r, component.Def[*Alpha]{Name: "perRequest", Scope: component.Request, New: fresh[Alpha]("perRequest", nil, &built)})
+	configRef := declare[Beta](&r, "config", component.Singleton)
 	// A request-scoped consumer shares the request's instance and may
 	// hold a singleton directly.
 	type audit struct {
 		a *Alpha
 		b *Beta
 	}
-	component.Provide(&r, component.Def[*audit]{Name: "audit", Scope: component.Request,
+	auditRef := component.Provide(&r, component.Def[*audit]{Name: "audit", Scope: component.Request,
 		Needs: []component.Dep{component.Need[*Alpha](), component.Need[*Beta]()},
 		New: func(c *component.Context) (*audit, error) {
 			a, err := component.Get[*Alpha](c)
@@ -202,10 +207,10 @@ func TestRequestLifetime(t *testing.T) {
 			b, err := component.Get[*Beta](c)
 			return &audit{a, b}, err
 		}})
-	provideHolder[*Alpha](&r, "service", component.Singleton)
+	service := provideHolder[*Alpha](&r, "service", component.Singleton)
 	c := start(t, &r)
-	svc := lookup[*holder[*Alpha]](t, c, "service")
-	config := lookup[*Beta](t, c, "config")
+	svc := resolve(t, c, service)
+	config := resolve(t, c, configRef)
 
 	var mu sync.Mutex
 	var seen []*Alpha
@@ -216,12 +221,12 @@ func TestRequestLifetime(t *testing.T) {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		second, err := component.Lookup[*Alpha](c, r.Context(), "perRequest")
+		second, err := perRequest.Get(r.Context(), c)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		au, err := component.Lookup[*audit](c, r.Context(), "audit")
+		au, err := auditRef.Get(r.Context(), c)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -282,15 +287,15 @@ func TestMiddlewareWithoutRequestScopes(t *testing.T) {
 
 func TestScopeNotActive(t *testing.T) {
 	var r component.Registry
-	declare[Alpha](&r, "perRequest", component.Request)
-	declare[Beta](&r, "perSession", component.Session)
-	declare[Gamma](&r, "perConnection", component.WebSocket)
-	component.Provide(&r, component.Def[*Delta]{Name: "proto", Scope: component.Prototype, Needs: []component.Dep{component.Need[*Alpha]()},
+	perRequest := declare[Alpha](&r, "perRequest", component.Request)
+	perSession := declare[Beta](&r, "perSession", component.Session)
+	perConnection := declare[Gamma](&r, "perConnection", component.WebSocket)
+	proto := component.Provide(&r, component.Def[*Delta]{Name: "proto", Scope: component.Prototype, Needs: []component.Dep{component.Need[*Alpha]()},
 		New: func(c *component.Context) (*Delta, error) {
 			_, err := component.Get[*Alpha](c)
 			return &Delta{}, err
 		}})
-	provideHolder[*Alpha](&r, "holdsRequest", component.Singleton)
+	holdsRequest := provideHolder[*Alpha](&r, "holdsRequest", component.Singleton)
 	c := start(t, &r)
 
 	// A request that did not go through the middleware has no scope.
@@ -303,15 +308,15 @@ func TestScopeNotActive(t *testing.T) {
 		scope     component.Scope
 		why       string
 	}{
-		{"request", t.Context(), lookupErr[*Alpha](c, "perRequest"), "perRequest", component.Request, "there is no HTTP request in this context"},
+		{"request", t.Context(), resolveErr(c, perRequest), "perRequest", component.Request, "there is no HTTP request in this context"},
 		{"request through a handle", t.Context(), func(ctx context.Context) error {
-			_, err := lookup[*holder[*Alpha]](t, c, "holdsRequest").h.Get(ctx)
+			_, err := resolve(t, c, holdsRequest).h.Get(ctx)
 			return err
 		}, "perRequest", component.Request, "there is no HTTP request in this context"},
-		{"request in a request outside the middleware", plainRequest, lookupErr[*Alpha](c, "perRequest"), "perRequest", component.Request, "through the container's middleware"},
-		{"request through a prototype", t.Context(), lookupErr[*Delta](c, "proto"), "perRequest", component.Request, "there is no HTTP request"},
-		{"session", t.Context(), lookupErr[*Beta](c, "perSession"), "perSession", component.Session, "there is no HTTP session in this context"},
-		{"websocket", t.Context(), lookupErr[*Gamma](c, "perConnection"), "perConnection", component.WebSocket, "there is no websocket connection in this context; resolve it inside Container.WebSocket"},
+		{"request in a request outside the middleware", plainRequest, resolveErr(c, perRequest), "perRequest", component.Request, "through the container's middleware"},
+		{"request through a prototype", t.Context(), resolveErr(c, proto), "perRequest", component.Request, "there is no HTTP request"},
+		{"session", t.Context(), resolveErr(c, perSession), "perSession", component.Session, "there is no HTTP session in this context"},
+		{"websocket", t.Context(), resolveErr(c, perConnection), "perConnection", component.WebSocket, "there is no websocket connection in this context; resolve it inside Container.WebSocket"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -333,7 +338,7 @@ func TestScopeNotActive(t *testing.T) {
 
 	// Inside the middleware, the websocket scope is still not active.
 	srv := httptest.NewServer(c.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, err := component.Lookup[*Gamma](c, r.Context(), "perConnection")
+		_, err := perConnection.Get(r.Context(), c)
 		var se *component.ScopeError
 		fmt.Fprint(w, errors.As(err, &se))
 	})))
@@ -343,9 +348,9 @@ func TestScopeNotActive(t *testing.T) {
 	}
 }
 
-func lookupErr[T any](c *component.Container, name string) func(context.Context) error {
+func resolveErr[T any](c *component.Container, ref component.Ref[T]) func(context.Context) error {
 	return func(ctx context.Context) error {
-		_, err := component.Lookup[T](c, ctx, name)
+		_, err := ref.Get(ctx, c)
 		return err
 	}
 }

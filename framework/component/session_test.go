@@ -1,8 +1,9 @@
-package component
+package component_test
 
-// The session tests are internal: they end sessions through the
-// container's Sessions (c.sessions.Expire) with a fake clock, rather than
-// waiting for the sweeper.
+// The session tests serve a container's middleware over HTTP, and end
+// sessions through the store they give it: an inmem.Sessions on a fake
+// clock, whose Expire the tests call rather than waiting for its sweeper,
+// or a fake store where a test is about the contract between the two.
 
 import (
 	"fmt"
@@ -16,6 +17,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/inmem"
 )
 
 // cart is a session-scoped component that records its release.
@@ -36,7 +40,7 @@ func (c *cart) closed() bool { return c.closes.Load() > 0 }
 type visit struct{}
 
 // shop is a singleton holding a handle to the session's cart.
-type shop struct{ carts *Handle[*cart] }
+type shop struct{ carts *component.Handle[*cart] }
 
 type fakeClock struct {
 	mu  sync.Mutex
@@ -63,25 +67,38 @@ func (c *fakeClock) Advance(d time.Duration) {
 //	GET /logout  invalidates the session, resolving nothing first
 //	GET /carts   resolves the cart from 50 goroutines and writes the serials seen
 type sessionFixture struct {
-	c     *Container
-	srv   *httptest.Server
-	clock *fakeClock
-	built atomic.Int64
-	delay time.Duration // how long building a cart takes
+	c        *component.Container
+	srv      *httptest.Server
+	clock    *fakeClock
+	sessions *inmem.Sessions // nil when the test gave a store of its own
+	built    atomic.Int64
+	delay    time.Duration // how long building a cart takes
 
 	mu    sync.Mutex
 	carts map[int64]*cart
 }
 
-func newSessionFixture(t *testing.T, opts SessionOptions, tls bool) *sessionFixture {
+// fixtureOptions configure a sessionFixture.
+type fixtureOptions struct {
+	store  inmem.SessionOptions   // for the fixture's inmem.Sessions; Now is the fixture's clock
+	custom component.SessionStore // a store of the test's own, in place of inmem.Sessions
+	cookie string                 // component.Options.SessionCookie
+	tls    bool                   // serve over TLS
+}
+
+func newSessionFixture(t *testing.T, o fixtureOptions) *sessionFixture {
 	t.Helper()
 	f := &sessionFixture{clock: &fakeClock{now: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}, carts: map[int64]*cart{}}
-	if opts.Now == nil {
-		opts.Now = f.clock.Now
+	store := o.custom
+	if store == nil {
+		o.store.Now = f.clock.Now
+		f.sessions = inmem.NewSessions(o.store)
+		t.Cleanup(func() { f.sessions.Close() })
+		store = f.sessions
 	}
 	var serials atomic.Int64
-	var r Registry
-	Provide(&r, Def[*cart]{Name: "cart", Scope: Session, New: func(*Context) (*cart, error) {
+	var r component.Registry
+	cartRef := component.Provide(&r, component.Def[*cart]{Name: "cart", Scope: component.Session, New: func(*component.Context) (*cart, error) {
 		f.built.Add(1)
 		time.Sleep(f.delay)
 		ct := &cart{serial: serials.Add(1)}
@@ -90,17 +107,17 @@ func newSessionFixture(t *testing.T, opts SessionOptions, tls bool) *sessionFixt
 		f.mu.Unlock()
 		return ct, nil
 	}})
-	Provide(&r, Def[*visit]{Name: "visit", Scope: Session, New: func(*Context) (*visit, error) { return &visit{}, nil }})
-	Provide(&r, Def[*shop]{Name: "shop", Needs: []Dep{NeedHandle[*cart]()}, New: func(c *Context) (*shop, error) {
-		h, err := GetHandle[*cart](c)
+	visitRef := component.Provide(&r, component.Def[*visit]{Name: "visit", Scope: component.Session, New: func(*component.Context) (*visit, error) { return &visit{}, nil }})
+	shopRef := component.Provide(&r, component.Def[*shop]{Name: "shop", Needs: []component.Dep{component.NeedHandle[*cart]()}, New: func(c *component.Context) (*shop, error) {
+		h, err := component.GetHandle[*cart](c)
 		return &shop{h}, err
 	}})
-	c, err := r.Start([]string{"default"}, Options{Sessions: opts})
+	c, err := r.Start([]string{"default"}, component.Options{Sessions: store, SessionCookie: o.cookie})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.c = c
-	sh, err := Lookup[*shop](c, t.Context(), "shop")
+	sh, err := shopRef.Get(t.Context(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +134,7 @@ func newSessionFixture(t *testing.T, opts SessionOptions, tls bool) *sessionFixt
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		third, err := Lookup[*cart](c, r.Context(), "cart")
+		third, err := cartRef.Get(r.Context(), c)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -133,7 +150,7 @@ func newSessionFixture(t *testing.T, opts SessionOptions, tls bool) *sessionFixt
 		fmt.Fprint(w, first.serial)
 	})
 	mux.HandleFunc("GET /visit", func(w http.ResponseWriter, r *http.Request) {
-		if _, err := Lookup[*visit](c, r.Context(), "visit"); err != nil {
+		if _, err := visitRef.Get(r.Context(), c); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 		}
 	})
@@ -160,7 +177,7 @@ func newSessionFixture(t *testing.T, opts SessionOptions, tls bool) *sessionFixt
 			fmt.Fprintln(w, s)
 		}
 	})
-	if tls {
+	if o.tls {
 		f.srv = httptest.NewTLSServer(c.Middleware(mux))
 	} else {
 		f.srv = httptest.NewServer(c.Middleware(mux))
@@ -188,8 +205,20 @@ func (f *sessionFixture) client(t *testing.T) *http.Client {
 	return &c
 }
 
-// get fetches path with client and returns the response and its body.
+// get fetches path with client and returns the response and its body,
+// failing the test unless the status is 200.
 func (f *sessionFixture) get(t *testing.T, client *http.Client, path string) (*http.Response, string) {
+	t.Helper()
+	resp, body := f.fetch(t, client, path)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s: %s", path, resp.Status, body)
+	}
+	return resp, body
+}
+
+// fetch fetches path with client and returns the response and its body,
+// whatever the status.
+func (f *sessionFixture) fetch(t *testing.T, client *http.Client, path string) (*http.Response, string) {
 	t.Helper()
 	resp, err := client.Get(f.srv.URL + path)
 	if err != nil {
@@ -199,9 +228,6 @@ func (f *sessionFixture) get(t *testing.T, client *http.Client, path string) (*h
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %s: %s", path, resp.Status, body)
 	}
 	return resp, strings.TrimSpace(string(body))
 }
@@ -231,7 +257,7 @@ func sessionCookie(t *testing.T, resp *http.Response) *http.Cookie {
 }
 
 func TestSessionFollowsCookie(t *testing.T) {
-	f := newSessionFixture(t, SessionOptions{}, false)
+	f := newSessionFixture(t, fixtureOptions{})
 	alice, bob := f.client(t), f.client(t)
 
 	resp, _ := f.get(t, alice, "/cart")
@@ -264,13 +290,13 @@ func TestSessionFollowsCookie(t *testing.T) {
 	if first.closed() || other.closed() {
 		t.Errorf("a cart was closed while its session is live")
 	}
-	if got := f.c.sessions.Len(); got != 2 {
+	if got := f.sessions.Len(); got != 2 {
 		t.Errorf("%d live sessions; want 2", got)
 	}
 }
 
 func TestSessionCookieOptions(t *testing.T) {
-	f := newSessionFixture(t, SessionOptions{Cookie: "JSESSIONID"}, true)
+	f := newSessionFixture(t, fixtureOptions{cookie: "JSESSIONID", tls: true})
 	resp, _ := f.get(t, f.client(t), "/cart")
 	var found bool
 	for _, c := range resp.Cookies() {
@@ -287,7 +313,7 @@ func TestSessionCookieOptions(t *testing.T) {
 }
 
 func TestSessionResolvedLazily(t *testing.T) {
-	f := newSessionFixture(t, SessionOptions{}, false)
+	f := newSessionFixture(t, fixtureOptions{})
 	f.get(t, f.client(t), "/logout")
 	f.get(t, f.client(t), "/visit")
 	if got := f.built.Load(); got != 0 {
@@ -296,7 +322,7 @@ func TestSessionResolvedLazily(t *testing.T) {
 }
 
 func TestSessionExpires(t *testing.T) {
-	f := newSessionFixture(t, SessionOptions{IdleTimeout: 30 * time.Minute}, false)
+	f := newSessionFixture(t, fixtureOptions{store: inmem.SessionOptions{IdleTimeout: 30 * time.Minute}})
 	alice, bob := f.client(t), f.client(t)
 	first := f.cart(t, alice)
 	bobs := f.cart(t, bob)
@@ -307,23 +333,23 @@ func TestSessionExpires(t *testing.T) {
 		t.Fatalf("the session ended before its idle timeout")
 	}
 	f.clock.Advance(20 * time.Minute)
-	f.c.sessions.Expire()
+	f.sessions.Expire()
 	if first.closed() {
 		t.Errorf("alice's cart closed 20 minutes after its last use; the idle timeout is 30")
 	}
 	if !bobs.closed() {
 		t.Errorf("bob's cart not closed 40 minutes after its last use")
 	}
-	if got := f.c.sessions.Len(); got != 1 {
+	if got := f.sessions.Len(); got != 1 {
 		t.Errorf("%d live sessions; want 1", got)
 	}
 
 	f.clock.Advance(31 * time.Minute)
-	f.c.sessions.Expire()
+	f.sessions.Expire()
 	if !first.closed() {
 		t.Errorf("alice's cart not closed after her session expired")
 	}
-	if got := f.c.sessions.Len(); got != 0 {
+	if got := f.sessions.Len(); got != 0 {
 		t.Errorf("%d live sessions after expiry; want 0", got)
 	}
 	next := f.cart(t, alice)
@@ -338,7 +364,7 @@ func TestSessionExpires(t *testing.T) {
 // TestSessionExpiresOnUse covers a session that outlived its timeout
 // before the sweeper saw it: the request carrying its cookie ends it.
 func TestSessionExpiresOnUse(t *testing.T) {
-	f := newSessionFixture(t, SessionOptions{IdleTimeout: 30 * time.Minute}, false)
+	f := newSessionFixture(t, fixtureOptions{store: inmem.SessionOptions{IdleTimeout: 30 * time.Minute}})
 	alice := f.client(t)
 	first := f.cart(t, alice)
 	f.clock.Advance(31 * time.Minute)
@@ -352,13 +378,13 @@ func TestSessionExpiresOnUse(t *testing.T) {
 	if next := f.cart(t, alice); next == first {
 		t.Errorf("the expired cart was served again")
 	}
-	if got := f.c.sessions.Len(); got != 1 {
+	if got := f.sessions.Len(); got != 1 {
 		t.Errorf("%d live sessions; want 1", got)
 	}
 }
 
 func TestSessionInvalidate(t *testing.T) {
-	f := newSessionFixture(t, SessionOptions{}, false)
+	f := newSessionFixture(t, fixtureOptions{})
 	alice, bob := f.client(t), f.client(t)
 	first := f.cart(t, alice)
 	bobs := f.cart(t, bob)
@@ -381,7 +407,7 @@ func TestSessionInvalidate(t *testing.T) {
 	if n := first.closes.Load(); n != 1 {
 		t.Errorf("the invalidated cart was closed %d times; want 1", n)
 	}
-	if got := f.c.sessions.Len(); got != 2 {
+	if got := f.sessions.Len(); got != 2 {
 		t.Errorf("%d live sessions; want 2", got)
 	}
 
@@ -391,7 +417,7 @@ func TestSessionInvalidate(t *testing.T) {
 }
 
 func TestSessionMaxSessionsEvictsLeastRecentlyUsed(t *testing.T) {
-	f := newSessionFixture(t, SessionOptions{MaxSessions: 2}, false)
+	f := newSessionFixture(t, fixtureOptions{store: inmem.SessionOptions{MaxSessions: 2}})
 	a, b, c := f.client(t), f.client(t), f.client(t)
 	cartOf := func(client *http.Client) *cart {
 		f.clock.Advance(time.Minute)
@@ -409,7 +435,7 @@ func TestSessionMaxSessionsEvictsLeastRecentlyUsed(t *testing.T) {
 	if aCart.closed() {
 		t.Errorf("a's session was released, though b was used less recently")
 	}
-	if got := f.c.sessions.Len(); got != 2 {
+	if got := f.sessions.Len(); got != 2 {
 		t.Errorf("%d live sessions; want at most 2", got)
 	}
 	if again := cartOf(b); again == bCart {
@@ -421,7 +447,7 @@ func TestSessionMaxSessionsEvictsLeastRecentlyUsed(t *testing.T) {
 }
 
 func TestContainerCloseEndsSessions(t *testing.T) {
-	f := newSessionFixture(t, SessionOptions{}, false)
+	f := newSessionFixture(t, fixtureOptions{})
 	carts := []*cart{f.cart(t, f.client(t)), f.cart(t, f.client(t))}
 	f.srv.Close()
 	if err := f.c.Close(); err != nil {
@@ -432,15 +458,19 @@ func TestContainerCloseEndsSessions(t *testing.T) {
 			t.Errorf("cart %d not closed by Container.Close", ct.serial)
 		}
 	}
-	if got := f.c.sessions.Len(); got != 0 {
-		t.Errorf("%d live sessions after Close; want 0", got)
+	// The sessions are the store's: they may outlive the process.
+	if got := f.sessions.Len(); got != 2 {
+		t.Errorf("%d live sessions after Container.Close; want the store's 2 left alone", got)
+	}
+	if _, err := f.sessions.Create(t.Context()); err != nil {
+		t.Errorf("the store after Container.Close: %v; want it open", err)
 	}
 	f.c = nil
 }
 
 func TestSessionConcurrentResolutionBuildsOnce(t *testing.T) {
 	t.Run("50 goroutines in one request", func(t *testing.T) {
-		f := newSessionFixture(t, SessionOptions{}, false)
+		f := newSessionFixture(t, fixtureOptions{})
 		f.delay = 5 * time.Millisecond
 		_, body := f.get(t, f.client(t), "/carts")
 		serials := strings.Fields(body)
@@ -455,17 +485,17 @@ func TestSessionConcurrentResolutionBuildsOnce(t *testing.T) {
 		if got := f.built.Load(); got != 1 {
 			t.Errorf("cart built %d times; want 1", got)
 		}
-		if got := f.c.sessions.Len(); got != 1 {
+		if got := f.sessions.Len(); got != 1 {
 			t.Errorf("%d live sessions; want 1", got)
 		}
 	})
 	t.Run("50 concurrent requests of one session", func(t *testing.T) {
-		f := newSessionFixture(t, SessionOptions{}, false)
+		f := newSessionFixture(t, fixtureOptions{})
 		f.delay = 5 * time.Millisecond
 		client := f.client(t)
 		f.get(t, client, "/visit") // opens the session, builds no cart
-		if f.c.sessions.Len() != 1 || f.built.Load() != 0 {
-			t.Fatalf("after /visit: %d sessions, %d carts; want 1 and 0", f.c.sessions.Len(), f.built.Load())
+		if f.sessions.Len() != 1 || f.built.Load() != 0 {
+			t.Fatalf("after /visit: %d sessions, %d carts; want 1 and 0", f.sessions.Len(), f.built.Load())
 		}
 		serials := make([]string, 50)
 		gate := make(chan struct{})

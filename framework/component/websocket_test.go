@@ -17,17 +17,17 @@ import (
 func TestWebSocketLifetime(t *testing.T) {
 	var r component.Registry
 	var built atomic.Int64
-	component.Provide(&r, component.Def[*Alpha]{Name: "perConnection", Scope: component.WebSocket, New: fresh[Alpha]("perConnection", nil, &built)})
-	provideHolder[*Alpha](&r, "hub", component.Singleton)
+	perConnection := component.Provide(&r, component.Def[*Alpha]{Name: "perConnection", Scope: component.WebSocket, New: fresh[Alpha]("perConnection", nil, &built)})
+	hubRef := provideHolder[*Alpha](&r, "hub", component.Singleton)
 	c := start(t, &r)
-	hub := lookup[*holder[*Alpha]](t, c, "hub")
+	hub := resolve(t, c, hubRef)
 
 	var mu sync.Mutex
 	instances := map[int64]*Alpha{}
 	mux := http.NewServeMux()
 	// GET /ws answers every message with the serial of the connection's
 	// instance, resolved afresh each time through the hub's handle and
-	// by name.
+	// through the component's reference.
 	mux.HandleFunc("GET /ws", func(w http.ResponseWriter, r *http.Request) {
 		conn, err := websocket.Accept(w, r, nil)
 		if err != nil {
@@ -49,11 +49,11 @@ func TestWebSocketLifetime(t *testing.T) {
 				if err != nil {
 					return err.Error()
 				}
-				byName, err := component.Lookup[*Alpha](c, ctx, "perConnection")
+				byRef, err := perConnection.Get(ctx, c)
 				if err != nil {
 					return err.Error()
 				}
-				if viaHandle != byName {
+				if viaHandle != byRef {
 					return "two instances in one connection"
 				}
 				if viaHandle.closed() {
@@ -140,9 +140,9 @@ func TestWebSocketLifetime(t *testing.T) {
 // opened the connection, directly, since the session outlives it.
 func TestWebSocketUsesSession(t *testing.T) {
 	var r component.Registry
-	declare[Beta](&r, "perSession", component.Session)
+	perSession := declare[Beta](&r, "perSession", component.Session)
 	type conn struct{ session *Beta }
-	component.Provide(&r, component.Def[*conn]{Name: "perConnection", Scope: component.WebSocket,
+	perConnection := component.Provide(&r, component.Def[*conn]{Name: "perConnection", Scope: component.WebSocket,
 		Needs: []component.Dep{component.Need[*Beta]()},
 		New: func(c *component.Context) (*conn, error) {
 			s, err := component.Get[*Beta](c)
@@ -152,12 +152,12 @@ func TestWebSocketUsesSession(t *testing.T) {
 	srv := httptest.NewServer(c.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, release := c.WebSocket(r.Context())
 		defer release()
-		cn, err := component.Lookup[*conn](c, ctx, "perConnection")
+		cn, err := perConnection.Get(ctx, c)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		s, err := component.Lookup[*Beta](c, r.Context(), "perSession")
+		s, err := perSession.Get(r.Context(), c)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return

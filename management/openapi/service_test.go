@@ -8,15 +8,15 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/springport/greeter/api"
-	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/inmem"
 )
 
 // serviceDocument returns the document of the service's own routes, as
 // JSON, with the routes it describes.
 func serviceDocument(t *testing.T) ([]byte, []dispatch.RouteInfo, map[string]any) {
 	t.Helper()
-	routes, err := dispatch.Describe(api.Routes("Hello World!", &message.Collection{}, nil, nil)...)
+	routes, err := dispatch.Describe(api.Routes("Hello World!", &inmem.Messages{}, nil, nil)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/springport/greeter/api"
-	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/inmem"
 )
 
 func TestYAMLGolden(t *testing.T) {
@@ -149,7 +149,7 @@ func TestYAMLScalars(t *testing.T) {
 // TestYAMLRoundTrip reads what YAML writes with a YAML parser: it must be
 // the same data as the JSON.
 func TestYAMLRoundTrip(t *testing.T) {
-	routes, err := dispatch.Describe(api.Routes("Hello World!", &message.Collection{}, nil, nil)...)
+	routes, err := dispatch.Describe(api.Routes("Hello World!", &inmem.Messages{}, nil, nil)...)
 	if err != nil {
 		t.Fatal(err)
 	}

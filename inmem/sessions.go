@@ -1,0 +1,240 @@
+package inmem
+
+import (
+	"container/list"
+	"context"
+	"crypto/rand"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/springport/greeter/framework/component"
+)
+
+var _ component.SessionStore = (*Sessions)(nil)
+
+// errClosed is what a closed Sessions answers.
+var errClosed = errors.New("inmem: the session store is closed")
+
+// Sessions is a component.SessionStore held in memory. A session ends when
+// it has been idle for longer than the idle timeout, when it is the least
+// recently used one and a new session needs its room, or when it is
+// deleted; each end is reported to the OnEnd functions.
+//
+// Sessions are kept in a list ordered by last use, most recent first,
+// beside a map by id: a use moves its session to the front, eviction takes
+// the back, and expiry walks from the back and stops at the first session
+// still within its timeout, so each costs constant time per session. Idle
+// sessions are ended by a sweeper goroutine, started by the first Create
+// and stopped by Close, and by Touch when it finds one before the sweeper
+// does.
+type Sessions struct {
+	idle time.Duration
+	max  int
+	now  func() time.Time
+
+	mu      sync.Mutex
+	live    map[string]*session
+	recency list.List // of *session, most recently used first
+	onEnd   []func(id string)
+	closed  bool
+	stop    chan struct{} // closed by Close; nil until the sweeper starts
+	done    chan struct{} // closed when the sweeper has stopped
+}
+
+type session struct {
+	id       string
+	lastUsed time.Time
+	elem     *list.Element // in Sessions.recency
+}
+
+// SessionOptions configure Sessions.
+type SessionOptions struct {
+	// IdleTimeout ends a session unused for this long; zero means 30
+	// minutes, Spring Boot's default.
+	IdleTimeout time.Duration
+	// MaxSessions bounds how many sessions are held at once; past it the
+	// least recently used one ends. Zero means 100,000, so that clients
+	// that never send the cookie back cannot exhaust memory.
+	MaxSessions int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// NewSessions returns an empty session store. Its sweeper starts with the
+// first session; Close stops it.
+func NewSessions(o SessionOptions) *Sessions {
+	s := &Sessions{idle: o.IdleTimeout, max: o.MaxSessions, now: o.Now, live: map[string]*session{}}
+	if s.idle <= 0 {
+		s.idle = 30 * time.Minute
+	}
+	if s.max <= 0 {
+		s.max = 100_000
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	return s
+}
+
+// Create starts a new session, ending the least recently used one first
+// when the store is full.
+func (s *Sessions) Create(context.Context) (string, error) {
+	now := s.now()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return "", errClosed
+	}
+	if s.stop == nil {
+		s.sweep(min(s.idle, time.Minute))
+	}
+	var ended []string
+	if len(s.live) >= s.max {
+		oldest := s.recency.Back().Value.(*session)
+		s.remove(oldest)
+		ended = append(ended, oldest.id)
+	}
+	ss := &session{id: rand.Text(), lastUsed: now}
+	ss.elem = s.recency.PushFront(ss)
+	s.live[ss.id] = ss
+	s.unlockAndTell(ended...)
+	return ss.id, nil
+}
+
+// Touch reports whether id is a live session and marks it used now. A
+// session idle past its timeout ends here, if the sweeper has not yet
+// ended it.
+func (s *Sessions) Touch(_ context.Context, id string) (bool, error) {
+	now := s.now()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return false, errClosed
+	}
+	ss := s.live[id]
+	switch {
+	case ss == nil:
+		s.mu.Unlock()
+		return false, nil
+	case now.Sub(ss.lastUsed) > s.idle:
+		s.remove(ss)
+		s.unlockAndTell(id)
+		return false, nil
+	}
+	ss.lastUsed = now
+	s.recency.MoveToFront(ss.elem)
+	s.mu.Unlock()
+	return true, nil
+}
+
+// Delete ends the session id now; an unknown id is not an error.
+func (s *Sessions) Delete(_ context.Context, id string) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return errClosed
+	}
+	ss := s.live[id]
+	if ss == nil {
+		s.mu.Unlock()
+		return nil
+	}
+	s.remove(ss)
+	s.unlockAndTell(id)
+	return nil
+}
+
+// OnEnd registers f to be told the id of every session that ends. f is
+// called without the store's lock held, on the goroutine that ended the
+// session: the sweeper's, or the caller's of Create, Touch, Delete or
+// Expire.
+func (s *Sessions) OnEnd(f func(id string)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onEnd = append(s.onEnd, f)
+}
+
+// Expire ends every session idle for longer than the timeout.
+func (s *Sessions) Expire() {
+	now := s.now()
+	var ended []string
+	s.mu.Lock()
+	// The least recently used are at the back: stop at the first still live.
+	for e := s.recency.Back(); e != nil; {
+		ss := e.Value.(*session)
+		if now.Sub(ss.lastUsed) <= s.idle {
+			break
+		}
+		e = e.Prev()
+		s.remove(ss)
+		ended = append(ended, ss.id)
+	}
+	s.unlockAndTell(ended...)
+}
+
+// Len returns how many sessions are live.
+func (s *Sessions) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.live)
+}
+
+// Close stops the sweeper; the store answers nothing after it but an
+// error. Closing twice is harmless. Close reports no session as ended:
+// they end with the process, and whoever keeps their components closes
+// those.
+func (s *Sessions) Close() error {
+	s.mu.Lock()
+	stop, done := s.stop, s.done
+	wasClosed := s.closed
+	s.closed = true
+	s.mu.Unlock()
+	if stop != nil && !wasClosed {
+		close(stop)
+		<-done
+	}
+	return nil
+}
+
+// sweep starts the goroutine that calls Expire every interval until Close;
+// the caller holds s.mu.
+func (s *Sessions) sweep(interval time.Duration) {
+	s.stop, s.done = make(chan struct{}), make(chan struct{})
+	go func(stop <-chan struct{}, done chan<- struct{}) {
+		defer close(done)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				s.Expire()
+			}
+		}
+	}(s.stop, s.done)
+}
+
+// remove forgets a live session; the caller holds s.mu.
+func (s *Sessions) remove(ss *session) {
+	delete(s.live, ss.id)
+	s.recency.Remove(ss.elem)
+}
+
+// unlockAndTell releases s.mu, then tells the OnEnd functions the ids of
+// the sessions that ended. They are told outside the lock so that they may
+// hold locks of their own around calls to the store without deadlock.
+func (s *Sessions) unlockAndTell(ended ...string) {
+	if len(ended) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	onEnd := s.onEnd
+	s.mu.Unlock()
+	for _, id := range ended {
+		for _, f := range onEnd {
+			f(id)
+		}
+	}
+}

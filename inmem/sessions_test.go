@@ -1,0 +1,251 @@
+package inmem_test
+
+import (
+	"slices"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/springport/greeter/inmem"
+)
+
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// endLog records the ids the store reports as ended.
+type endLog struct {
+	mu  sync.Mutex
+	ids []string
+}
+
+func (l *endLog) add(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ids = append(l.ids, id)
+}
+
+// take returns the ids reported since the last take.
+func (l *endLog) take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ids := l.ids
+	l.ids = nil
+	return ids
+}
+
+// newSessions returns a store on a fake clock, its clock and the log of
+// the sessions it ends; the store is closed when the test ends.
+func newSessions(t *testing.T, o inmem.SessionOptions) (*inmem.Sessions, *fakeClock, *endLog) {
+	t.Helper()
+	clock := &fakeClock{now: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}
+	o.Now = clock.Now
+	s := inmem.NewSessions(o)
+	t.Cleanup(func() { s.Close() })
+	ended := &endLog{}
+	s.OnEnd(ended.add)
+	return s, clock, ended
+}
+
+func create(t *testing.T, s *inmem.Sessions) string {
+	t.Helper()
+	id, err := s.Create(t.Context())
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	return id
+}
+
+func touch(t *testing.T, s *inmem.Sessions, id string) bool {
+	t.Helper()
+	live, err := s.Touch(t.Context(), id)
+	if err != nil {
+		t.Fatalf("Touch: %v", err)
+	}
+	return live
+}
+
+func TestSessionsCreate(t *testing.T) {
+	s, _, ended := newSessions(t, inmem.SessionOptions{})
+	alice, bob := create(t, s), create(t, s)
+	if alice == bob || alice == "" {
+		t.Errorf("Create gave ids %q and %q; want two distinct ids", alice, bob)
+	}
+	if !touch(t, s, alice) || !touch(t, s, bob) {
+		t.Errorf("a session just created is not live")
+	}
+	if touch(t, s, "unknown") {
+		t.Errorf("an unknown id is live")
+	}
+	if got := s.Len(); got != 2 {
+		t.Errorf("%d live sessions; want 2", got)
+	}
+	if got := ended.take(); len(got) != 0 {
+		t.Errorf("sessions reported ended: %q; want none", got)
+	}
+}
+
+func TestSessionsExpire(t *testing.T) {
+	s, clock, ended := newSessions(t, inmem.SessionOptions{IdleTimeout: 30 * time.Minute})
+	alice, bob := create(t, s), create(t, s)
+
+	// Each use restarts the idle timeout.
+	clock.Advance(20 * time.Minute)
+	if !touch(t, s, alice) {
+		t.Fatalf("the session ended before its idle timeout")
+	}
+	clock.Advance(20 * time.Minute)
+	s.Expire()
+	if got := ended.take(); !slices.Equal(got, []string{bob}) {
+		t.Errorf("40 minutes after bob's last use and 20 after alice's, ended %q; want bob's %q", got, bob)
+	}
+	if got := s.Len(); got != 1 {
+		t.Errorf("%d live sessions; want 1", got)
+	}
+
+	clock.Advance(31 * time.Minute)
+	s.Expire()
+	if got := ended.take(); !slices.Equal(got, []string{alice}) {
+		t.Errorf("after alice's timeout, ended %q; want alice's %q", got, alice)
+	}
+	if got := s.Len(); got != 0 {
+		t.Errorf("%d live sessions after expiry; want 0", got)
+	}
+	if touch(t, s, alice) {
+		t.Errorf("alice's expired session is live")
+	}
+	s.Expire()
+	if got := ended.take(); len(got) != 0 {
+		t.Errorf("ended sessions reported again: %q", got)
+	}
+}
+
+// TestSessionsTouchEndsExpired covers a session that outlived its timeout
+// before the sweeper saw it: Touch ends it.
+func TestSessionsTouchEndsExpired(t *testing.T) {
+	s, clock, ended := newSessions(t, inmem.SessionOptions{IdleTimeout: 30 * time.Minute})
+	alice := create(t, s)
+	clock.Advance(31 * time.Minute)
+	if touch(t, s, alice) {
+		t.Errorf("a session idle past its timeout is live")
+	}
+	if got := ended.take(); !slices.Equal(got, []string{alice}) {
+		t.Errorf("ended %q; want %q", got, alice)
+	}
+	if got := s.Len(); got != 0 {
+		t.Errorf("%d live sessions; want 0", got)
+	}
+}
+
+func TestSessionsEvictLeastRecentlyUsed(t *testing.T) {
+	s, clock, ended := newSessions(t, inmem.SessionOptions{MaxSessions: 2})
+	a := create(t, s)
+	clock.Advance(time.Minute)
+	b := create(t, s)
+	clock.Advance(time.Minute)
+	touch(t, s, a) // a is now the most recently used
+	c := create(t, s)
+	if got := ended.take(); !slices.Equal(got, []string{b}) {
+		t.Errorf("a third session ended %q; want the least recently used, b %q", got, b)
+	}
+	if got := s.Len(); got != 2 {
+		t.Errorf("%d live sessions; want at most 2", got)
+	}
+	if touch(t, s, b) {
+		t.Errorf("b's evicted session is live")
+	}
+	create(t, s) // now a, used before c, is the least recent
+	if got := ended.take(); !slices.Equal(got, []string{a}) {
+		t.Errorf("a fourth session ended %q; want a %q", got, a)
+	}
+	if !touch(t, s, c) {
+		t.Errorf("c was evicted, though a was used less recently")
+	}
+}
+
+func TestSessionsDelete(t *testing.T) {
+	s, _, ended := newSessions(t, inmem.SessionOptions{})
+	alice, bob := create(t, s), create(t, s)
+	if err := s.Delete(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	if got := ended.take(); !slices.Equal(got, []string{alice}) {
+		t.Errorf("Delete ended %q; want %q", got, alice)
+	}
+	if touch(t, s, alice) || !touch(t, s, bob) {
+		t.Errorf("after deleting alice's session: alice live %t, bob live %t; want false, true", touch(t, s, alice), touch(t, s, bob))
+	}
+	for _, id := range []string{alice, "unknown"} {
+		if err := s.Delete(t.Context(), id); err != nil {
+			t.Errorf("Delete(%q) of no live session: %v; want nil", id, err)
+		}
+	}
+	if got := ended.take(); len(got) != 0 {
+		t.Errorf("deleting no live session reported %q", got)
+	}
+	if got := s.Len(); got != 1 {
+		t.Errorf("%d live sessions; want 1", got)
+	}
+}
+
+// TestSessionsSweeper runs in a synctest bubble, whose clock advances
+// only when every goroutine in it waits: the sweeper ends idle sessions
+// on its own, and Close stops it (the bubble fails if it is still running
+// when the test function returns).
+func TestSessionsSweeper(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := inmem.NewSessions(inmem.SessionOptions{IdleTimeout: 30 * time.Minute})
+		ended := &endLog{}
+		s.OnEnd(ended.add)
+		alice := create(t, s)
+		time.Sleep(30 * time.Minute)
+		synctest.Wait()
+		if got := ended.take(); len(got) != 0 {
+			t.Errorf("the sweeper ended %q at the idle timeout; want none before it has passed", got)
+		}
+		time.Sleep(time.Minute) // the sweeper looks every minute
+		synctest.Wait()
+		if got := ended.take(); !slices.Equal(got, []string{alice}) {
+			t.Errorf("a minute past the timeout, the sweeper ended %q; want %q", got, alice)
+		}
+		if got := s.Len(); got != 0 {
+			t.Errorf("%d live sessions; want 0", got)
+		}
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+}
+
+func TestSessionsClose(t *testing.T) {
+	s, _, _ := newSessions(t, inmem.SessionOptions{})
+	id := create(t, s)
+	for range 2 {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v; want nil, also the second time", err)
+		}
+	}
+	if _, err := s.Create(t.Context()); err == nil {
+		t.Errorf("Create after Close succeeded; want an error")
+	}
+	if _, err := s.Touch(t.Context(), id); err == nil {
+		t.Errorf("Touch after Close succeeded; want an error")
+	}
+	if err := s.Delete(t.Context(), id); err == nil {
+		t.Errorf("Delete after Close succeeded; want an error")
+	}
+}
