@@ -53,7 +53,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return startupError{err}
 	}
-	env.Seal()
 	logger := newLogger(s.logFormat, stdout)
 	logger.Info(env.ProfilesLine())
 
@@ -196,6 +195,7 @@ func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, e
 	actuatorRoutes := actuator.Routes(actuator.Options{
 		Exposure:   actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude},
 		Env:        env,
+		Bound:      s.bound,
 		ShowValues: s.management.showValues,
 		Components: components.Components,
 		Routes:     allRoutes,

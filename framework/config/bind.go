@@ -63,6 +63,7 @@ func flatten(err error) []error {
 // failure, so that one start reports every bad setting at once.
 type Binder struct {
 	env  *Environment
+	keys []string
 	errs []error
 }
 
@@ -72,10 +73,19 @@ func NewBinder(env *Environment) *Binder { return &Binder{env: env} }
 // Err returns every failure so far, or nil.
 func (b *Binder) Err() error { return errors.Join(b.errs...) }
 
+// Keys returns the keys asked for so far, each once, in the order first
+// asked: what the application reads, which the Environment cannot know, and
+// which its listing needs to show the environment variables that set them
+// (see Environment.PropertySources).
+func (b *Binder) Keys() []string { return slices.Clone(b.keys) }
+
 // Bind reads key and converts it with parse; an unset key gives def. A
 // value that does not convert is recorded with its origin and def is
 // returned, so binding can go on and report the other settings too.
 func Bind[T any](b *Binder, key string, def T, parse func(string) (T, error)) T {
+	if !slices.Contains(b.keys, key) {
+		b.keys = append(b.keys, key)
+	}
 	v, ok, err := b.env.Lookup(key)
 	if err != nil {
 		b.errs = append(b.errs, err)
