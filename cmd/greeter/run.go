@@ -54,7 +54,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return startupError{err}
 	}
 	logger := newLogger(s.logFormat, stdout)
-	logger.Info(env.ProfilesLine())
+	logger.Info(profilesMessage(env.ExplicitProfiles(), env.DefaultProfiles()))
 
 	a, err := newApp(env, s, logger)
 	if err != nil {
@@ -261,7 +261,7 @@ func accessLog(logger *slog.Logger) func(dispatch.Observation) {
 // the full report.
 type startupError struct{ err error }
 
-func (e startupError) Error() string { return config.Report(e.err) }
+func (e startupError) Error() string { return failureReport(e.err) }
 func (e startupError) Unwrap() error { return e.err }
 
 func newLogger(format string, w io.Writer) *slog.Logger {

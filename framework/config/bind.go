@@ -21,44 +21,6 @@ func (e *SettingError) Error() string {
 	return fmt.Sprintf("setting %s=%q from %s is invalid: %s", e.Value.Key, e.Value.Raw, e.Value.Origin, e.Reason)
 }
 
-// Report formats a startup failure the way Spring Boot's failure analyzer
-// does, one block per invalid setting.
-func Report(err error) string {
-	var b strings.Builder
-	b.WriteString("\n***************************\nAPPLICATION FAILED TO START\n***************************\n\nDescription:\n\n")
-	var settingErrs []*SettingError
-	var other []error
-	for _, e := range flatten(err) {
-		var se *SettingError
-		if errors.As(e, &se) {
-			settingErrs = append(settingErrs, se)
-		} else {
-			other = append(other, e)
-		}
-	}
-	for _, se := range settingErrs {
-		fmt.Fprintf(&b, "Failed to bind properties under '%s':\n\n    Property: %s\n    Value: %q\n    Origin: %s\n    Reason: %s\n\n",
-			se.Value.Key, se.Value.Key, se.Value.Raw, se.Value.Origin, se.Reason)
-	}
-	for _, e := range other {
-		b.WriteString(e.Error())
-		b.WriteString("\n\n")
-	}
-	b.WriteString("Action:\n\nUpdate your application's configuration\n")
-	return b.String()
-}
-
-func flatten(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range j.Unwrap() {
-			out = append(out, flatten(e)...)
-		}
-		return out
-	}
-	return []error{err}
-}
-
 // Binder reads typed settings from an Environment and collects every
 // failure, so that one start reports every bad setting at once.
 type Binder struct {

@@ -2,7 +2,6 @@ package config
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -142,23 +141,3 @@ func (e *Environment) ExplicitProfiles() []string {
 
 // DefaultProfiles returns the profiles active when none is set.
 func (e *Environment) DefaultProfiles() []string { return slices.Clone(e.defaultProfile) }
-
-// ProfilesLine is the one startup log line about profiles, in Spring's
-// wording.
-func (e *Environment) ProfilesLine() string {
-	quoted := make([]string, len(e.active))
-	for i, p := range e.active {
-		quoted[i] = `"` + p + `"`
-	}
-	list := strings.Join(quoted, ", ")
-	n := len(e.active)
-	switch {
-	case e.defaultActive && n == 1:
-		return "No active profile set, falling back to 1 default profile: " + list
-	case e.defaultActive:
-		return "No active profile set, falling back to " + strconv.Itoa(n) + " default profiles: " + list
-	case n == 1:
-		return "The following 1 profile is active: " + list
-	}
-	return "The following " + strconv.Itoa(n) + " profiles are active: " + list
-}
