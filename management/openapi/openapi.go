@@ -86,7 +86,7 @@ func Routes(info Info, routes func() []dispatch.RouteInfo) []dispatch.Route {
 	documents := func() {
 		doc := Document(info, routes())
 		if jsonDoc, err = json.Marshal(doc); err == nil {
-			yamlDoc = YAML(doc)
+			yamlDoc, err = encodeYAML(doc)
 		}
 	}
 	return []dispatch.Route{
