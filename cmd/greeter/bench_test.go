@@ -108,7 +108,6 @@ func serviceHandler(tb testing.TB) http.Handler {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	env.Seal()
 	if !s.management.metrics {
 		tb.Fatal("metrics are off by default; the budgets are for metrics on")
 	}

@@ -52,9 +52,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return startupError{err}
 	}
-	env.Seal()
 	logger := newLogger(s.logFormat, stdout)
-	logger.Info(env.ProfilesLine())
+	logger.Info(profilesMessage(env.ExplicitProfiles(), env.DefaultProfiles()))
 
 	a, err := newApp(env, s, logger)
 	if err != nil {
@@ -192,6 +191,7 @@ func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, e
 	actuatorRoutes := actuator.Routes(actuator.Options{
 		Exposure:        actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude},
 		Env:             env,
+		Bound:           s.bound,
 		ShowValues:      s.management.showValues,
 		Components:      components.Components,
 		Mappings:        catalog,
@@ -257,7 +257,7 @@ func accessLog(logger *slog.Logger) func(dispatch.Observation) {
 // the full report.
 type startupError struct{ err error }
 
-func (e startupError) Error() string { return config.Report(e.err) }
+func (e startupError) Error() string { return failureReport(e.err) }
 func (e startupError) Unwrap() error { return e.err }
 
 func newLogger(format string, w io.Writer) *slog.Logger {

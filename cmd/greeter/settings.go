@@ -27,7 +27,8 @@ type settings struct {
 	server     serverSettings
 	app        appSettings
 	management managementSettings
-	logFormat  string // "text" or "json"
+	logFormat  string   // "text" or "json"
+	bound      []string // every key read, for /actuator/env to list the variables that set them
 }
 
 type serverSettings struct {
@@ -97,6 +98,7 @@ func bindSettings(env *config.Environment) (settings, error) {
 		},
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
 	}
+	s.bound = b.Keys()
 	return s, b.Err()
 }
 

@@ -21,48 +21,11 @@ func (e *SettingError) Error() string {
 	return fmt.Sprintf("setting %s=%q from %s is invalid: %s", e.Value.Key, e.Value.Raw, e.Value.Origin, e.Reason)
 }
 
-// Report formats a startup failure the way Spring Boot's failure analyzer
-// does, one block per invalid setting.
-func Report(err error) string {
-	var b strings.Builder
-	b.WriteString("\n***************************\nAPPLICATION FAILED TO START\n***************************\n\nDescription:\n\n")
-	var settingErrs []*SettingError
-	var other []error
-	for _, e := range flatten(err) {
-		var se *SettingError
-		if errors.As(e, &se) {
-			settingErrs = append(settingErrs, se)
-		} else {
-			other = append(other, e)
-		}
-	}
-	for _, se := range settingErrs {
-		fmt.Fprintf(&b, "Failed to bind properties under '%s':\n\n    Property: %s\n    Value: %q\n    Origin: %s\n    Reason: %s\n\n",
-			se.Value.Key, se.Value.Key, se.Value.Raw, se.Value.Origin, se.Reason)
-	}
-	for _, e := range other {
-		b.WriteString(e.Error())
-		b.WriteString("\n\n")
-	}
-	b.WriteString("Action:\n\nUpdate your application's configuration\n")
-	return b.String()
-}
-
-func flatten(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range j.Unwrap() {
-			out = append(out, flatten(e)...)
-		}
-		return out
-	}
-	return []error{err}
-}
-
 // Binder reads typed settings from an Environment and collects every
 // failure, so that one start reports every bad setting at once.
 type Binder struct {
 	env  *Environment
+	keys []string
 	errs []error
 }
 
@@ -72,10 +35,19 @@ func NewBinder(env *Environment) *Binder { return &Binder{env: env} }
 // Err returns every failure so far, or nil.
 func (b *Binder) Err() error { return errors.Join(b.errs...) }
 
+// Keys returns the keys asked for so far, each once, in the order first
+// asked: what the application reads, which the Environment cannot know, and
+// which its listing needs to show the environment variables that set them
+// (see Environment.PropertySources).
+func (b *Binder) Keys() []string { return slices.Clone(b.keys) }
+
 // Bind reads key and converts it with parse; an unset key gives def. A
 // value that does not convert is recorded with its origin and def is
 // returned, so binding can go on and report the other settings too.
 func Bind[T any](b *Binder, key string, def T, parse func(string) (T, error)) T {
+	if !slices.Contains(b.keys, key) {
+		b.keys = append(b.keys, key)
+	}
 	v, ok, err := b.env.Lookup(key)
 	if err != nil {
 		b.errs = append(b.errs, err)

@@ -2,71 +2,19 @@ package config
 
 import (
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 )
 
-// Source is one layer of settings: a settings file, the environment or the
-// command line. Sources are read-only once loaded.
-type Source struct {
-	// Name is how /actuator/env names the source, in Spring's wording.
-	Name string
+// source is one layer of settings: a settings file, the environment or the
+// command line. Nothing changes a source once it is loaded, reading included.
+type source struct {
+	name    string           // how /actuator/env names the source, in Spring's wording
+	entries map[string]Entry // by key
+	keys    []string         // in order of definition
 
-	entries map[string]entry
-	keys    []string // in order of definition
-
-	// getenv, when set, makes this the environment source: its entries are
-	// looked up on demand under the relaxed names of a key, and remembered
-	// so that listings show the variables that were consulted.
+	// getenv, when set, makes this the environment source: it holds no
+	// entries, but looks a key up on demand under the key's relaxed names.
 	getenv func(string) string
-	mu     sync.Mutex
-	seen   map[string]entry
-	sealed bool // lookups are no longer recorded
-}
-
-type entry struct {
-	value  string
-	origin string
-}
-
-func newSource(name string) *Source {
-	return &Source{Name: name, entries: map[string]entry{}}
-}
-
-func (s *Source) set(key, value, origin string) {
-	if _, ok := s.entries[key]; !ok {
-		s.keys = append(s.keys, key)
-	}
-	s.entries[key] = entry{value: value, origin: origin}
-}
-
-// lookup finds key in the source.
-func (s *Source) lookup(key string) (entry, bool) {
-	if s.getenv == nil {
-		e, ok := s.entries[key]
-		return e, ok
-	}
-	for _, name := range EnvNames(key) {
-		if v := s.getenv(name); v != "" {
-			e := entry{value: v, origin: "environment variable " + name}
-			s.mu.Lock()
-			if s.sealed {
-				s.mu.Unlock()
-				return e, true
-			}
-			if s.seen == nil {
-				s.seen = map[string]entry{}
-			}
-			if _, ok := s.seen[name]; !ok {
-				s.keys = append(s.keys, name)
-			}
-			s.seen[name] = e
-			s.mu.Unlock()
-			return e, true
-		}
-	}
-	return entry{}, false
 }
 
 // Entry is one setting of a source as listings show it.
@@ -76,20 +24,30 @@ type Entry struct {
 	Origin string // where exactly it was defined
 }
 
-// Entries returns the source's settings in order of definition. For the
-// environment these are the variables consulted so far.
-func (s *Source) Entries() []Entry {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	props := make([]Entry, 0, len(s.keys))
-	for _, k := range s.keys {
-		e, ok := s.entries[k]
-		if !ok {
-			e = s.seen[k]
-		}
-		props = append(props, Entry{Key: k, Value: e.value, Origin: e.origin})
+func newSource(name string) *source {
+	return &source{name: name, entries: map[string]Entry{}}
+}
+
+func (s *source) set(key, value, origin string) {
+	if _, ok := s.entries[key]; !ok {
+		s.keys = append(s.keys, key)
 	}
-	return props
+	s.entries[key] = Entry{Key: key, Value: value, Origin: origin}
+}
+
+// lookup finds key in the source. For the environment, the entry found is
+// the first of the key's relaxed names that is set.
+func (s *source) lookup(key string) (Entry, bool) {
+	if s.getenv == nil {
+		e, ok := s.entries[key]
+		return e, ok
+	}
+	for _, name := range EnvNames(key) {
+		if v := s.getenv(name); v != "" {
+			return Entry{Key: name, Value: v, Origin: "environment variable " + name}, true
+		}
+	}
+	return Entry{}, false
 }
 
 // EnvNames returns the environment variables that can set key, by Spring
@@ -106,12 +64,16 @@ func EnvNames(key string) []string {
 }
 
 // Environment is the loaded configuration: its sources in precedence order
-// and the profiles they activated.
+// and the profiles they activated. It does not change after Load; looking
+// a setting up records nothing.
 type Environment struct {
-	sources        []*Source // highest precedence first
+	sources        []*source // highest precedence first
 	active         []string
 	defaultActive  bool // no profile was set; active holds the default profiles
 	defaultProfile []string
+	// loadKeys are the keys Load read to find the settings files and decide
+	// the profiles, which the environment listing counts as read.
+	loadKeys []string
 }
 
 // Value is a setting as the environment resolves it.
@@ -130,8 +92,8 @@ func (e *Environment) Lookup(key string) (Value, bool, error) {
 	if !ok {
 		return Value{}, false, nil
 	}
-	resolved, err := ResolvePlaceholders(ent.value, e.rawValue)
-	v := Value{Key: key, Raw: ent.value, Resolved: resolved, Source: src.Name, Origin: ent.origin}
+	resolved, err := ResolvePlaceholders(ent.Value, e.rawValue)
+	v := Value{Key: key, Raw: ent.Value, Resolved: resolved, Source: src.name, Origin: ent.Origin}
 	if err != nil {
 		return v, true, &SettingError{Value: v, Reason: err.Error()}
 	}
@@ -142,37 +104,16 @@ func (e *Environment) Lookup(key string) (Value, bool, error) {
 // placeholder refers to.
 func (e *Environment) rawValue(key string) (string, bool) {
 	_, ent, ok := e.raw(key)
-	return ent.value, ok
+	return ent.Value, ok
 }
 
-func (e *Environment) raw(key string) (*Source, entry, bool) {
+func (e *Environment) raw(key string) (*source, Entry, bool) {
 	for _, s := range e.sources {
 		if ent, ok := s.lookup(key); ok {
 			return s, ent, true
 		}
 	}
-	return nil, entry{}, false
-}
-
-// Seal ends start-up: the environment source, which cannot enumerate the
-// process's variables, has recorded those that set any key start-up read;
-// Seal adds those that set a key of any file or argument, and stops
-// recording, so that listings are stable and show no variable the service
-// does not use.
-func (e *Environment) Seal() {
-	for _, src := range e.sources {
-		if src.getenv != nil {
-			continue
-		}
-		for _, k := range src.keys {
-			e.raw(k)
-		}
-	}
-	for _, src := range e.sources {
-		src.mu.Lock()
-		src.sealed = true
-		src.mu.Unlock()
-	}
+	return nil, Entry{}, false
 }
 
 // Resolve replaces the placeholders in value; one that does not resolve is
@@ -184,9 +125,6 @@ func (e *Environment) Resolve(value string) string {
 	}
 	return resolved
 }
-
-// Sources returns the property sources, highest precedence first.
-func (e *Environment) Sources() []*Source { return slices.Clone(e.sources) }
 
 // ActiveProfiles returns the profiles that are active, in order; when none
 // was set these are the default profiles.
@@ -203,23 +141,3 @@ func (e *Environment) ExplicitProfiles() []string {
 
 // DefaultProfiles returns the profiles active when none is set.
 func (e *Environment) DefaultProfiles() []string { return slices.Clone(e.defaultProfile) }
-
-// ProfilesLine is the one startup log line about profiles, in Spring's
-// wording.
-func (e *Environment) ProfilesLine() string {
-	quoted := make([]string, len(e.active))
-	for i, p := range e.active {
-		quoted[i] = `"` + p + `"`
-	}
-	list := strings.Join(quoted, ", ")
-	n := len(e.active)
-	switch {
-	case e.defaultActive && n == 1:
-		return "No active profile set, falling back to 1 default profile: " + list
-	case e.defaultActive:
-		return "No active profile set, falling back to " + strconv.Itoa(n) + " default profiles: " + list
-	case n == 1:
-		return "The following 1 profile is active: " + list
-	}
-	return "The following " + strconv.Itoa(n) + " profiles are active: " + list
-}

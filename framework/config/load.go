@@ -66,14 +66,14 @@ func Load(opts Options) (*Environment, error) {
 	}
 	envSrc := newSource("systemEnvironment")
 	envSrc.getenv = opts.Getenv
-	env := &Environment{sources: []*Source{args, envSrc}}
+	env := &Environment{sources: []*source{args, envSrc}}
 
 	locations, err := searchLocations(env)
 	if err != nil {
 		return nil, err
 	}
 	var errs []error
-	load := func(fsys fs.FS, path, name, via string) *Source {
+	load := func(fsys fs.FS, path, name, via string) *source {
 		src, err := loadFile(fsys, path, name, via)
 		if err != nil {
 			errs = append(errs, err)
@@ -82,7 +82,7 @@ func Load(opts Options) (*Environment, error) {
 	}
 
 	// Non-profile files, lowest first.
-	var embeddedBase, externalBase []*Source
+	var embeddedBase, externalBase []*source
 	if opts.Embedded != nil {
 		embeddedBase = appendSource(embeddedBase, load(opts.Embedded, "application.properties", "embedded [application.properties]", ""))
 	}
@@ -106,7 +106,7 @@ func Load(opts Options) (*Environment, error) {
 	}
 
 	// Profile files, lowest first.
-	var embeddedProfile, externalProfile []*Source
+	var embeddedProfile, externalProfile []*source
 	for _, p := range env.active {
 		if opts.Embedded != nil {
 			name := "application-" + p + ".properties"
@@ -128,7 +128,7 @@ func Load(opts Options) (*Environment, error) {
 			if isProfileKey(k) {
 				e := src.entries[k]
 				errs = append(errs, &SettingError{
-					Value:  Value{Key: k, Raw: e.value, Source: src.Name, Origin: e.origin},
+					Value:  Value{Key: k, Raw: e.Value, Source: src.name, Origin: e.Origin},
 					Reason: "profiles can only be set on the command line, in the environment or in a file that is not profile-specific",
 				})
 			}
@@ -139,7 +139,7 @@ func Load(opts Options) (*Environment, error) {
 	}
 	// Highest first: args, env, external profile, external base, embedded
 	// profile, embedded base.
-	env.sources = slices.Concat([]*Source{args, envSrc}, reversed(externalProfile), reversed(externalBase),
+	env.sources = slices.Concat([]*source{args, envSrc}, reversed(externalProfile), reversed(externalBase),
 		reversed(embeddedProfile), reversed(embeddedBase))
 
 	// Every placeholder in every file and argument must resolve.
@@ -165,20 +165,20 @@ func isProfileKey(k string) bool {
 	return k == keyActive || k == keyInclude || k == keyDefault || strings.HasPrefix(k, keyGroup)
 }
 
-func appendSource(list []*Source, s *Source) []*Source {
+func appendSource(list []*source, s *source) []*source {
 	if s == nil {
 		return list
 	}
 	return append(list, s)
 }
 
-func reversed(s []*Source) []*Source {
+func reversed(s []*source) []*source {
 	r := slices.Clone(s)
 	slices.Reverse(r)
 	return r
 }
 
-func argsSource(args []string) (*Source, error) {
+func argsSource(args []string) (*source, error) {
 	src := newSource("commandLineArgs")
 	for _, arg := range args {
 		kv, ok := strings.CutPrefix(arg, "--")
@@ -251,6 +251,7 @@ func (l location) files(dir, p string) []locatedFile {
 // ./ and ./config/) and app.config.additional-location (which adds to them)
 // from the command line and the environment.
 func searchLocations(env *Environment) ([]location, error) {
+	env.loadKeys = append(env.loadKeys, keyLocation, keyAddLoc)
 	var locs []location
 	add := func(list []string, v Value) {
 		for _, r := range list {
@@ -288,7 +289,7 @@ func splitList(s string) []string {
 }
 
 // loadFile reads one settings file; a missing one is nil.
-func loadFile(fsys fs.FS, path, name, via string) (*Source, error) {
+func loadFile(fsys fs.FS, path, name, via string) (*source, error) {
 	var data []byte
 	var err error
 	if fsys != nil {
@@ -323,6 +324,7 @@ func loadFile(fsys fs.FS, path, name, via string) (*Source, error) {
 // app.profiles.group.<name>; app.profiles.default when that leaves none.
 func (e *Environment) decideProfiles() error {
 	list := func(key string) ([]string, error) {
+		e.loadKeys = append(e.loadKeys, key)
 		v, ok, err := e.Lookup(key)
 		if err != nil || !ok {
 			return nil, err

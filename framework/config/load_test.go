@@ -100,18 +100,19 @@ func TestProfiles(t *testing.T) {
 		c        loadCase
 		active   []string
 		explicit bool
-		line     string
+		defaults []string
 	}{
-		{"none", loadCase{}, []string{"default"}, false, `No active profile set, falling back to 1 default profile: "default"`},
-		{"environment", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": "dev"}}, []string{"dev"}, true, `The following 1 profile is active: "dev"`},
-		{"argument", loadCase{args: []string{"--app.profiles.active=qa,dev"}}, []string{"qa", "dev"}, true, `The following 2 profiles are active: "qa", "dev"`},
-		{"argument replaces environment", loadCase{args: []string{"--app.profiles.active=qa"}, env: map[string]string{"APP_PROFILES_ACTIVE": "dev"}}, []string{"qa"}, true, `The following 1 profile is active: "qa"`},
-		{"environment replaces file", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": "dev"}, files: map[string]string{"application.properties": "app.profiles.active=qa"}}, []string{"dev"}, true, ""},
-		{"file", loadCase{files: map[string]string{"application.properties": "app.profiles.active=qa"}}, []string{"qa"}, true, ""},
-		{"spaces and empty entries", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": " dev , ,qa "}}, []string{"dev", "qa"}, true, ""},
-		{"include comes first", loadCase{args: []string{"--app.profiles.active=dev", "--app.profiles.include=common"}}, []string{"common", "dev"}, true, ""},
-		{"groups expand depth-first without duplicates", loadCase{args: []string{"--app.profiles.active=prod,db", "--app.profiles.group.prod=db,web", "--app.profiles.group.web=cdn"}}, []string{"prod", "db", "web", "cdn"}, true, ""},
-		{"custom default", loadCase{files: map[string]string{"application.properties": "app.profiles.default=local"}}, []string{"local"}, false, `No active profile set, falling back to 1 default profile: "local"`},
+		{"none", loadCase{}, []string{"default"}, false, []string{"default"}},
+		{"environment", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": "dev"}}, []string{"dev"}, true, []string{"default"}},
+		{"argument", loadCase{args: []string{"--app.profiles.active=qa,dev"}}, []string{"qa", "dev"}, true, []string{"default"}},
+		{"argument replaces environment", loadCase{args: []string{"--app.profiles.active=qa"}, env: map[string]string{"APP_PROFILES_ACTIVE": "dev"}}, []string{"qa"}, true, []string{"default"}},
+		{"environment replaces file", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": "dev"}, files: map[string]string{"application.properties": "app.profiles.active=qa"}}, []string{"dev"}, true, []string{"default"}},
+		{"file", loadCase{files: map[string]string{"application.properties": "app.profiles.active=qa"}}, []string{"qa"}, true, []string{"default"}},
+		{"spaces and empty entries", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": " dev , ,qa "}}, []string{"dev", "qa"}, true, []string{"default"}},
+		{"include comes first", loadCase{args: []string{"--app.profiles.active=dev", "--app.profiles.include=common"}}, []string{"common", "dev"}, true, []string{"default"}},
+		{"groups expand depth-first without duplicates", loadCase{args: []string{"--app.profiles.active=prod,db", "--app.profiles.group.prod=db,web", "--app.profiles.group.web=cdn"}}, []string{"prod", "db", "web", "cdn"}, true, []string{"default"}},
+		{"custom default", loadCase{files: map[string]string{"application.properties": "app.profiles.default=local"}}, []string{"local"}, false, []string{"local"}},
+		{"custom default, unused", loadCase{args: []string{"--app.profiles.default=local", "--app.profiles.active=dev"}}, []string{"dev"}, true, []string{"local"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,11 +120,15 @@ func TestProfiles(t *testing.T) {
 			if got := env.ActiveProfiles(); !slices.Equal(got, tt.active) {
 				t.Errorf("active:\ngot  %q\nwant %q", got, tt.active)
 			}
-			if got := len(env.ExplicitProfiles()) > 0; got != tt.explicit {
-				t.Errorf("explicit = %v, want %v", got, tt.explicit)
+			wantExplicit := []string{}
+			if tt.explicit {
+				wantExplicit = tt.active
 			}
-			if tt.line != "" && env.ProfilesLine() != tt.line {
-				t.Errorf("log line:\ngot  %s\nwant %s", env.ProfilesLine(), tt.line)
+			if got := env.ExplicitProfiles(); !slices.Equal(got, wantExplicit) {
+				t.Errorf("explicit:\ngot  %q\nwant %q", got, wantExplicit)
+			}
+			if got := env.DefaultProfiles(); !slices.Equal(got, tt.defaults) {
+				t.Errorf("defaults:\ngot  %q\nwant %q", got, tt.defaults)
 			}
 		})
 	}
@@ -185,30 +190,28 @@ func TestBind(t *testing.T) {
 	if size != 2<<20 || timeout.Milliseconds() != 250 || unset != 42 {
 		t.Errorf("size %d, timeout %v, unset %d; want 2 MiB, 250ms, 42", size, timeout, unset)
 	}
-	var errs []*SettingError
-	for _, e := range flatten(b.Err()) {
+	// Each failure is a *SettingError that says which value, from where,
+	// and why: what a start-up report is worded from.
+	type failure struct{ key, raw, origin, reason string }
+	var got []failure
+	for _, e := range b.Err().(interface{ Unwrap() []error }).Unwrap() {
 		var se *SettingError
 		if !errors.As(e, &se) {
 			t.Fatalf("%v is not a *SettingError", e)
 		}
-		errs = append(errs, se)
+		got = append(got, failure{se.Value.Key, se.Value.Raw, se.Value.Origin, se.Reason})
 	}
-	if len(errs) != 3 {
-		t.Fatalf("%d errors, want 3 (port, prop-b, mode): %v", len(errs), b.Err())
+	want := []failure{
+		{"server.port", "eighty", "command-line argument --server.port=eighty", "want a port number from 0 to 65535 (0 picks a free port)"},
+		{"app.example.prop-b", "x", "environment variable APP_EXAMPLE_PROPB", "want an integer from -2147483648 to 2147483647"},
+		{"mode", "fast", "command-line argument --mode=fast", "want one of slow, careful"},
 	}
-	report := Report(b.Err())
-	for _, want := range []string{
-		"APPLICATION FAILED TO START",
-		"Failed to bind properties under 'server.port'",
-		`Value: "eighty"`,
-		"Origin: command-line argument --server.port=eighty",
-		"Reason: want a port number from 0 to 65535",
-		"Origin: environment variable APP_EXAMPLE_PROPB",
-		"Reason: want one of slow, careful",
-	} {
-		if !strings.Contains(report, want) {
-			t.Errorf("report lacks %q:\n%s", want, report)
-		}
+	if !slices.Equal(got, want) {
+		t.Errorf("failures:\ngot  %q\nwant %q", got, want)
+	}
+	wantKeys := []string{"server.port", "app.example.prop-b", "size", "timeout", "mode", "not.set"}
+	if Bind(b, "size", int64(1), DataSize); !slices.Equal(b.Keys(), wantKeys) {
+		t.Errorf("keys, each once in the order first bound:\ngot  %q\nwant %q", b.Keys(), wantKeys)
 	}
 }
 

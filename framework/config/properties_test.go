@@ -15,6 +15,15 @@ func props(ps []Property) string {
 	return strings.Join(parts, " ")
 }
 
+// outcome is result, or "error: " and the error's text, so that one table
+// holds both what succeeds and what fails.
+func outcome(result string, err error) string {
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return result
+}
+
 func TestParseProperties(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -119,43 +128,22 @@ func TestParseProperties(t *testing.T) {
 		{"größe=groß", `1:"größe"="groß"`},
 		{"\uFEFFkey=value", `1:"key"="value"`},
 		{"key=\uFEFFvalue", `1:"key"="\ufeffvalue"`},
+		// Errors name the physical line.
+		{`key=\u00G1`, `error: line 1: malformed \uXXXX escape`},
+		{`key=\u004`, `error: line 1: malformed \uXXXX escape`},
+		{`key=\u`, `error: line 1: malformed \uXXXX escape`},
+		{`\uZZZZ=value`, `error: line 1: malformed \uXXXX escape`},
+		{"a=1\n# c\nkey=\\u00G1", `error: line 3: malformed \uXXXX escape`},
+		{"a=1\r\nb=2\r\nkey=\\u00G1", `error: line 3: malformed \uXXXX escape`},
+		{"key=a\\\n  b\\\n  \\u12", `error: line 3: malformed \uXXXX escape`},
+		{"key=\\u00\\\n  G1", `error: line 1: malformed \uXXXX escape`},
+		{"a=1\nb=\xff", `error: line 2: invalid UTF-8`},
+		{"# \xc3\na=1", `error: line 1: invalid UTF-8`},
+		{"a=1\r\n\r\n\xe2\x82=2", `error: line 3: invalid UTF-8`},
 	}
 	for _, tt := range tests {
 		ps, err := ParseProperties(tt.in)
-		if err != nil {
-			t.Errorf("%q:\ngot  error %v\nwant %v", tt.in, err, tt.want)
-			continue
-		}
-		if got := props(ps); got != tt.want {
-			t.Errorf("%q:\ngot  %v\nwant %v", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestParsePropertiesErrors(t *testing.T) {
-	tests := []struct {
-		in   string
-		want string
-	}{
-		{`key=\u00G1`, `line 1: malformed \uXXXX escape`},
-		{`key=\u004`, `line 1: malformed \uXXXX escape`},
-		{`key=\u`, `line 1: malformed \uXXXX escape`},
-		{`\uZZZZ=value`, `line 1: malformed \uXXXX escape`},
-		{"a=1\n# c\nkey=\\u00G1", `line 3: malformed \uXXXX escape`},
-		{"a=1\r\nb=2\r\nkey=\\u00G1", `line 3: malformed \uXXXX escape`},
-		{"key=a\\\n  b\\\n  \\u12", `line 3: malformed \uXXXX escape`},
-		{"key=\\u00\\\n  G1", `line 1: malformed \uXXXX escape`},
-		{"a=1\nb=\xff", `line 2: invalid UTF-8`},
-		{"# \xc3\na=1", `line 1: invalid UTF-8`},
-		{"a=1\r\n\r\n\xe2\x82=2", `line 3: invalid UTF-8`},
-	}
-	for _, tt := range tests {
-		ps, err := ParseProperties(tt.in)
-		if err == nil {
-			t.Errorf("%q:\ngot  %v\nwant error %v", tt.in, props(ps), tt.want)
-			continue
-		}
-		if got := err.Error(); got != tt.want {
+		if got := outcome(props(ps), err); got != tt.want {
 			t.Errorf("%q:\ngot  %v\nwant %v", tt.in, got, tt.want)
 		}
 	}
@@ -205,7 +193,23 @@ func TestResolvePlaceholders(t *testing.T) {
 		"braces":   "{not a placeholder}",
 		"dollar":   "$",
 		"a:b":      "colon key",
+		// Values that cannot resolve.
+		"a.b":    "${a.b}",
+		"ping":   "x${pong}",
+		"pong":   "${ping}",
+		"broken": "${open",
+		"via":    "${missing}",
+		"self":   "${missing:${self}}",
 	}
+	// chain0 refers to chain1 and so on: 40 levels, deeper than allowed.
+	for i := range 40 {
+		values[fmt.Sprintf("chain%d", i)] = fmt.Sprintf("${chain%d}", i+1)
+	}
+	// bomb0 doubles at every level: within the depth limit, but 2^30 lookups.
+	for i := range 30 {
+		values[fmt.Sprintf("bomb%d", i)] = fmt.Sprintf("${bomb%d}${bomb%d}", i+1, i+1)
+	}
+	values["bomb30"] = "x"
 	lookup := func(name string) (string, bool) {
 		v, ok := values[name]
 		return v, ok
@@ -248,66 +252,23 @@ func TestResolvePlaceholders(t *testing.T) {
 		{`\${a}`, `\A`},
 		{"${a:b}", "A"},
 		{"${missing:${a}${b}}", "AB"},
+		// Errors name the placeholder and the value.
+		{"${nope}", `error: could not resolve placeholder "${nope}" in value "${nope}"`},
+		{"x ${missing:${nope}}", `error: could not resolve placeholder "${nope}" in value "x ${missing:${nope}}"`},
+		{"${via}", `error: could not resolve placeholder "${missing}" in value "${via}"`},
+		{"${}", `error: could not resolve placeholder "${}" in value "${}"`},
+		{"${a.b}", `error: circular placeholder reference "a.b" in value "${a.b}"`},
+		{"${ping}", `error: circular placeholder reference "ping" in value "${ping}"`},
+		{"${self}", `error: circular placeholder reference "self" in value "${self}"`},
+		{"${a", `error: unclosed placeholder "${a" in value "${a"`},
+		{"${missing:${a}", `error: unclosed placeholder "${missing:${a}" in value "${missing:${a}"`},
+		{"ok ${a:{}", `error: unclosed placeholder "${a:{}" in value "ok ${a:{}"`},
+		{"${broken}", `error: unclosed placeholder "${open" in value "${broken}"`},
+		{"${chain0}", `error: placeholder "${chain32}" nested more than 32 deep in value "${chain0}"`},
+		{"${bomb0}", `error: placeholder "${bomb29}": more than 10000 placeholders to resolve in value "${bomb0}"`},
 	}
 	for _, tt := range tests {
-		got, err := ResolvePlaceholders(tt.in, lookup)
-		if err != nil {
-			t.Errorf("%q:\ngot  error %v\nwant %v", tt.in, err, tt.want)
-			continue
-		}
-		if got != tt.want {
-			t.Errorf("%q:\ngot  %v\nwant %v", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestResolvePlaceholdersErrors(t *testing.T) {
-	values := map[string]string{
-		"a.b":    "${a.b}",
-		"ping":   "x${pong}",
-		"pong":   "${ping}",
-		"broken": "${open",
-		"via":    "${missing}",
-		"self":   "${missing:${self}}",
-	}
-	// chain0 refers to chain1 and so on: 40 levels, deeper than allowed.
-	for i := range 40 {
-		values[fmt.Sprintf("chain%d", i)] = fmt.Sprintf("${chain%d}", i+1)
-	}
-	// bomb0 doubles at every level: within the depth limit, but 2^30 lookups.
-	for i := range 30 {
-		values[fmt.Sprintf("bomb%d", i)] = fmt.Sprintf("${bomb%d}${bomb%d}", i+1, i+1)
-	}
-	values["bomb30"] = "x"
-	lookup := func(name string) (string, bool) {
-		v, ok := values[name]
-		return v, ok
-	}
-	tests := []struct {
-		in   string
-		want string
-	}{
-		{"${nope}", `could not resolve placeholder "${nope}" in value "${nope}"`},
-		{"x ${a:${nope}}", `could not resolve placeholder "${nope}" in value "x ${a:${nope}}"`},
-		{"${via}", `could not resolve placeholder "${missing}" in value "${via}"`},
-		{"${}", `could not resolve placeholder "${}" in value "${}"`},
-		{"${a.b}", `circular placeholder reference "a.b" in value "${a.b}"`},
-		{"${ping}", `circular placeholder reference "ping" in value "${ping}"`},
-		{"${self}", `circular placeholder reference "self" in value "${self}"`},
-		{"${a", `unclosed placeholder "${a" in value "${a"`},
-		{"${missing:${a}", `unclosed placeholder "${missing:${a}" in value "${missing:${a}"`},
-		{"ok ${a:{}", `unclosed placeholder "${a:{}" in value "ok ${a:{}"`},
-		{"${broken}", `unclosed placeholder "${open" in value "${broken}"`},
-		{"${chain0}", `placeholder "${chain32}" nested more than 32 deep in value "${chain0}"`},
-		{"${bomb0}", `placeholder "${bomb29}": more than 10000 placeholders to resolve in value "${bomb0}"`},
-	}
-	for _, tt := range tests {
-		got, err := ResolvePlaceholders(tt.in, lookup)
-		if err == nil {
-			t.Errorf("%q:\ngot  %v\nwant error %v", tt.in, got, tt.want)
-			continue
-		}
-		if got := err.Error(); got != tt.want {
+		if got := outcome(ResolvePlaceholders(tt.in, lookup)); got != tt.want {
 			t.Errorf("%q:\ngot  %v\nwant %v", tt.in, got, tt.want)
 		}
 	}

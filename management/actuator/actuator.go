@@ -47,6 +47,10 @@ type Options struct {
 	Exposure Exposure
 	// Env is the configuration that /actuator/env shows.
 	Env *config.Environment
+	// Bound are the keys the application binds: /actuator/env lists the
+	// environment variables that set them (see
+	// config.Environment.PropertySources).
+	Bound []string
 	// ShowValues is management.endpoint.env.show-values: "always" shows
 	// values, anything else masks them.
 	ShowValues string
@@ -173,9 +177,9 @@ func handleEnv(opts Options) func(*dispatch.Request) (envDescriptor, error) {
 			DefaultProfiles: opts.Env.DefaultProfiles(),
 			PropertySources: []envSource{},
 		}
-		for _, src := range opts.Env.Sources() {
+		for _, src := range opts.Env.PropertySources(opts.Bound) {
 			s := envSource{Name: src.Name, Properties: map[string]envValue{}}
-			for _, p := range src.Entries() {
+			for _, p := range src.Entries {
 				s.Properties[p.Key] = envValue{Value: opts.show(opts.Env.Resolve(p.Value)), Origin: opts.origin(p.Origin)}
 			}
 			d.PropertySources = append(d.PropertySources, s)
@@ -213,9 +217,9 @@ func handleEnvProperty(opts Options) func(*dispatch.Request) (envPropertyDescrip
 			ActiveProfiles:  opts.Env.ExplicitProfiles(),
 			DefaultProfiles: opts.Env.DefaultProfiles(),
 		}
-		for _, src := range opts.Env.Sources() {
+		for _, src := range opts.Env.PropertySources(opts.Bound) {
 			sp := sourceProperty{Name: src.Name}
-			for _, p := range src.Entries() {
+			for _, p := range src.Entries {
 				if p.Key == name || slices.Contains(config.EnvNames(name), p.Key) {
 					sp.Property = &envValue{Value: opts.show(opts.Env.Resolve(p.Value)), Origin: opts.origin(p.Origin)}
 				}

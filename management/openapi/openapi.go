@@ -90,7 +90,7 @@ func Routes(info Info, routes []dispatch.Route) []dispatch.Route {
 		}
 		doc := Document(info, infos)
 		if jsonDoc, err = json.Marshal(doc); err == nil {
-			yamlDoc = YAML(doc)
+			yamlDoc, err = encodeYAML(doc)
 		}
 	}
 	return []dispatch.Route{

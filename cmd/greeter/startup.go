@@ -1,0 +1,84 @@
+package main
+
+// The start-up messages are worded here, in Spring Boot's words, from the
+// structured data config gives: the profiles line every start logs, and the
+// report a failed start prints.
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/springport/greeter/framework/config"
+)
+
+// profilesMessage is the start-up log message about profiles, worded as Spring
+// Boot's: the explicitly active profiles, or when there are none the
+// default profiles that stand in.
+func profilesMessage(explicit, defaults []string) string {
+	switch len(explicit) {
+	case 0:
+		return "No active profile set, falling back to " + plural(len(defaults), "default profile") + ": " + quoted(defaults)
+	case 1:
+		return "The following 1 profile is active: " + quoted(explicit)
+	}
+	return "The following " + plural(len(explicit), "profile") + " are active: " + quoted(explicit)
+}
+
+// plural is "1 profile", "2 profiles".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// quoted lists the profiles as Spring does: "dev", "qa".
+func quoted(profiles []string) string {
+	q := make([]string, len(profiles))
+	for i, p := range profiles {
+		q[i] = `"` + p + `"`
+	}
+	return strings.Join(q, ", ")
+}
+
+// failureReport formats a start-up failure the way Spring Boot's failure
+// analyzer does: one block per invalid setting, naming its key, value,
+// origin and what is wrong with it, then every other error as it is.
+func failureReport(err error) string {
+	var b strings.Builder
+	b.WriteString("\n***************************\nAPPLICATION FAILED TO START\n***************************\n\nDescription:\n\n")
+	var settingErrs []*config.SettingError
+	var other []error
+	for _, e := range flatten(err) {
+		var se *config.SettingError
+		if errors.As(e, &se) {
+			settingErrs = append(settingErrs, se)
+		} else {
+			other = append(other, e)
+		}
+	}
+	for _, se := range settingErrs {
+		fmt.Fprintf(&b, "Failed to bind properties under '%s':\n\n    Property: %s\n    Value: %q\n    Origin: %s\n    Reason: %s\n\n",
+			se.Value.Key, se.Value.Key, se.Value.Raw, se.Value.Origin, se.Reason)
+	}
+	for _, e := range other {
+		b.WriteString(e.Error())
+		b.WriteString("\n\n")
+	}
+	b.WriteString("Action:\n\nUpdate your application's configuration\n")
+	return b.String()
+}
+
+// flatten unwraps joined errors, however deeply joined, into a list.
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}

@@ -1,0 +1,80 @@
+package config
+
+import "slices"
+
+// The environment cannot be listed whole, and should not be: the process's
+// variables hold much that is not the service's business. So a listing shows
+// the variables that set a setting the service reads, and works out which
+// those are from what is known rather than from what happened to be looked
+// up: the keys of every file and argument, the keys Load read to find files
+// and profiles, the keys the application binds (which the caller passes,
+// since the Environment does not know them), and every name a placeholder in
+// their values refers to. A variable is listed when it is the value those
+// keys and names resolve to, that is, when the environment is the source
+// that wins for them; one shadowed by an argument sets nothing and is left
+// out. The listing is the same every time, whatever has been looked up.
+
+// PropertySource is one source of settings as listings show it.
+type PropertySource struct {
+	Name    string
+	Entries []Entry // in order of definition
+}
+
+// PropertySources returns the sources, highest precedence first, each with
+// its entries: for a file or the command line every setting it defines, for
+// the environment the variables that set a setting the service reads. read
+// are the keys the application binds (see Binder.Keys).
+func (e *Environment) PropertySources(read []string) []PropertySource {
+	list := make([]PropertySource, len(e.sources))
+	for i, src := range e.sources {
+		list[i].Name = src.name
+		if src.getenv != nil {
+			list[i].Entries = e.variables(read)
+			continue
+		}
+		for _, k := range src.keys {
+			list[i].Entries = append(list[i].Entries, src.entries[k])
+		}
+	}
+	return list
+}
+
+// variables returns the environment variables that set a key the service
+// reads, or a name their placeholders refer to, in the order they are met.
+func (e *Environment) variables(read []string) []Entry {
+	var vars []Entry
+	listed := map[string]bool{}
+	// lookup is rawValue, noting the variable when the environment wins.
+	lookup := func(key string) (string, bool) {
+		src, ent, ok := e.raw(key)
+		if ok && src.getenv != nil && !listed[ent.Key] {
+			listed[ent.Key] = true
+			vars = append(vars, ent)
+		}
+		return ent.Value, ok
+	}
+	seen := map[string]bool{}
+	for _, k := range e.readKeys(read) {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if v, ok := lookup(k); ok {
+			// Resolved for the names it looks up on the way, as Lookup
+			// would; a value that does not resolve has been reported by
+			// Load or by the binding.
+			_, _ = ResolvePlaceholders(v, lookup)
+		}
+	}
+	return vars
+}
+
+// readKeys returns the keys the service reads: those Load read, those of
+// every file and argument, and read.
+func (e *Environment) readKeys(read []string) []string {
+	keys := slices.Clone(e.loadKeys)
+	for _, src := range e.sources {
+		keys = append(keys, src.keys...)
+	}
+	return append(keys, read...)
+}
