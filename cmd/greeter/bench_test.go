@@ -115,10 +115,7 @@ func serviceHandler(tb testing.TB) http.Handler {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() {
-		a.components.Close()
-		a.sessions.Close()
-	})
+	tb.Cleanup(func() { a.close() })
 	return a.handler
 }
 

@@ -9,24 +9,23 @@ import (
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/domain/number"
 	"github.com/springport/greeter/framework/component"
-	"github.com/springport/greeter/inmem"
 )
 
-// declared are the components the wiring uses, by reference.
-type declared struct {
-	messages   component.Ref[message.Store]
+// numberSources are the components behind the two number endpoints.
+type numberSources struct {
 	valA, valB component.Ref[api.NumberSource]
 }
 
-// declareComponents declares the service's components. The number
+// declareComponents declares the service's components. The message store,
+// built by the wiring, is one so that /actuator/beans lists it. The number
 // component's scope comes from app.number.scope; the two number endpoints
 // each hold a handle to it, as the original's two controllers each get it
 // injected, so its scope alone decides who shares an instance.
-func declareComponents(r *component.Registry, numberScope component.Scope, clock func() time.Time) declared {
-	var d declared
-	d.messages = component.Provide(r, component.Def[message.Store]{
+func declareComponents(r *component.Registry, messages message.Store, numberScope component.Scope, clock func() time.Time) numberSources {
+	var d numberSources
+	component.Provide(r, component.Def[message.Store]{
 		Name: "messages",
-		New:  func(*component.Context) (message.Store, error) { return &inmem.Messages{}, nil },
+		New:  func(*component.Context) (message.Store, error) { return messages, nil },
 	})
 	component.Provide(r, component.Def[*number.Number]{
 		Name:  "number",

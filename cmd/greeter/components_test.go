@@ -14,6 +14,7 @@ import (
 
 	"github.com/springport/greeter/domain/dateformat"
 	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/inmem"
 )
 
 // numbers reads val-a then val-b with client.
@@ -170,7 +171,7 @@ func TestDateFormatByProfile(t *testing.T) {
 		{[]string{"qa"}, "1970-01-01T00:00:00.000+00:00"},
 	} {
 		r := &component.Registry{}
-		declareComponents(r, component.Prototype, epoch)
+		declareComponents(r, &inmem.Messages{}, component.Prototype, epoch)
 		stamp := component.Provide(r, component.Def[string]{
 			Name:  "stamp",
 			Needs: []component.Dep{component.Need[dateformat.Provider]()},

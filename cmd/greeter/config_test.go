@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -67,7 +68,7 @@ func TestProfileActivation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := start(t, append(slices(tt.args), exposeEnv...), tt.env)
+			s := start(t, slices.Concat(tt.args, exposeEnv), tt.env)
 			if tt.line != "" {
 				if line := profilesLine(t, s); !strings.Contains(line, tt.line) {
 					t.Errorf("profile line %s\nwant it to contain %s", line, tt.line)
@@ -83,8 +84,6 @@ func TestProfileActivation(t *testing.T) {
 		})
 	}
 }
-
-func slices(s []string) []string { return append([]string(nil), s...) }
 
 // TestExternalFiles puts settings files in ./ and ./config/ of the working
 // directory: they override the embedded ones, profile files only when their

@@ -2,7 +2,9 @@ package main
 
 import (
 	"embed"
+	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/springport/greeter/framework/component"
@@ -60,7 +62,7 @@ type managementSettings struct {
 	include    []string
 	exclude    []string
 	showValues string
-	port       int  // -1: the service's own port
+	port       int  // a port of its own; -1 when it shares server.port
 	metrics    bool // record request metrics for /actuator/prometheus
 }
 
@@ -98,23 +100,30 @@ func bindSettings(env *config.Environment) (settings, error) {
 		},
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
 	}
+	if s.management.port == s.server.port && s.server.port != 0 {
+		s.management.port = -1 // the same port: shared
+	}
 	s.bound = b.Keys()
 	return s, b.Err()
 }
 
-// numberScope reads app.number.scope: the Spring name of one of the
-// lifecycles the number endpoints are defined for.
+// ownPort reports whether the management endpoints have a port of their
+// own, apart from the service's.
+func (m managementSettings) ownPort() bool { return m.port >= 0 }
+
+// numberScopes are the lifecycles the number endpoints are defined for,
+// in the order the settings report names them.
+var numberScopes = []component.Scope{component.Prototype, component.Request, component.Session, component.Singleton}
+
+// numberScope reads app.number.scope: the Spring name of one of
+// numberScopes.
 func numberScope(s string) (component.Scope, error) {
-	scopes := []component.Scope{component.Prototype, component.Request, component.Session, component.Singleton}
-	names := make([]string, len(scopes))
-	for i, scope := range scopes {
+	names := make([]string, len(numberScopes))
+	for i, scope := range numberScopes {
+		if scope.String() == strings.TrimSpace(s) {
+			return scope, nil
+		}
 		names[i] = scope.String()
 	}
-	name, err := config.OneOf(names...)(s)
-	for i := range names {
-		if err == nil && names[i] == name {
-			return scopes[i], nil
-		}
-	}
-	return 0, err
+	return 0, fmt.Errorf("want one of %s", strings.Join(names, ", "))
 }

@@ -31,9 +31,8 @@ type commitInfo struct {
 // readInfo reads the module version, the Go version and, when the binary
 // was built from a version-controlled tree with VCS stamping on, the
 // revision.
-func readInfo() info {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
+func readInfo(bi *debug.BuildInfo) info {
+	if bi == nil {
 		return info{}
 	}
 	in := info{Build: &buildInfo{Name: bi.Main.Path, Version: bi.Main.Version, Go: bi.GoVersion}}
@@ -54,7 +53,7 @@ func readInfo() info {
 	return in
 }
 
-func handleInfo() func(*dispatch.Request) (info, error) {
-	in := readInfo() // fixed for the life of the binary
+func handleInfo(build *debug.BuildInfo) func(*dispatch.Request) (info, error) {
+	in := readInfo(build) // fixed for the life of the binary
 	return func(*dispatch.Request) (info, error) { return in, nil }
 }

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/springport/greeter/api"
+	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/management/actuator"
+	"github.com/springport/greeter/management/metrics"
+	"github.com/springport/greeter/management/openapi"
+)
+
+// app is the wired service: the handlers of its ports and what must be
+// closed when it stops.
+type app struct {
+	handler    http.Handler // for server.port
+	management http.Handler // for management.server.port; nil when it is server.port
+	probes     *actuator.Probes
+	components *component.Container
+	sessions   *inmem.Sessions
+}
+
+// newApp wires the service from its settings, top to bottom: the stores,
+// the components, the management endpoints, the routes and the handlers of
+// the ports. It listens on nothing, so that tests and benchmarks can serve
+// its handlers as they like.
+func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, err error) {
+	a := &app{probes: actuator.NewProbes()}
+	defer func() {
+		if err != nil {
+			a.close()
+		}
+	}()
+
+	// Stores: in memory, the embedded default.
+	messages := &inmem.Messages{}
+	a.sessions = inmem.NewSessions(inmem.SessionOptions{IdleTimeout: s.server.sessionTimeout})
+
+	// Components: declared, checked against the active profiles, started.
+	registry := &component.Registry{}
+	numbers := declareComponents(registry, messages, s.app.numberScope, time.Now)
+	if a.components, err = registry.Start(env.ActiveProfiles(), component.Options{Sessions: a.sessions}); err != nil {
+		return nil, err
+	}
+	valA, err := numbers.valA.Get(context.Background(), a.components)
+	if err != nil {
+		return nil, err
+	}
+	valB, err := numbers.valB.Get(context.Background(), a.components)
+	if err != nil {
+		return nil, err
+	}
+
+	// Observers of every request: metrics and the access log.
+	var observers []func(dispatch.Observation)
+	var prometheus http.Handler
+	if s.management.metrics {
+		m := metrics.New()
+		observers, prometheus = append(observers, m.Observe), m.Handler()
+	}
+	if s.server.accessLog {
+		observers = append(observers, accessLog(logger))
+	}
+
+	// Routes: the service's own, its OpenAPI document, the management
+	// endpoints. The catalog lists the routes of both ports for
+	// /actuator/mappings.
+	build, _ := debug.ReadBuildInfo()
+	catalog := &dispatch.Catalog{}
+	service := api.Routes(s.app.greeting, messages, valA, valB)
+	docs := openapi.Routes(openapi.Info{Title: "greeter", Version: moduleVersion(build)}, service)
+	management := actuator.Routes(actuator.Options{
+		Exposure:        actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude},
+		Env:             env,
+		Bound:           s.bound,
+		ShowValues:      s.management.showValues,
+		Components:      a.components.Components,
+		Mappings:        catalog,
+		Prometheus:      prometheus,
+		PrometheusTypes: metrics.ContentTypes,
+		Probes:          a.probes,
+		Build:           build,
+	})
+
+	// Handlers: management shares server.port unless it has a port of its
+	// own.
+	opts := dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize,
+		Observers: observers, RequestIDs: s.server.accessLog, Catalog: catalog}
+	routes := slices.Concat(service, docs)
+	if !s.management.ownPort() {
+		routes = append(routes, management...)
+	}
+	handler, err := dispatch.New(opts, routes...)
+	if err != nil {
+		return nil, err
+	}
+	a.handler = a.components.Middleware(handler)
+	if s.management.ownPort() {
+		if a.management, err = dispatch.New(opts, management...); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// close ends the components, then the sessions they may live in.
+func (a *app) close() error {
+	var errs []error
+	if a.components != nil {
+		errs = append(errs, a.components.Close())
+	}
+	return errors.Join(append(errs, a.sessions.Close())...)
+}
+
+// moduleVersion is the module's version from the build information,
+// "(devel)" for a build from a work tree.
+func moduleVersion(build *debug.BuildInfo) string {
+	if build != nil && build.Main.Version != "" {
+		return build.Main.Version
+	}
+	return "(devel)"
+}

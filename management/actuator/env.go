@@ -1,0 +1,110 @@
+package actuator
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/dispatch"
+)
+
+var envName = dispatch.Path[string]("name")
+
+const mask = "******"
+
+type envValue struct {
+	Value  string `json:"value"`
+	Origin string `json:"origin,omitempty"`
+}
+
+type envSource struct {
+	Name       string              `json:"name"`
+	Properties map[string]envValue `json:"properties"`
+}
+
+type envDescriptor struct {
+	ActiveProfiles  []string    `json:"activeProfiles"`
+	DefaultProfiles []string    `json:"defaultProfiles"`
+	PropertySources []envSource `json:"propertySources"`
+}
+
+func (o Options) show(v string) string {
+	if o.ShowValues == "always" {
+		return v
+	}
+	return mask
+}
+
+// origin is where a property came from, without the value when values are
+// masked: a command-line origin quotes the whole argument.
+func (o Options) origin(origin string) string {
+	if o.ShowValues == "always" {
+		return origin
+	}
+	if arg, ok := strings.CutPrefix(origin, "command-line argument "); ok {
+		key, _, _ := strings.Cut(arg, "=")
+		return "command-line argument " + key
+	}
+	return origin
+}
+
+func handleEnv(opts Options) func(*dispatch.Request) (envDescriptor, error) {
+	return func(*dispatch.Request) (envDescriptor, error) {
+		d := envDescriptor{
+			ActiveProfiles:  opts.Env.ExplicitProfiles(),
+			DefaultProfiles: opts.Env.DefaultProfiles(),
+			PropertySources: []envSource{},
+		}
+		for _, src := range opts.Env.PropertySources(opts.Bound) {
+			s := envSource{Name: src.Name, Properties: map[string]envValue{}}
+			for _, p := range src.Entries {
+				s.Properties[p.Key] = envValue{Value: opts.show(opts.Env.Resolve(p.Value)), Origin: opts.origin(p.Origin)}
+			}
+			d.PropertySources = append(d.PropertySources, s)
+		}
+		return d, nil
+	}
+}
+
+type propertyWinner struct {
+	Source string `json:"source"`
+	Value  string `json:"value"`
+}
+
+type sourceProperty struct {
+	Name     string    `json:"name"`
+	Property *envValue `json:"property,omitempty"`
+}
+
+type envPropertyDescriptor struct {
+	Property        propertyWinner   `json:"property"`
+	ActiveProfiles  []string         `json:"activeProfiles"`
+	DefaultProfiles []string         `json:"defaultProfiles"`
+	PropertySources []sourceProperty `json:"propertySources"`
+}
+
+func handleEnvProperty(opts Options) func(*dispatch.Request) (envPropertyDescriptor, error) {
+	return func(r *dispatch.Request) (envPropertyDescriptor, error) {
+		name := envName.Get(r)
+		v, ok, err := opts.Env.Lookup(name)
+		if !ok || err != nil {
+			return envPropertyDescriptor{}, &dispatch.Error{Status: http.StatusNotFound, Detail: "No property '" + dispatch.Clip(name) + "' is set."}
+		}
+		d := envPropertyDescriptor{
+			Property:        propertyWinner{Source: v.Source, Value: opts.show(v.Resolved)},
+			ActiveProfiles:  opts.Env.ExplicitProfiles(),
+			DefaultProfiles: opts.Env.DefaultProfiles(),
+		}
+		for _, src := range opts.Env.PropertySources(opts.Bound) {
+			sp := sourceProperty{Name: src.Name}
+			for _, p := range src.Entries {
+				if p.Key == name || slices.Contains(config.EnvNames(name), p.Key) {
+					sp.Property = &envValue{Value: opts.show(opts.Env.Resolve(p.Value)), Origin: opts.origin(p.Origin)}
+				}
+			}
+			d.PropertySources = append(d.PropertySources, sp)
+		}
+		return d, nil
+	}
+}
