@@ -1,0 +1,170 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Placeholder resolution follows Spring Framework 6.2's PlaceholderParser. A
+// placeholder runs from "${" to the '}' that balances it, counting every '{'
+// as an opener as Spring does, so "${a:{b}}" has the default "{b}". Inside,
+// the first ':' that is not inside a nested "${...}" separates the name from
+// the default. The name may itself hold placeholders and is resolved first.
+// The default is resolved only when needed, so "${set:${unset}}" is fine when
+// set exists. A value found by lookup is resolved again; the names being
+// resolved at that moment are kept on a stack, and meeting one of them again
+// is a cycle.
+const (
+	// maxPlaceholderDepth bounds how deeply placeholders resolve through one
+	// another (values, defaults and names alike).
+	maxPlaceholderDepth = 32
+	// maxPlaceholderExpansions bounds the placeholders resolved for one value:
+	// without it, a=${b}${b}, b=${c}${c}, ... would need 2^32 lookups while
+	// staying within the depth limit.
+	maxPlaceholderExpansions = 10_000
+)
+
+// ResolvePlaceholders replaces every ${name} and ${name:default} in value,
+// looking names up with lookup; defaults may themselves contain placeholders,
+// and resolved values are resolved again (nested), up to a depth of 32. An
+// unresolvable name without a default, a cycle (a.b=${a.b}) or an unclosed
+// "${" is an error naming the placeholder.
+//
+// As in Spring, "${a:}" has the empty default, a name may contain
+// placeholders ("${${env}.url}"), and "$" or "{" alone is plain text. Unlike
+// Spring Framework 6.2, a backslash does not escape "${" (Spring Boot 3.5
+// does not enable escaping), and an unclosed "${" is an error rather than
+// plain text, since it is almost always a typo. At most 10,000 placeholders
+// are resolved for one value.
+func ResolvePlaceholders(value string, lookup func(name string) (string, bool)) (string, error) {
+	r := placeholderResolver{lookup: lookup}
+	resolved, err := r.resolve(value, 0)
+	if err != nil {
+		return "", fmt.Errorf("%w in value %q", err, value)
+	}
+	return resolved, nil
+}
+
+// placeholderResolver holds the state of one ResolvePlaceholders call.
+type placeholderResolver struct {
+	lookup     func(name string) (string, bool)
+	resolving  []string // names whose values are being resolved, outermost first
+	expansions int
+}
+
+// resolve replaces the placeholders of s, which is depth resolutions deep.
+func (r *placeholderResolver) resolve(s string, depth int) (string, error) {
+	start := strings.Index(s, "${")
+	if start < 0 {
+		return s, nil
+	}
+	var b strings.Builder
+	for start >= 0 {
+		end := placeholderEnd(s, start)
+		if end < 0 {
+			return "", fmt.Errorf("unclosed placeholder %q", abbreviate(s[start:]))
+		}
+		b.WriteString(s[:start])
+		v, err := r.placeholder(s[start+2:end], depth)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(v)
+		s = s[end+1:]
+		start = strings.Index(s, "${")
+	}
+	b.WriteString(s)
+	return b.String(), nil
+}
+
+// placeholder resolves the placeholder whose text between "${" and "}" is
+// content.
+func (r *placeholderResolver) placeholder(content string, depth int) (string, error) {
+	text := "${" + content + "}"
+	if depth >= maxPlaceholderDepth {
+		return "", fmt.Errorf("placeholder %q nested more than %d deep", abbreviate(text), maxPlaceholderDepth)
+	}
+	r.expansions++
+	if r.expansions > maxPlaceholderExpansions {
+		return "", fmt.Errorf("placeholder %q: more than %d placeholders to resolve", abbreviate(text), maxPlaceholderExpansions)
+	}
+	key, fallback, hasFallback := splitPlaceholder(content)
+	name, err := r.resolve(key, depth+1)
+	if err != nil {
+		return "", err
+	}
+	if v, ok := r.lookup(name); ok {
+		for _, outer := range r.resolving {
+			if outer == name {
+				return "", fmt.Errorf("circular placeholder reference %q", name)
+			}
+		}
+		r.resolving = append(r.resolving, name)
+		v, err = r.resolve(v, depth+1)
+		r.resolving = r.resolving[:len(r.resolving)-1]
+		return v, err
+	}
+	if hasFallback {
+		return r.resolve(fallback, depth+1)
+	}
+	return "", fmt.Errorf("could not resolve placeholder %q", abbreviate(text))
+}
+
+// placeholderEnd returns the index of the '}' that closes the "${" at start
+// in s, or -1.
+func placeholderEnd(s string, start int) int {
+	open := 0
+	for i := start + 1; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			open++
+		case '}':
+			open--
+			if open == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// splitPlaceholder splits the text inside "${...}" at its first ':' that is
+// outside nested placeholders. A ':' inside plain braces still splits, as in
+// Spring, where only "${...}" forms a nested part.
+func splitPlaceholder(content string) (key, fallback string, ok bool) {
+	var nested []bool // one per open brace: whether it opened a placeholder
+	placeholders := 0
+	for i := 0; i < len(content); i++ {
+		switch content[i] {
+		case '{':
+			isPlaceholder := i > 0 && content[i-1] == '$'
+			nested = append(nested, isPlaceholder)
+			if isPlaceholder {
+				placeholders++
+			}
+		case '}':
+			if n := len(nested); n > 0 {
+				if nested[n-1] {
+					placeholders--
+				}
+				nested = nested[:n-1]
+			}
+		case ':':
+			if placeholders == 0 {
+				return content[:i], content[i+1:], true
+			}
+		}
+	}
+	return content, "", false
+}
+
+// abbreviate shortens s for an error message, so that a huge value does not
+// flood the log: at most 80 characters, then "...".
+func abbreviate(s string) string {
+	const max = 80
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	return fmt.Sprintf("%.*s...", max, s)
+}
