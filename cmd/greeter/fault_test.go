@@ -8,14 +8,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
 	"regexp"
 	"runtime"
 	"sort"
@@ -76,30 +73,7 @@ func TestLoadMessageWrites(t *testing.T) {
 		return
 	}
 
-	got := s.do(t, "GET", "/api/messages", "")
-	var all []struct{ Text string }
-	if err := json.Unmarshal([]byte(got.body), &all); err != nil {
-		t.Fatalf("GET /api/messages: %v", err)
-	}
-	if len(all) != clients*each {
-		t.Errorf("%d messages stored, want %d", len(all), clients*each)
-	}
-	next := make([]int, clients) // each client's next message, in its order
-	for pos, m := range all {
-		var c, i int
-		if _, err := fmt.Sscanf(m.Text, "c%02d-%03d", &c, &i); err != nil || c < 0 || c >= clients {
-			t.Fatalf("position %d holds %q, which no client sent", pos, m.Text)
-		}
-		if i != next[c] {
-			t.Fatalf("position %d holds client %d's message %d where its message %d was due: lost, duplicated or reordered", pos, c, i, next[c])
-		}
-		next[c]++
-	}
-	for c, n := range next {
-		if n != each {
-			t.Errorf("client %d: %d messages stored, want %d", c, n, each)
-		}
-	}
+	checkEachClientsMessages(t, s, clients, each)
 }
 
 // mixedCall is one kind of request in TestLoadMixedRequests with the answer
@@ -221,7 +195,7 @@ func TestLoadMixedRequests(t *testing.T) {
 		case r.status != c.status:
 			return fmt.Sprintf("%d", r.status)
 		case c.status >= 400:
-			if err := checkProblem(r.status, r.header, r.body); err != nil {
+			if _, err := problemOf(r.status, r.header, r.body); err != nil {
 				return fmt.Sprintf("%d, but %v", r.status, err)
 			}
 		case c.want != "*" && string(r.body) != c.want:
@@ -284,18 +258,12 @@ func TestLoadMixedRequests(t *testing.T) {
 	t.Logf("%d requests over %d kinds in %v (%.0f/s)", done, len(calls), elapsed.Round(time.Millisecond), float64(done)/elapsed.Seconds())
 }
 
-// sigtermCall is one kind of request in TestLoadSIGTERM.
-type sigtermCall struct {
-	method, path, body string
-	status             int
-	want               func(i int, body string) bool // i is the worker's request number
-}
-
 // TestLoadSIGTERM runs the program as a process (see TestMain), loads it
 // from 8 keep-alive clients, sends SIGTERM in the middle, and checks that
 // the shutdown loses nothing and the process exits with status 0. Four
 // more clients have a POST in flight when the signal comes: their bodies
-// are only finished 200ms later, and they must still be answered 201.
+// are only finished once the listener has closed, and they must still be
+// answered 201.
 //
 // What "every accepted request is answered" means here, precisely: a
 // request is accepted when the server has taken it in and handled it, which
@@ -319,202 +287,206 @@ type sigtermCall struct {
 // access log tells those apart from requests the server did read, which
 // must never be lost.
 func TestLoadSIGTERM(t *testing.T) {
-	const (
-		workers  = 8
-		slow     = 4    // clients with a request in flight at SIGTERM
-		perWork  = 4000 // each worker's bound on requests
-		minCount = 300  // answered requests before SIGTERM is sent
-	)
-	deadline := time.Now().Add(30 * time.Second)
-	out, errOut := &syncBuffer{}, &syncBuffer{}
-	cmd := exec.Command(os.Args[0], "--server.port=0", "--server.access-log.enabled=true")
-	cmd.Env = append(os.Environ(), "GREETER_AS_MAIN=1")
-	cmd.Stdout, cmd.Stderr = out, errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	var exitErr error
-	go func() { exitErr = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		select {
-		case <-exited:
-		default:
-			cmd.Process.Kill()
-			<-exited
+	l := &sigtermLoad{p: startProcess(t, "--server.access-log.enabled=true"), deadline: time.Now().Add(30 * time.Second)}
+	t.Cleanup(l.stop)
+	for _, phase := range []struct {
+		name string
+		run  func(*testing.T)
+	}{
+		{"load", l.load},
+		{"requests in flight", l.holdInFlight},
+		{"SIGTERM", l.terminate},
+		{"every accepted request answered", l.check},
+	} {
+		if !t.Run(phase.name, phase.run) {
+			t.FailNow()
 		}
+	}
+}
+
+const (
+	sigtermWorkers  = 8
+	sigtermInFlight = 4    // clients with a request in flight at SIGTERM
+	sigtermPerWork  = 4000 // each worker's bound on requests
+	sigtermMinCount = 300  // answered requests before SIGTERM is sent
+)
+
+// sigtermCall is one kind of request in TestLoadSIGTERM.
+type sigtermCall struct {
+	method, path, body string
+	status             int
+	want               func(i int, header http.Header, body string) bool // i is the worker's request number
+}
+
+func emptyBody(_ int, _ http.Header, b string) bool { return b == "" }
+
+// sigtermCalls are the workers' requests, taken in turn.
+var sigtermCalls = []sigtermCall{
+	{"POST", "/api/messages", `{"text":"m"}`, 201, emptyBody},
+	{"GET", "/api/hello/%d", "", 200, func(i int, _ http.Header, b string) bool { return b == fmt.Sprintf(`{"text":"Hello World! %d"}`, i) }},
+	{"GET", "/api/messages/search?param1=%d", "", 200, emptyBody},
+	{"GET", "/api/hello/x%d", "", 400, func(_ int, h http.Header, b string) bool {
+		_, err := problemOf(400, h, []byte(b))
+		return err == nil
+	}},
+	{"GET", "/api/number/val-a", "", 200, func(_ int, _ http.Header, b string) bool { _, err := strconv.ParseInt(b, 10, 32); return err == nil }},
+	{"GET", "/actuator/health/liveness", "", 200, func(_ int, _ http.Header, b string) bool { return b == `{"status":"UP"}` }},
+}
+
+// sigtermInFlightCall is the request in flight at SIGTERM.
+var sigtermInFlightCall = &sigtermCall{"POST", "/api/messages", `{"text":"in flight"}`, 201, emptyBody}
+
+// sigtermResult is what one request of TestLoadSIGTERM got.
+type sigtermResult struct {
+	id       string
+	call     *sigtermCall
+	sentAt   time.Time
+	err      error // the client's failure; nil when answered
+	answered bool
+	refused  bool   // the connection was refused: never accepted
+	bad      string // what was wrong with an answer
+}
+
+// sigtermLoad is TestLoadSIGTERM's process, its clients, and what they
+// got; its methods are the test's phases.
+type sigtermLoad struct {
+	p        *process
+	deadline time.Time
+	client   *http.Client
+	answered atomic.Int64
+	workers  sync.WaitGroup
+	// results holds each client's requests: the workers', then one each
+	// for the in-flight clients.
+	results     [sigtermWorkers + sigtermInFlight][]sigtermResult
+	inFlight    []*inFlight
+	signalled   time.Time
+	exitedAfter time.Duration
+}
+
+// stop ends what a failed phase left running: the process, the in-flight
+// connections and then the workers.
+func (l *sigtermLoad) stop() {
+	l.p.cmd.Process.Kill()
+	for _, f := range l.inFlight {
+		f.conn.Close()
+	}
+	l.workers.Wait()
+	if l.client != nil {
+		l.client.CloseIdleConnections()
+	}
+}
+
+// load starts the workers, and waits until they have had enough answers
+// for SIGTERM to come in the middle of the load.
+func (l *sigtermLoad) load(t *testing.T) {
+	l.client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: sigtermWorkers}, Timeout: 10 * time.Second}
+	for w := range sigtermWorkers {
+		l.workers.Go(func() { l.work(w) })
+	}
+	waitFor(t, fmt.Sprintf("%d answered requests; the load never got going", sigtermMinCount), func() bool {
+		return l.answered.Load() >= sigtermMinCount
 	})
+}
 
-	var base string
-	for base == "" {
-		if m := startedAddr.FindStringSubmatch(out.String()); m != nil {
-			base = "http://127.0.0.1:" + m[1]
-			break
+// work is worker w: it sends the calls in turn until the listener refuses
+// it, its bound or the deadline.
+func (l *sigtermLoad) work(w int) {
+	for i := 0; i < sigtermPerWork && time.Now().Before(l.deadline); i++ {
+		c := &sigtermCalls[(w+i)%len(sigtermCalls)]
+		r := sigtermResult{id: fmt.Sprintf("w%d-%d", w, i), call: c, sentAt: time.Now()}
+		path := c.path
+		if strings.Contains(path, "%d") {
+			path = fmt.Sprintf(path, i)
 		}
-		select {
-		case <-exited:
-			t.Fatalf("the program exited before listening: %v; stderr:\n%s", exitErr, errOut)
-		case <-time.After(10 * time.Millisecond):
+		var body io.Reader
+		if c.body != "" {
+			body = strings.NewReader(c.body)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no 'started' line; stdout:\n%s", out)
+		req, _ := http.NewRequest(c.method, l.p.base+path, body)
+		req.Header.Set("X-Request-Id", r.id)
+		if body != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := l.client.Do(req)
+		if err != nil {
+			r.err, r.refused = err, isConnRefused(err)
+			l.results[w] = append(l.results[w], r)
+			if r.refused {
+				return // the listener is closed: no request will be accepted now
+			}
+			continue
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		r.answered = true
+		l.answered.Add(1)
+		switch {
+		case err != nil:
+			r.bad = fmt.Sprintf("%d with a body cut short: %v", resp.StatusCode, err)
+		case resp.StatusCode != c.status:
+			r.bad = fmt.Sprintf("status %d, want %d; body %.80q", resp.StatusCode, c.status, b)
+		case !c.want(i, resp.Header, string(b)):
+			r.bad = fmt.Sprintf("%d with body %.80q", resp.StatusCode, b)
+		}
+		l.results[w] = append(l.results[w], r)
+	}
+}
+
+// holdInFlight puts the in-flight clients' POSTs in flight: the server is
+// reading their bodies, of which it has 5 bytes.
+func (l *sigtermLoad) holdInFlight(t *testing.T) {
+	for k := range sigtermInFlight {
+		id := fmt.Sprintf("in-flight-%d", k)
+		l.results[sigtermWorkers+k] = []sigtermResult{{id: id, call: sigtermInFlightCall, sentAt: time.Now()}}
+		f, err := beginInFlight(l.p.addr(), sigtermInFlightCall.path, sigtermInFlightCall.body, 5, "X-Request-Id: "+id)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		l.inFlight = append(l.inFlight, f)
+	}
+}
+
+// terminate sends SIGTERM; once the listener has closed, it finishes the
+// in-flight requests, and the process must then exit with status 0.
+func (l *sigtermLoad) terminate(t *testing.T) {
+	l.signalled = time.Now()
+	l.p.signal(t, syscall.SIGTERM)
+	waitRefused(t, l.p.addr())
+	for k, f := range l.inFlight {
+		r := &l.results[sigtermWorkers+k][0]
+		resp, err := f.finish()
+		if err != nil {
+			r.err = err
+			continue
+		}
+		r.answered = true
+		if resp.status != sigtermInFlightCall.status || len(resp.body) != 0 {
+			r.bad = fmt.Sprintf("status %d, want %d; body %.80q", resp.status, sigtermInFlightCall.status, resp.body)
 		}
 	}
+	err := l.p.wait(t)
+	l.exitedAfter = time.Since(l.signalled)
+	l.workers.Wait()
+	if err != nil {
+		t.Errorf("after SIGTERM the program exited with %v, want status 0; stderr:\n%s", err, l.p.stderr)
+	}
+	if !strings.Contains(l.p.stdout.String(), "msg=stopped") {
+		t.Errorf("no 'stopped' line in the log; tail:\n%s", tail(l.p.stdout.String(), 20))
+	}
+}
 
-	empty := func(_ int, b string) bool { return b == "" }
-	calls := []sigtermCall{
-		{"POST", "/api/messages", `{"text":"m"}`, 201, empty},
-		{"GET", "/api/hello/%d", "", 200, func(i int, b string) bool { return b == fmt.Sprintf(`{"text":"Hello World! %d"}`, i) }},
-		{"GET", "/api/messages/search?param1=%d", "", 200, empty},
-		{"GET", "/api/hello/x%d", "", 400, func(_ int, b string) bool {
-			return checkProblem(400, http.Header{"Content-Type": {"application/problem+json"}}, []byte(b)) == nil
-		}},
-		{"GET", "/api/number/val-a", "", 200, func(_ int, b string) bool { _, err := strconv.ParseInt(b, 10, 32); return err == nil }},
-		{"GET", "/actuator/health/liveness", "", 200, func(_ int, b string) bool { return b == `{"status":"UP"}` }},
-	}
+var accessLogID = regexp.MustCompile(`msg=request .* request_id=(\S+)`)
 
-	slowCall := &sigtermCall{"POST", "/api/messages", `{"text":"in flight"}`, 201, empty}
-
-	type result struct {
-		id       string
-		call     *sigtermCall
-		sentAt   time.Time
-		err      error // the client's failure; nil when answered
-		answered bool
-		refused  bool   // the connection was refused: never accepted
-		bad      string // what was wrong with an answer
-	}
-	tr := &http.Transport{MaxIdleConnsPerHost: workers}
-	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
-	var answered atomic.Int64
-	results := make([][]result, workers+slow)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for i := 0; i < perWork && time.Now().Before(deadline); i++ {
-				c := &calls[(w+i)%len(calls)]
-				r := result{id: fmt.Sprintf("w%d-%d", w, i), call: c, sentAt: time.Now()}
-				path := c.path
-				if strings.Contains(path, "%d") {
-					path = fmt.Sprintf(path, i)
-				}
-				var body io.Reader
-				if c.body != "" {
-					body = strings.NewReader(c.body)
-				}
-				req, _ := http.NewRequest(c.method, base+path, body)
-				req.Header.Set("X-Request-Id", r.id)
-				if body != nil {
-					req.Header.Set("Content-Type", "application/json")
-				}
-				resp, err := client.Do(req)
-				if err != nil {
-					r.err, r.refused = err, isConnRefused(err)
-					results[w] = append(results[w], r)
-					if r.refused {
-						return // the listener is closed: no request will be accepted now
-					}
-					continue
-				}
-				b, err := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				r.answered = true
-				answered.Add(1)
-				switch {
-				case err != nil:
-					r.bad = fmt.Sprintf("%d with a body cut short: %v", resp.StatusCode, err)
-				case resp.StatusCode != c.status:
-					r.bad = fmt.Sprintf("status %d, want %d; body %.80q", resp.StatusCode, c.status, b)
-				case !c.want(i, string(b)):
-					r.bad = fmt.Sprintf("%d with body %.80q", resp.StatusCode, b)
-				}
-				results[w] = append(results[w], r)
-			}
-		})
-	}
-
-	for answered.Load() < minCount && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if answered.Load() < minCount {
-		t.Fatalf("only %d requests answered before the deadline; the load never got going", answered.Load())
-	}
-
-	// The slow clients: each first has a request answered on its
-	// connection, so the connection is surely accepted, then sends a POST's
-	// headers and 5 bytes of its body, and is given 100ms to be read, so
-	// the request is in flight when SIGTERM comes.
-	bodyRest := make(chan struct{})
-	var started sync.WaitGroup
-	for k := range slow {
-		started.Add(1)
-		wg.Go(func() {
-			r := result{id: fmt.Sprintf("slow-%d", k), call: slowCall, sentAt: time.Now()}
-			defer func() { results[workers+k] = []result{r} }()
-			conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-			if err != nil {
-				r.err = err
-				started.Done()
-				return
-			}
-			defer conn.Close()
-			conn.SetDeadline(deadline)
-			first, err := rawExchangeOn(conn, "GET /api/hi HTTP/1.1\r\nHost: localhost\r\n\r\n")
-			if err != nil || first.status != 200 {
-				r.err = fmt.Errorf("the first request on the connection: %d %v", first.status, err)
-				started.Done()
-				return
-			}
-			fmt.Fprintf(conn, "POST /api/messages HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nX-Request-Id: %s\r\nContent-Length: %d\r\n\r\n%s",
-				r.id, len(slowCall.body), slowCall.body[:5])
-			started.Done()
-			<-bodyRest
-			resp, err := rawExchangeOn(conn, slowCall.body[5:])
-			if err != nil {
-				r.err = err
-				return
-			}
-			r.answered = true
-			if resp.status != slowCall.status || len(resp.body) != 0 {
-				r.bad = fmt.Sprintf("status %d, want %d; body %.80q", resp.status, slowCall.status, resp.body)
-			}
-		})
-	}
-	started.Wait()
-	time.Sleep(100 * time.Millisecond)
-
-	signalled := time.Now()
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	time.AfterFunc(200*time.Millisecond, func() { close(bodyRest) })
-	select {
-	case <-exited:
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		<-exited
-		t.Fatalf("the program did not exit within 10s of SIGTERM; log tail:\n%s", tail(out.String(), 20))
-	}
-	exitedAfter := time.Since(signalled)
-	wg.Wait()
-
-	if exitErr != nil {
-		t.Errorf("after SIGTERM the program exited with %v, want status 0; stderr:\n%s", exitErr, errOut)
-	}
-	log := out.String()
-	if !strings.Contains(log, "msg=stopped") {
-		t.Errorf("no 'stopped' line in the log; tail:\n%s", tail(log, 20))
-	}
-
-	// The server's side: every request it handled, by ID.
+// check holds every request's outcome at its client against the access
+// log, as TestLoadSIGTERM's comment says.
+func (l *sigtermLoad) check(t *testing.T) {
 	handled := map[string]int{}
-	for _, m := range regexp.MustCompile(`msg=request .* request_id=(\S+)`).FindAllStringSubmatch(log, -1) {
+	for _, m := range accessLogID.FindAllStringSubmatch(l.p.stdout.String(), -1) {
 		handled[m[1]]++
 	}
 	var problems []string
 	var nAnswered, nAfter, nRefused, nUnread int
-	for _, rs := range results {
+	for _, rs := range l.results {
 		for _, r := range rs {
 			n := handled[r.id]
 			what := r.id + " (" + r.call.method + " " + r.call.path + ")"
@@ -527,13 +499,13 @@ func TestLoadSIGTERM(t *testing.T) {
 				problems = append(problems, fmt.Sprintf("%s was answered but is not in the access log", what))
 			case !r.answered && n > 0:
 				problems = append(problems, fmt.Sprintf("%s was accepted and handled, but its client got no answer: %v", what, r.err))
-			case !r.answered && r.call == slowCall:
+			case !r.answered && r.call == sigtermInFlightCall:
 				problems = append(problems, fmt.Sprintf("%s was in flight at SIGTERM, but got no answer: %v", what, r.err))
 			}
 			switch {
 			case r.answered:
 				nAnswered++
-				if r.sentAt.After(signalled) {
+				if r.sentAt.After(l.signalled) {
 					nAfter++
 				}
 			case r.refused:
@@ -551,13 +523,7 @@ func TestLoadSIGTERM(t *testing.T) {
 	}
 	t.Logf("accepted and answered: %d (%d sent after SIGTERM); refused after the listener closed: %d; "+
 		"closed before the server read them: %d; exit %v after SIGTERM",
-		nAnswered, nAfter, nRefused, nUnread, exitedAfter.Round(time.Millisecond))
-}
-
-// tail returns the last n lines of s.
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+		nAnswered, nAfter, nRefused, nUnread, l.exitedAfter.Round(time.Millisecond))
 }
 
 // TestFaultStalledClients opens connections, eight of each kind, that stop
@@ -669,7 +635,7 @@ func TestFaultStalledClients(t *testing.T) {
 					}
 					o.status = r.status
 					if r.status >= 400 && r.status < 500 && r.header.Get("Content-Type") == "application/problem+json" {
-						o.problem = checkProblem(r.status, r.header, r.body)
+						_, o.problem = problemOf(r.status, r.header, r.body)
 					}
 				}
 			})
@@ -747,7 +713,7 @@ func TestFaultOversizedBodies(t *testing.T) {
 	}
 	if r.status != 413 {
 		t.Errorf("headers declaring 100,000,000 bytes: %d, want 413", r.status)
-	} else if err := checkProblem(r.status, r.header, r.body); err != nil {
+	} else if _, err := problemOf(r.status, r.header, r.body); err != nil {
 		t.Errorf("headers declaring 100,000,000 bytes: %v", err)
 	}
 	t.Logf("a declared 100,000,000-byte body was refused after %v", time.Since(began).Round(time.Microsecond))
@@ -804,7 +770,7 @@ func TestFaultOversizedBodies(t *testing.T) {
 				case r.status != 413:
 					got = strconv.Itoa(r.status)
 				default:
-					if err := checkProblem(r.status, r.header, r.body); err != nil {
+					if _, err := problemOf(r.status, r.header, r.body); err != nil {
 						got = "413, but " + err.Error()
 					} else {
 						got = "413"
@@ -995,7 +961,7 @@ func TestFaultMalformedInput(t *testing.T) {
 			case row.status == any4xx && (r.status < 400 || r.status > 499), row.status != any4xx && r.status != row.status:
 				wrong = fmt.Sprintf("status %d, want %s", r.status, statusName(row.status))
 			case row.problem:
-				if err := checkProblem(r.status, r.header, r.body); err != nil {
+				if _, err := problemOf(r.status, r.header, r.body); err != nil {
 					wrong = err.Error()
 				}
 			}
