@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -257,4 +259,37 @@ func builtWithRace() bool {
 		}
 	}
 	return false
+}
+
+// countOutcomes does the jobs numbered 0 to n-1, each once, on workers
+// goroutines at once, until all are done or timeout passes, and counts
+// their outcomes. worker is called once in each goroutine and returns its
+// job function and what to do when the goroutine has no more jobs.
+func countOutcomes[K comparable](n, workers int, timeout time.Duration, worker func() (job func(i int) K, done func())) map[K]int {
+	deadline := time.Now().Add(timeout)
+	var next atomic.Int64
+	var mu sync.Mutex
+	counts := map[K]int{}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			job, done := worker()
+			defer done()
+			mine := map[K]int{}
+			for time.Now().Before(deadline) {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					break
+				}
+				mine[job(i)]++
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for k, c := range mine {
+				counts[k] += c
+			}
+		})
+	}
+	wg.Wait()
+	return counts
 }

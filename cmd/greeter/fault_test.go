@@ -296,45 +296,25 @@ func sampleHeapPeak() (peak func() uint64) {
 // "declared: 413", "chunked: no answer: …".
 func floodOversized(addr string, requests, clients, chunkedEvery int) map[string]int {
 	const size = 8 << 20
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var next atomic.Int64
-	var mu sync.Mutex
-	counts := map[string]int{}
-	var wg sync.WaitGroup
-	for range clients {
-		wg.Go(func() {
-			for ctx.Err() == nil {
-				n := int(next.Add(1) - 1)
-				if n >= requests {
-					return
-				}
-				kind, req, body := "declared", oversizedHead+"Content-Length: "+strconv.Itoa(size)+"\r\n\r\n", io.LimitReader(filler{}, size)
-				if n%chunkedEvery == 0 {
-					kind, req, body = "chunked", oversizedHead+"Transfer-Encoding: chunked\r\n\r\n", chunkedBody(size)
-				}
-				r, err := rawExchange(addr, []byte(req), body, 10*time.Second)
-				got := ""
-				switch {
-				case err != nil:
-					got = "no answer: " + err.Error()
-				case r.status != 413:
-					got = strconv.Itoa(r.status)
-				default:
-					if _, err := problemOf(r.status, r.header, r.body); err != nil {
-						got = "413, but " + err.Error()
-					} else {
-						got = "413"
-					}
-				}
-				mu.Lock()
-				counts[kind+": "+got]++
-				mu.Unlock()
+	return countOutcomes(requests, clients, 30*time.Second, func() (func(int) string, func()) {
+		return func(n int) string {
+			kind, req, body := "declared", oversizedHead+"Content-Length: "+strconv.Itoa(size)+"\r\n\r\n", io.LimitReader(filler{}, size)
+			if n%chunkedEvery == 0 {
+				kind, req, body = "chunked", oversizedHead+"Transfer-Encoding: chunked\r\n\r\n", chunkedBody(size)
 			}
-		})
-	}
-	wg.Wait()
-	return counts
+			r, err := rawExchange(addr, []byte(req), body, 10*time.Second)
+			switch {
+			case err != nil:
+				return kind + ": no answer: " + err.Error()
+			case r.status != 413:
+				return kind + ": " + strconv.Itoa(r.status)
+			}
+			if _, err := problemOf(r.status, r.header, r.body); err != nil {
+				return kind + ": 413, but " + err.Error()
+			}
+			return kind + ": 413"
+		}, func() {}
+	})
 }
 
 // any4xx stands for any 4xx status where only the class is defined.

@@ -6,7 +6,6 @@ package main
 // itself.
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -239,35 +238,14 @@ func sendMixed(addr string, calls []mixedCall, total, workers int) map[mixedOutc
 	for i, c := range calls {
 		reqs[i] = keepAliveRequest(c.method, c.path, []byte(c.body), c.headers...)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
-	defer cancel()
-	var next atomic.Int64
-	var mu sync.Mutex
-	counts := map[mixedOutcome]int{}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			client := &keepAliveClient{addr: addr}
-			defer client.close()
-			mine := map[mixedOutcome]int{}
-			for ctx.Err() == nil {
-				n := int(next.Add(1) - 1)
-				if n >= total {
-					break
-				}
-				row := n % len(calls)
-				r, err := client.do(calls[row].method, reqs[row])
-				mine[mixedOutcome{row, calls[row].check(r, err)}]++
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			for o, k := range mine {
-				counts[o] += k
-			}
-		})
-	}
-	wg.Wait()
-	return counts
+	return countOutcomes(total, workers, 40*time.Second, func() (func(int) mixedOutcome, func()) {
+		client := &keepAliveClient{addr: addr}
+		return func(n int) mixedOutcome {
+			row := n % len(calls)
+			r, err := client.do(calls[row].method, reqs[row])
+			return mixedOutcome{row, calls[row].check(r, err)}
+		}, client.close
+	})
 }
 
 // TestLoadSIGTERM runs the program as a process (see TestMain), loads it
