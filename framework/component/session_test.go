@@ -20,6 +20,7 @@ import (
 
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/internal/clocktest"
 )
 
 // cart is a session-scoped component that records its release.
@@ -42,23 +43,6 @@ type visit struct{}
 // shop is a singleton holding a handle to the session's cart.
 type shop struct{ carts *component.Handle[*cart] }
 
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // sessionFixture is a container with session-scoped components, served
 // through its middleware:
 //
@@ -69,7 +53,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 type sessionFixture struct {
 	c        *component.Container
 	srv      *httptest.Server
-	clock    *fakeClock
+	clock    *clocktest.Clock
 	sessions *inmem.Sessions // nil when the test gave a store of its own
 	built    atomic.Int64
 	delay    time.Duration // how long building a cart takes
@@ -88,7 +72,7 @@ type fixtureOptions struct {
 
 func newSessionFixture(t *testing.T, o fixtureOptions) *sessionFixture {
 	t.Helper()
-	f := &sessionFixture{clock: &fakeClock{now: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}, carts: map[int64]*cart{}}
+	f := &sessionFixture{clock: clocktest.New(), carts: map[int64]*cart{}}
 	store := o.custom
 	if store == nil {
 		o.store.Now = f.clock.Now
