@@ -216,6 +216,23 @@ func (f *sessionFixture) fetch(t *testing.T, client *http.Client, path string) (
 	return resp, strings.TrimSpace(string(body))
 }
 
+// checkSessionReplaced checks what client's next request gets once its
+// session has ended without the client knowing (how says how it ended): a
+// new session cookie, the old session's cart closed, and a new cart.
+func (f *sessionFixture) checkSessionReplaced(t *testing.T, client *http.Client, old *cart, how string) {
+	t.Helper()
+	resp, _ := f.get(t, client, "/cart")
+	if got := resp.Header.Values("Set-Cookie"); len(got) == 0 {
+		t.Errorf("a request with an %s session's cookie got no new cookie", how)
+	}
+	if !old.closed() {
+		t.Errorf("the %s session's cart is not closed", how)
+	}
+	if next := f.cart(t, client); next == old {
+		t.Errorf("the %s session's cart was served again", how)
+	}
+}
+
 // cart fetches /cart with client and returns the cart it was served.
 func (f *sessionFixture) cart(t *testing.T, client *http.Client) *cart {
 	t.Helper()
@@ -352,16 +369,7 @@ func TestSessionExpiresOnUse(t *testing.T) {
 	alice := f.client(t)
 	first := f.cart(t, alice)
 	f.clock.Advance(31 * time.Minute)
-	resp, _ := f.get(t, alice, "/cart")
-	if got := resp.Header.Values("Set-Cookie"); len(got) == 0 {
-		t.Errorf("a request with an expired session's cookie got no new cookie")
-	}
-	if !first.closed() {
-		t.Errorf("the expired session's cart is not closed")
-	}
-	if next := f.cart(t, alice); next == first {
-		t.Errorf("the expired cart was served again")
-	}
+	f.checkSessionReplaced(t, alice, first, "expired")
 	if got := f.sessions.Len(); got != 1 {
 		t.Errorf("%d live sessions; want 1", got)
 	}
