@@ -172,9 +172,9 @@ func failToStart(t *testing.T, args []string, env map[string]string) (stderr str
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 	defer cancel()
-	p := newProgram()
-	err = run(ctx, args, func(k string) string { return env[k] }, p.stdout, p.stderr)
-	return p.stderr.String(), err
+	var out, errOut logtest.Buffer
+	err = run(ctx, args, func(k string) string { return env[k] }, &out, &errOut)
+	return errOut.String(), err
 }
 
 // programCommand is the command that runs this test binary as the program
