@@ -7,6 +7,18 @@ import (
 	"testing"
 )
 
+// decoded says what decoding a body gave: its text, "<nil>" when it has
+// none, "<error>" when decoding refused it.
+func decoded(b messageBody, err error) string {
+	switch {
+	case err != nil:
+		return "<error>"
+	case b.Text != nil:
+		return *b.Text
+	}
+	return "<nil>"
+}
+
 func TestMessageBodyJSON(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -32,14 +44,7 @@ func TestMessageBodyJSON(t *testing.T) {
 	for _, tt := range tests {
 		var b messageBody
 		err := json.Unmarshal([]byte(tt.in), &b)
-		got := "<nil>"
-		switch {
-		case err != nil:
-			got = "<error>"
-		case b.Text != nil:
-			got = *b.Text
-		}
-		if got != tt.want {
+		if got := decoded(b, err); got != tt.want {
 			t.Errorf("%s:\ngot  %s (%v)\nwant %s", tt.in, got, err, tt.want)
 		}
 		// The dispatcher calls UnmarshalJSON directly; it must refuse the
@@ -65,14 +70,7 @@ func TestMessageBodyXML(t *testing.T) {
 	for _, tt := range tests {
 		var b messageBody
 		err := xml.Unmarshal([]byte(tt.in), &b)
-		got := "<nil>"
-		switch {
-		case err != nil:
-			got = "<error>"
-		case b.Text != nil:
-			got = *b.Text
-		}
-		if got != tt.want {
+		if got := decoded(b, err); got != tt.want {
 			t.Errorf("%s:\ngot  %s (%v)\nwant %s", tt.in, got, err, tt.want)
 		}
 	}

@@ -8,24 +8,8 @@ import (
 	"time"
 
 	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/internal/clocktest"
 )
-
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 // endLog records the ids the store reports as ended.
 type endLog struct {
@@ -50,9 +34,9 @@ func (l *endLog) take() []string {
 
 // newSessions returns a store on a fake clock, its clock and the log of
 // the sessions it ends; the store is closed when the test ends.
-func newSessions(t *testing.T, o inmem.SessionOptions) (*inmem.Sessions, *fakeClock, *endLog) {
+func newSessions(t *testing.T, o inmem.SessionOptions) (*inmem.Sessions, *clocktest.Clock, *endLog) {
 	t.Helper()
-	clock := &fakeClock{now: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}
+	clock := clocktest.New()
 	o.Now = clock.Now
 	s := inmem.NewSessions(o)
 	t.Cleanup(func() { s.Close() })

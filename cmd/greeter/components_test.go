@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"os"
@@ -21,21 +19,11 @@ import (
 func numbers(t *testing.T, s *service, client *http.Client) (a, b string) {
 	t.Helper()
 	get := func(path string) string {
-		resp, err := client.Get(s.base + path)
-		if err != nil {
-			t.Fatal(err)
+		r := s.doWith(t, client, "GET", path, "")
+		if r.status != 200 {
+			t.Fatalf("GET %s: %d %s", path, r.status, r.body)
 		}
-		defer resp.Body.Close()
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkContract(t, s, resp.Request, nil, resp.StatusCode, resp.Header, body)
-		var n int32
-		if err := json.Unmarshal(body, &n); err != nil || resp.StatusCode != 200 {
-			t.Fatalf("GET %s: %d, %v", path, resp.StatusCode, err)
-		}
-		return strconv.Itoa(int(n))
+		return strconv.Itoa(int(decodeJSON[int32](t, r)))
 	}
 	return get("/api/number/val-a"), get("/api/number/val-b")
 }
@@ -99,14 +87,13 @@ func TestNumberScopes(t *testing.T) {
 }
 
 func TestBadNumberScope(t *testing.T) {
-	var out, errOut syncBuffer
-	err := run(t.Context(), []string{"--server.port=0", "--app.number.scope=websocket"}, func(string) string { return "" }, &out, &errOut)
+	report, err := failToStart(t, []string{"--server.port=0", "--app.number.scope=websocket"}, nil)
 	if err == nil {
 		t.Fatal("run started with app.number.scope=websocket")
 	}
 	for _, want := range []string{"Property: app.number.scope", `Value: "websocket"`, "Reason: want one of prototype, request, session, singleton"} {
-		if !strings.Contains(errOut.String(), want) {
-			t.Errorf("report lacks %q:\n%s", want, errOut.String())
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q:\n%s", want, report)
 		}
 	}
 }
@@ -121,15 +108,14 @@ func TestBeans(t *testing.T) {
 	beans := func(t *testing.T, args ...string) map[string]bean {
 		s := start(t, append(args, "--management.endpoints.web.exposure.include=beans"), nil)
 		r := s.do(t, "GET", "/actuator/beans", "")
-		var d struct {
+		if r.status != 200 {
+			t.Fatalf("/actuator/beans: %d %s", r.status, r.body)
+		}
+		return decodeJSON[struct {
 			Contexts map[string]struct {
 				Beans map[string]bean `json:"beans"`
 			} `json:"contexts"`
-		}
-		if err := json.Unmarshal([]byte(r.body), &d); err != nil || r.status != 200 {
-			t.Fatalf("/actuator/beans: %d %s", r.status, r.body)
-		}
-		return d.Contexts["application"].Beans
+		}](t, r).Contexts["application"].Beans
 	}
 	dev := beans(t, "--app.profiles.active=dev", "--app.number.scope=request")
 	if _, ok := dev["isoDateFormat"]; ok {

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // profilesLine returns the startup log's profile line; there must be one.
@@ -41,11 +39,7 @@ func readProperty(t *testing.T, s *service, name string) envProperty {
 	if r.status != 200 {
 		t.Fatalf("GET /actuator/env/%s: %d %s", name, r.status, r.body)
 	}
-	var p envProperty
-	if err := json.Unmarshal([]byte(r.body), &p); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return decodeJSON[envProperty](t, r)
 }
 
 var exposeEnv = []string{"--management.endpoints.web.exposure.include=health,env", "--management.endpoint.env.show-values=always"}
@@ -139,12 +133,11 @@ func TestActuatorExposure(t *testing.T) {
 		t.Errorf("unknown property: %d %s", r.status, r.body)
 	}
 	r := masked.do(t, "GET", "/actuator/env", "")
-	var all struct {
+	all := decodeJSON[struct {
 		PropertySources []struct {
 			Name string `json:"name"`
 		} `json:"propertySources"`
-	}
-	json.Unmarshal([]byte(r.body), &all)
+	}](t, r)
 	var names []string
 	for _, ps := range all.PropertySources {
 		names = append(names, ps.Name)
@@ -168,18 +161,14 @@ func TestStartupReport(t *testing.T) {
 		{[]string{"--app.greeting=${nobody}"}, nil, []string{"app.greeting", "nobody"}},
 	}
 	for _, tt := range tests {
-		var out, errOut syncBuffer
-		// Should a regression let it start, the deadline stops it.
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err := run(ctx, append([]string{"--server.port=0"}, tt.args...), func(k string) string { return tt.env[k] }, &out, &errOut)
-		cancel()
+		report, err := failToStart(t, append([]string{"--server.port=0"}, tt.args...), tt.env)
 		if err == nil {
 			t.Errorf("%v %v: run started", tt.args, tt.env)
 			continue
 		}
 		for _, w := range tt.want {
-			if !strings.Contains(errOut.String(), w) {
-				t.Errorf("%v %v: report lacks %q:\n%s", tt.args, tt.env, w, errOut.String())
+			if !strings.Contains(report, w) {
+				t.Errorf("%v %v: report lacks %q:\n%s", tt.args, tt.env, w, report)
 			}
 		}
 	}
@@ -201,22 +190,13 @@ func TestServerSettings(t *testing.T) {
 }
 
 func TestJSONLogs(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	var out, errOut syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"--server.port=0", "--logging.format=json"}, func(string) string { return "" }, &out, &errOut)
-	}()
-	for i := 0; i < 1000 && !strings.Contains(out.String(), `"msg":"started"`); i++ {
-		time.Sleep(5 * time.Millisecond)
-	}
-	cancel()
-	if err := <-done; err != nil {
+	s := start(t, []string{"--logging.format=json"}, nil)
+	if err := s.stop(); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	lines := strings.Split(strings.TrimSpace(s.stdout.String()), "\n")
 	if len(lines) < 3 {
-		t.Fatalf("too few log lines:\n%s", out.String())
+		t.Fatalf("too few log lines:\n%s", s.stdout)
 	}
 	for _, l := range lines {
 		var rec map[string]any

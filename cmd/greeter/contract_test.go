@@ -36,7 +36,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -62,12 +61,41 @@ func init() {
 
 // checkContract fails the test when the answer (status, header, body) to req,
 // whose body was reqBody, is not one the service's OpenAPI document allows.
+// The failure says it is the contract's, whichever test made the request.
 func checkContract(t *testing.T, s *service, req *http.Request, reqBody []byte, status int, header http.Header, body []byte) {
 	t.Helper()
 	if err := contractViolation(s, req, reqBody, status, header, body); err != nil {
-		t.Errorf("%s %s answered %d, which breaks the OpenAPI document: %v", req.Method, req.URL.RequestURI(), status, err)
+		t.Error(err)
 	}
 }
+
+// contractError is an exchange that the service's OpenAPI document does
+// not allow: the answer, or, for a 2xx answer, the request it accepted.
+type contractError struct {
+	method string // the request's
+	route  string // the documented path the request matched
+	target string // the request's path and query
+	status int
+	header http.Header
+	// request says the violation is in the request the service accepted.
+	request bool
+	err     error // the violation
+}
+
+func (e *contractError) Error() string {
+	answered := fmt.Sprintf("answered %d with no Content-Type", e.status)
+	if ct := e.header.Get("Content-Type"); ct != "" {
+		answered = fmt.Sprintf("answered %d %s", e.status, ct)
+	}
+	if e.request {
+		return fmt.Sprintf("contract: %s %s (%s) %s to a request which the OpenAPI document does not allow: %v",
+			e.method, e.route, e.target, answered, e.err)
+	}
+	return fmt.Sprintf("contract: %s %s (%s) %s, which the OpenAPI document does not allow: %v",
+		e.method, e.route, e.target, answered, e.err)
+}
+
+func (e *contractError) Unwrap() error { return e.err }
 
 // contract is one service's document, loaded on first use.
 type contract struct {
@@ -130,14 +158,15 @@ func loadContract(base string) (routers.Router, error) {
 // contractMethods are tried to tell a documented path from an unknown one.
 var contractMethods = []string{"GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "TRACE"}
 
-// contractViolation returns why the answer breaks the document, or nil.
+// contractViolation returns why the answer breaks the document, as a
+// *contractError, or nil.
 func contractViolation(s *service, req *http.Request, reqBody []byte, status int, header http.Header, body []byte) error {
 	if req.Method == http.MethodOptions {
 		return nil
 	}
 	c := contractOf(s)
 	if c.err != nil {
-		return fmt.Errorf("the service's document cannot be used: %w", c.err)
+		return fmt.Errorf("contract: the service's OpenAPI document cannot be used to check %s %s: %w", req.Method, req.URL.RequestURI(), c.err)
 	}
 	ctx := context.Background()
 	head := req.Method == http.MethodHead
@@ -146,7 +175,8 @@ func contractViolation(s *service, req *http.Request, reqBody []byte, status int
 		asked.Method = http.MethodGet // HEAD is GET without the body
 	}
 	route, params, err := c.router.FindRoute(asked)
-	if err != nil {
+	undocumentedMethod := err != nil
+	if undocumentedMethod {
 		for _, m := range contractMethods {
 			other := req.Clone(ctx)
 			other.Method = m
@@ -158,11 +188,29 @@ func contractViolation(s *service, req *http.Request, reqBody []byte, status int
 		if route == nil {
 			return nil // not a documented path
 		}
-		if status != http.StatusMethodNotAllowed {
-			return fmt.Errorf("the document has no %s operation for %s, so the answer must be 405", req.Method, route.Path)
-		}
 	}
+	violation := &contractError{method: req.Method, route: route.Path, target: req.URL.RequestURI(), status: status, header: header}
+	switch {
+	case undocumentedMethod && status != http.StatusMethodNotAllowed:
+		violation.err = errors.New("the document has no such operation, so the answer must be 405")
+	default:
+		violation.err = checkAnswer(route, asked, params, head, status, header, body)
+	}
+	if violation.err == nil && status/100 == 2 && !head {
+		// The service took the request: it must be one the document allows.
+		violation.err, violation.request = checkAcceptedRequest(route, asked, params, reqBody), true
+	}
+	if violation.err != nil {
+		return violation
+	}
+	return nil
+}
 
+// checkAnswer checks an answer against the operation the document gives
+// route: asked is the request as the router matched it (a HEAD as its GET),
+// with params from its path.
+func checkAnswer(route *routers.Route, asked *http.Request, params map[string]string, head bool, status int, header http.Header, body []byte) error {
+	ctx := context.Background()
 	// The answer.
 	h := header.Clone()
 	if h == nil {
@@ -195,14 +243,13 @@ func contractViolation(s *service, req *http.Request, reqBody []byte, status int
 		Options:                &openapi3filter.Options{IncludeResponseStatus: true, ExcludeResponseBody: head},
 	}
 	in.SetBodyBytes(body)
-	if err := openapi3filter.ValidateResponse(ctx, in); err != nil {
-		return err
-	}
+	return openapi3filter.ValidateResponse(ctx, in)
+}
 
-	// The request, when the service took it.
-	if status/100 != 2 || head {
-		return nil
-	}
+// checkAcceptedRequest checks a request the service took against the
+// operation the document gives route.
+func checkAcceptedRequest(route *routers.Route, asked *http.Request, params map[string]string, reqBody []byte) error {
+	ctx := context.Background()
 	accepted := asked.Clone(ctx)
 	accepted.Body = io.NopCloser(bytes.NewReader(reqBody))
 	accepted.ContentLength = int64(len(reqBody))
@@ -211,14 +258,10 @@ func contractViolation(s *service, req *http.Request, reqBody []byte, status int
 			accepted.Header.Set("Content-Type", key)
 		}
 	}
-	err = openapi3filter.ValidateRequest(ctx, &openapi3filter.RequestValidationInput{
+	return openapi3filter.ValidateRequest(ctx, &openapi3filter.RequestValidationInput{
 		Request: accepted, PathParams: params, Route: route,
 		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, SkipSettingDefaults: true},
 	})
-	if err != nil {
-		return fmt.Errorf("the service accepted a request the document does not allow: %w", err)
-	}
-	return nil
 }
 
 // documentedType returns the content entry for a Content-Type, and its key.
@@ -506,7 +549,14 @@ func TestOpenAPIDocument(t *testing.T) {
 	if err := yaml.Unmarshal(asYAML, &fromYAML); err != nil {
 		t.Fatalf("/v3/api-docs.yaml is not YAML: %v", err)
 	}
-	if a, b := contractJSONValue(t, fromJSON), contractJSONValue(t, fromYAML); !reflect.DeepEqual(a, b) {
+	// Encoded again as JSON, whose maps have sorted keys, the two decoded
+	// documents compare byte for byte, whatever Go types each decoder chose.
+	a, errA := json.Marshal(fromJSON)
+	b, errB := json.Marshal(fromYAML)
+	if err := errors.Join(errA, errB); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
 		t.Errorf("/v3/api-docs and /v3/api-docs.yaml differ")
 	}
 
@@ -547,46 +597,6 @@ func TestOpenAPIDocument(t *testing.T) {
 			}
 		}
 	}
-}
-
-// contractJSONValue is v as JSON decodes it, so that the values of two decoders
-// compare equal.
-func contractJSONValue(t *testing.T, v any) any {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out any
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// contractExchange sends a request and checks its answer against the
-// document, as the e2e tests' do does once it calls checkContract.
-func contractExchange(t *testing.T, s *service, method, path, body string, headers ...string) int {
-	t.Helper()
-	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ": ")
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkContract(t, s, resp.Request, []byte(body), resp.StatusCode, resp.Header, b)
-	return resp.StatusCode
 }
 
 // TestContract sends every kind of request the service answers and checks
@@ -643,8 +653,8 @@ func TestContract(t *testing.T) {
 		{"GET", "/v3/api-docs", "", nil, 200},
 	}
 	for _, tt := range tests {
-		if got := contractExchange(t, s, tt.method, tt.path, tt.body, tt.headers...); got != tt.status {
-			t.Errorf("%s %s %v: status %d, want %d", tt.method, tt.path, tt.headers, got, tt.status)
+		if got := s.do(t, tt.method, tt.path, tt.body, tt.headers...); got.status != tt.status {
+			t.Errorf("%s %s %v: status %d, want %d", tt.method, tt.path, tt.headers, got.status, tt.status)
 		}
 	}
 }

@@ -11,12 +11,11 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
-
-// addr returns the service's host:port, for raw TCP clients.
-func (s *service) addr() string { return strings.TrimPrefix(s.base, "http://") }
 
 // rawResponse is what a raw TCP exchange got back.
 type rawResponse struct {
@@ -53,18 +52,14 @@ func rawExchange(addr string, req []byte, body io.Reader, timeout time.Duration)
 	return readRawResponse(conn)
 }
 
-// rawExchangeOn writes data on an open connection and reads one response.
-func rawExchangeOn(conn net.Conn, data string) (rawResponse, error) {
-	if _, err := io.WriteString(conn, data); err != nil {
-		return rawResponse{}, err
-	}
-	return readRawResponse(conn)
-}
-
 // readRawResponse reads one whole response from r; a body shorter than its
 // Content-Length is an error.
 func readRawResponse(r io.Reader) (rawResponse, error) {
-	resp, err := http.ReadResponse(bufio.NewReader(r), nil)
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(r)
+	}
+	resp, err := http.ReadResponse(br, nil)
 	if err != nil {
 		return rawResponse{}, err
 	}
@@ -74,6 +69,54 @@ func readRawResponse(r io.Reader) (rawResponse, error) {
 		return rawResponse{status: resp.StatusCode, header: resp.Header}, fmt.Errorf("reading the body of a %d: %w", resp.StatusCode, err)
 	}
 	return rawResponse{status: resp.StatusCode, header: resp.Header, body: b}, nil
+}
+
+// inFlight is a JSON POST whose body is still arriving: the server has
+// taken its headers and its handler is reading the body.
+type inFlight struct {
+	conn net.Conn
+	br   *bufio.Reader
+	rest string // the part of the body not sent yet
+}
+
+// beginInFlight opens a connection to addr and sends the headers of a
+// JSON POST of body to path, with Expect: 100-continue, and then the
+// first sent bytes of body. The server's 100 Continue is how the test
+// knows, without waiting for a time to pass, that the server accepted the
+// connection and that a handler is reading the request: it is in flight.
+func beginInFlight(addr, path, body string, sent int, headers ...string) (*inFlight, error) {
+	conn, err := net.DialTimeout("tcp", addr, waitTimeout)
+	if err != nil {
+		return nil, err
+	}
+	f := &inFlight{conn: conn, br: bufio.NewReader(conn), rest: body[sent:]}
+	conn.SetDeadline(time.Now().Add(waitTimeout))
+	headers = append(headers, "Content-Type: application/json", "Expect: 100-continue", fmt.Sprintf("Content-Length: %d", len(body)))
+	if _, err := conn.Write(keepAliveRequest("POST", path, nil, headers...)); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	resp, err := http.ReadResponse(f.br, nil)
+	if err == nil && resp.StatusCode != http.StatusContinue {
+		err = fmt.Errorf("the server answered %d to the headers, want 100 Continue", resp.StatusCode)
+	}
+	if err == nil {
+		_, err = io.WriteString(conn, body[:sent])
+	}
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// finish sends the rest of the body and reads the answer.
+func (f *inFlight) finish() (rawResponse, error) {
+	f.conn.SetDeadline(time.Now().Add(waitTimeout))
+	if _, err := io.WriteString(f.conn, f.rest); err != nil {
+		return rawResponse{}, err
+	}
+	return readRawResponse(f.br)
 }
 
 // keepAliveClient sends requests one after another on one keep-alive
@@ -150,26 +193,27 @@ func keepAliveRequest(method, target string, body []byte, headers ...string) []b
 
 // problemDoc is the part of an RFC 9457 problem document the tests check.
 type problemDoc struct {
-	Type   string `json:"type"`
-	Title  string `json:"title"`
-	Status int    `json:"status"`
-	Detail string `json:"detail"`
+	Type     string `json:"type"`
+	Title    string `json:"title"`
+	Status   int    `json:"status"`
+	Detail   string `json:"detail"`
+	Instance string `json:"instance"`
 }
 
-// checkProblem reports how a response fails to be the service's problem
-// document for its status.
-func checkProblem(status int, header http.Header, body []byte) error {
-	if ct := header.Get("Content-Type"); ct != "application/problem+json" {
-		return fmt.Errorf("Content-Type %q, want application/problem+json", ct)
-	}
+// problemOf reads a response as the service's problem document for its
+// status, and reports how it fails to be one.
+func problemOf(status int, header http.Header, body []byte) (problemDoc, error) {
 	var p problemDoc
+	if ct := header.Get("Content-Type"); ct != "application/problem+json" {
+		return p, fmt.Errorf("Content-Type %q, want application/problem+json", ct)
+	}
 	if err := json.Unmarshal(body, &p); err != nil {
-		return fmt.Errorf("body is not a problem document: %v", err)
+		return p, fmt.Errorf("body is not a problem document: %v", err)
 	}
 	if p.Type != "about:blank" || p.Status != status || p.Title != http.StatusText(status) || p.Detail == "" {
-		return fmt.Errorf("problem %+v does not describe a %d", p, status)
+		return p, fmt.Errorf("problem %+v does not describe a %d", p, status)
 	}
-	return nil
+	return p, nil
 }
 
 // chunkSize is the size of the chunks chunkedBody sends, and of filler's
@@ -215,4 +259,37 @@ func builtWithRace() bool {
 		}
 	}
 	return false
+}
+
+// countOutcomes does the jobs numbered 0 to n-1, each once, on workers
+// goroutines at once, until all are done or timeout passes, and counts
+// their outcomes. worker is called once in each goroutine and returns its
+// job function and what to do when the goroutine has no more jobs.
+func countOutcomes[K comparable](n, workers int, timeout time.Duration, worker func() (job func(i int) K, done func())) map[K]int {
+	deadline := time.Now().Add(timeout)
+	var next atomic.Int64
+	var mu sync.Mutex
+	counts := map[K]int{}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			job, done := worker()
+			defer done()
+			mine := map[K]int{}
+			for time.Now().Before(deadline) {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					break
+				}
+				mine[job(i)]++
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for k, c := range mine {
+				counts[k] += c
+			}
+		})
+	}
+	wg.Wait()
+	return counts
 }

@@ -1,128 +1,15 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 )
-
-// syncBuffer is an io.Writer that tests can read while run writes to it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// service is one running instance of the program, started through run.
-type service struct {
-	base   string // http://127.0.0.1:PORT
-	stdout *syncBuffer
-	stderr *syncBuffer
-	stop   func() error // cancels run's context and returns what run returned
-}
-
-var startedAddr = regexp.MustCompile(`msg=started addr=\S*:(\d+)`)
-
-// start runs the program on a free port with the given arguments and
-// environment, waits until it listens, and stops it when the test ends.
-func start(t *testing.T, args []string, env map[string]string) *service {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	s := &service{stdout: &syncBuffer{}, stderr: &syncBuffer{}}
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, append([]string{"--server.port=0"}, args...), func(k string) string { return env[k] }, s.stdout, s.stderr)
-	}()
-	var once sync.Once
-	var runErr error
-	s.stop = func() error {
-		once.Do(func() {
-			cancel()
-			select {
-			case runErr = <-done:
-			case <-time.After(10 * time.Second):
-				runErr = errors.New("run did not return within 10s of cancellation")
-			}
-		})
-		return runErr
-	}
-	t.Cleanup(func() {
-		if err := s.stop(); err != nil {
-			t.Errorf("run returned %v; stderr:\n%s", err, s.stderr)
-		}
-	})
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if m := startedAddr.FindStringSubmatch(s.stdout.String()); m != nil {
-			s.base = "http://127.0.0.1:" + m[1]
-			return s
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("run returned %v before listening; stderr:\n%s", err, s.stderr)
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-	t.Fatalf("no 'started' line within 5s; stdout:\n%s", s.stdout)
-	return nil
-}
-
-type response struct {
-	status int
-	header http.Header
-	body   string
-}
-
-// do sends one request; headers are "Name: value" strings.
-func (s *service) do(t *testing.T, method, path, body string, headers ...string) response {
-	t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, s.base+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ": ")
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("%s %s: reading body: %v", method, path, err)
-	}
-	// Every answer must be what the service's own OpenAPI document says.
-	checkContract(t, s, resp.Request, []byte(body), resp.StatusCode, resp.Header, b)
-	return response{status: resp.StatusCode, header: resp.Header, body: string(b)}
-}
 
 // TestEndpoints walks the spec's endpoint table, in order, through one
 // running program, so later rows see what earlier ones did.
@@ -229,20 +116,13 @@ func TestErrors(t *testing.T) {
 			t.Errorf("%s: status %d, want %d; body %s", name, got.status, tt.status, got.body)
 			continue
 		}
-		if ct := got.header.Get("Content-Type"); ct != "application/problem+json" {
-			t.Errorf("%s: Content-Type %q, want application/problem+json", name, ct)
-		}
-		var p struct {
-			Type, Title, Detail, Instance string
-			Status                        int
-		}
-		if err := json.Unmarshal([]byte(got.body), &p); err != nil {
-			t.Errorf("%s: body is not a problem document: %v\n%s", name, err, got.body)
+		p, err := problemOf(got.status, got.header, []byte(got.body))
+		if err != nil {
+			t.Errorf("%s: %v\n%s", name, err, got.body)
 			continue
 		}
-		path, _, _ := strings.Cut(tt.path, "?")
-		if p.Type != "about:blank" || p.Title != http.StatusText(tt.status) || p.Status != tt.status || p.Instance != path {
-			t.Errorf("%s: problem %+v, want type about:blank, title %q, status %d, instance %q", name, p, http.StatusText(tt.status), tt.status, path)
+		if path, _, _ := strings.Cut(tt.path, "?"); p.Instance != path {
+			t.Errorf("%s: problem %+v, want instance %q", name, p, path)
 		}
 		if !strings.Contains(p.Detail, tt.detail) {
 			t.Errorf("%s: detail %q does not contain %q", name, p.Detail, tt.detail)
@@ -295,10 +175,10 @@ func TestNumbersArePrototypes(t *testing.T) {
 	a := s.do(t, "GET", "/api/number/val-a", "")
 	b := s.do(t, "GET", "/api/number/val-b", "")
 	for _, r := range []response{a, b} {
-		var n int32
-		if r.status != 200 || r.header.Get("Content-Type") != "application/json" || json.Unmarshal([]byte(r.body), &n) != nil {
-			t.Fatalf("number endpoint answered %d %q %q; want 200 and a 32-bit JSON number", r.status, r.header.Get("Content-Type"), r.body)
+		if r.status != 200 || r.header.Get("Content-Type") != "application/json" {
+			t.Fatalf("%s answered %d %q %q; want 200 and a 32-bit JSON number", r.request, r.status, r.header.Get("Content-Type"), r.body)
 		}
+		decodeJSON[int32](t, r)
 	}
 	if a.body == b.body {
 		t.Errorf("val-a and val-b both answered %s; prototype scope gives each its own instance", a.body)
@@ -338,45 +218,42 @@ func TestConcurrentMessages(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	var all []struct{ Text string }
-	if err := json.Unmarshal([]byte(s.do(t, "GET", "/api/messages", "").body), &all); err != nil {
-		t.Fatal(err)
-	}
+	checkEachClientsMessages(t, s, clients, each)
+}
+
+// checkEachClientsMessages checks that the service stores each of the
+// clients' messages, "c<client>-<number>" with numbers from 0 to each-1,
+// exactly once, and each client's in the order it sent them.
+func checkEachClientsMessages(t *testing.T, s *service, clients, each int) {
+	t.Helper()
+	all := decodeJSON[[]struct{ Text string }](t, s.do(t, "GET", "/api/messages", ""))
 	if len(all) != clients*each {
-		t.Fatalf("%d messages stored, want %d", len(all), clients*each)
+		t.Errorf("%d messages stored, want %d", len(all), clients*each)
 	}
-	next := make([]int, clients)
-	for _, m := range all {
+	next := make([]int, clients) // each client's next message, in its order
+	for pos, m := range all {
 		var c, i int
-		if _, err := fmt.Sscanf(m.Text, "c%d-%d", &c, &i); err != nil {
-			t.Fatalf("unexpected message %q", m.Text)
+		if _, err := fmt.Sscanf(m.Text, "c%d-%d", &c, &i); err != nil || c < 0 || c >= clients {
+			t.Fatalf("position %d holds %q, which no client sent", pos, m.Text)
 		}
 		if i != next[c] {
-			t.Fatalf("client %d: message %d stored where %d was due", c, i, next[c])
+			t.Fatalf("position %d holds client %d's message %d where its message %d was due: lost, duplicated or reordered", pos, c, i, next[c])
 		}
 		next[c]++
+	}
+	for c, n := range next {
+		if n != each {
+			t.Errorf("client %d: %d messages stored, want %d", c, n, each)
+		}
 	}
 }
 
 func TestPortFromEnvironment(t *testing.T) {
-	// SERVER_PORT=0 must win over the default 8080; the argument list here
-	// has no --server.port, so start's own is replaced by the environment.
-	ctx, cancel := context.WithCancel(context.Background())
-	var out, errOut syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, nil, func(k string) string { return map[string]string{"SERVER_PORT": "0"}[k] }, &out, &errOut)
-	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for !startedAddr.MatchString(out.String()) && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("run: %v", err)
-	}
-	if m := startedAddr.FindStringSubmatch(out.String()); m == nil || m[1] == "8080" {
-		t.Errorf("with SERVER_PORT=0 the log says %q; want a free port other than 8080", out.String())
+	// SERVER_PORT=0 must win over the default 8080; launch passes no
+	// --server.port, so the environment alone chooses.
+	s := launch(t, nil, map[string]string{"SERVER_PORT": "0"})
+	if strings.HasSuffix(s.base, ":8080") {
+		t.Errorf("with SERVER_PORT=0 the service listens on %s; want a free port other than 8080", s.base)
 	}
 }
 
@@ -387,11 +264,7 @@ func TestPortInUse(t *testing.T) {
 	}
 	defer ln.Close()
 	port := ln.Addr().(*net.TCPAddr).Port
-	var out, errOut syncBuffer
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err = run(ctx, []string{fmt.Sprintf("--server.port=%d", port)}, func(string) string { return "" }, &out, &errOut)
-	if err == nil || !strings.Contains(err.Error(), "server.port") {
+	if _, err := failToStart(t, []string{fmt.Sprintf("--server.port=%d", port)}, nil); err == nil || !strings.Contains(err.Error(), "server.port") {
 		t.Errorf("run on a taken port returned %v, want an error naming server.port", err)
 	}
 }
@@ -420,36 +293,24 @@ func TestStalledHeadersAreDropped(t *testing.T) {
 }
 
 // TestGracefulShutdown starts a request, stops the program while the
-// request's body is still arriving, and checks the request completes and
-// new connections are refused.
+// request's body is still arriving, and checks that new connections are
+// refused while the request is in flight, and that it still completes.
 func TestGracefulShutdown(t *testing.T) {
 	s := start(t, nil, nil)
-	addr := strings.TrimPrefix(s.base, "http://")
-	conn, err := net.Dial("tcp", addr)
+	req, err := beginInFlight(s.addr(), "/api/messages", `{"text":"in flight"}`, 5)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("starting the request: %v", err)
 	}
-	defer conn.Close()
-	body := `{"text":"in flight"}`
-	fmt.Fprintf(conn, "POST /api/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:5])
-	time.Sleep(50 * time.Millisecond) // let the server start reading
+	defer req.conn.Close()
 	stopped := make(chan error, 1)
 	go func() { stopped <- s.stop() }()
-	time.Sleep(100 * time.Millisecond) // shutdown has begun
-	if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-		c.Close()
-		t.Error("a new connection was accepted after shutdown began")
-	}
-	if _, err := conn.Write([]byte(body[5:])); err != nil {
-		t.Fatal(err)
-	}
-	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	waitRefused(t, s.addr())
+	r, err := req.finish()
 	if err != nil {
 		t.Fatalf("the in-flight request got no answer: %v", err)
 	}
-	if resp.StatusCode != 201 {
-		t.Errorf("the in-flight request got %d, want 201", resp.StatusCode)
+	if r.status != 201 {
+		t.Errorf("the in-flight request got %d, want 201", r.status)
 	}
 	if err := <-stopped; err != nil {
 		t.Errorf("run returned %v after a graceful shutdown", err)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/internal/clocktest"
 )
 
 // cart is a session-scoped component that records its release.
@@ -42,23 +43,6 @@ type visit struct{}
 // shop is a singleton holding a handle to the session's cart.
 type shop struct{ carts *component.Handle[*cart] }
 
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // sessionFixture is a container with session-scoped components, served
 // through its middleware:
 //
@@ -69,7 +53,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 type sessionFixture struct {
 	c        *component.Container
 	srv      *httptest.Server
-	clock    *fakeClock
+	clock    *clocktest.Clock
 	sessions *inmem.Sessions // nil when the test gave a store of its own
 	built    atomic.Int64
 	delay    time.Duration // how long building a cart takes
@@ -88,7 +72,7 @@ type fixtureOptions struct {
 
 func newSessionFixture(t *testing.T, o fixtureOptions) *sessionFixture {
 	t.Helper()
-	f := &sessionFixture{clock: &fakeClock{now: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}, carts: map[int64]*cart{}}
+	f := &sessionFixture{clock: clocktest.New(), carts: map[int64]*cart{}}
 	store := o.custom
 	if store == nil {
 		o.store.Now = f.clock.Now
@@ -232,6 +216,23 @@ func (f *sessionFixture) fetch(t *testing.T, client *http.Client, path string) (
 	return resp, strings.TrimSpace(string(body))
 }
 
+// checkSessionReplaced checks what client's next request gets once its
+// session has ended without the client knowing (how says how it ended): a
+// new session cookie, the old session's cart closed, and a new cart.
+func (f *sessionFixture) checkSessionReplaced(t *testing.T, client *http.Client, old *cart, how string) {
+	t.Helper()
+	resp, _ := f.get(t, client, "/cart")
+	if got := resp.Header.Values("Set-Cookie"); len(got) == 0 {
+		t.Errorf("a request with an %s session's cookie got no new cookie", how)
+	}
+	if !old.closed() {
+		t.Errorf("the %s session's cart is not closed", how)
+	}
+	if next := f.cart(t, client); next == old {
+		t.Errorf("the %s session's cart was served again", how)
+	}
+}
+
 // cart fetches /cart with client and returns the cart it was served.
 func (f *sessionFixture) cart(t *testing.T, client *http.Client) *cart {
 	t.Helper()
@@ -368,16 +369,7 @@ func TestSessionExpiresOnUse(t *testing.T) {
 	alice := f.client(t)
 	first := f.cart(t, alice)
 	f.clock.Advance(31 * time.Minute)
-	resp, _ := f.get(t, alice, "/cart")
-	if got := resp.Header.Values("Set-Cookie"); len(got) == 0 {
-		t.Errorf("a request with an expired session's cookie got no new cookie")
-	}
-	if !first.closed() {
-		t.Errorf("the expired session's cart is not closed")
-	}
-	if next := f.cart(t, alice); next == first {
-		t.Errorf("the expired cart was served again")
-	}
+	f.checkSessionReplaced(t, alice, first, "expired")
 	if got := f.sessions.Len(); got != 1 {
 		t.Errorf("%d live sessions; want 1", got)
 	}

@@ -11,8 +11,9 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/springport/greeter/internal/logtest"
 )
 
 // Message is a test body and result; its XML root is its type name.
@@ -555,26 +556,8 @@ func TestBodyLimitOverTheWire(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log destination that a server's goroutines can share.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 func TestHandlerErrors(t *testing.T) {
-	var log syncBuffer
+	var log logtest.Buffer
 	d := newDispatcher(t, Options{Classify: classify, Logger: slog.New(slog.NewTextHandler(&log, nil))}, testRoutes()...)
 	tests := []struct {
 		path   string
@@ -608,7 +591,7 @@ func TestHandlerErrors(t *testing.T) {
 }
 
 func TestPanic(t *testing.T) {
-	var log syncBuffer
+	var log logtest.Buffer
 	d := newDispatcher(t, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))}, testRoutes()...)
 	srv := httptest.NewServer(d)
 	defer srv.Close()

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/springport/greeter/internal/logtest"
 )
 
 // TestPlain serves an http.Handler as a route: the dispatcher chooses it by
@@ -58,7 +60,7 @@ func TestPlainRefusesInputs(t *testing.T) {
 // programming error, which the first request shows as a logged panic and
 // a 500, never as a silently empty value.
 func TestUndeclaredInputPanics(t *testing.T) {
-	var log syncBuffer
+	var log logtest.Buffer
 	undeclared := Query[int32]("n")
 	d := newDispatcher(t, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))},
 		Route{Method: "GET", Pattern: "/n", Handler: Returns(func(r *Request) (int32, error) { return undeclared.Get(r), nil })})
