@@ -79,8 +79,14 @@ func readAll(ex *exchange, r *http.Request, max int64) ([]byte, error) {
 	if r.ContentLength > max {
 		return nil, bodyTooLarge(max)
 	}
+	body := r.Body
+	if r.ContentLength < 0 {
+		// A body of unknown length is cut off at the limit while it is
+		// read; one of a declared length is already bounded by it.
+		body = http.MaxBytesReader(ex.w, r.Body, max)
+	}
 	ex.in.Reset()
-	_, err := ex.in.ReadFrom(http.MaxBytesReader(ex.w, r.Body, max))
+	_, err := ex.in.ReadFrom(body)
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):

@@ -13,6 +13,7 @@ type group struct {
 	pattern    string   // "/api/hello", the route label of observations
 	routes     []*route // most specific first
 	negotiates bool     // some route writes a negotiated body: Vary: Accept
+	reads      bool     // some route reads a body: its type matters
 
 	// For the answers when no route's conditions hold, made once.
 	readable   string // body types any route reads: a 415's Accept header
@@ -53,6 +54,7 @@ func groupRoutes(routes []*route) ([]*group, []error) {
 		// Most specific first, so that the first full match is the best one.
 		slices.SortStableFunc(g.routes, func(a, b *route) int { return b.rank() - a.rank() })
 		g.negotiates = slices.ContainsFunc(g.routes, func(rt *route) bool { return len(rt.produces) > 0 })
+		g.reads = slices.ContainsFunc(g.routes, func(rt *route) bool { return len(rt.consumes) > 0 })
 		g.readable = g.mediaTypes(func(rt *route) []representation { return rt.consumes })
 		g.writable = g.mediaTypes(func(rt *route) []representation { return rt.produces })
 		var conds []string

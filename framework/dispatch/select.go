@@ -29,15 +29,9 @@ type choice struct {
 // choose picks the group's route for the request, or says with an *Error
 // why none can serve it.
 func (g *group) choose(ex *exchange, r *http.Request) (choice, error) {
-	var ctHeader string
-	if v := r.Header["Content-Type"]; len(v) > 0 { // the key is canonical: skip Get's canonicalisation
-		ctHeader = v[0]
-	}
-	hasBody := r.ContentLength != 0 || ctHeader != ""
-	var ct mediaType
-	var ctErr error
-	if ctHeader != "" {
-		ct, ctErr = parseMediaType(ctHeader)
+	var body bodyType
+	if g.reads { // the body's type matters only to routes that read one
+		body = bodyTypeOf(r)
 	}
 	if g.negotiates { // every answer here depends on Accept, errors too
 		ex.Header()["Vary"] = varyAccept
@@ -45,7 +39,7 @@ func (g *group) choose(ex *exchange, r *http.Request) (choice, error) {
 
 	var consumable, acceptable bool
 	for _, rt := range g.routes {
-		in, ok := rt.readable(ct, ctHeader != "" && ctErr == nil, ctHeader != "", hasBody)
+		in, ok := rt.readable(body)
 		if !ok {
 			continue
 		}
@@ -70,7 +64,7 @@ func (g *group) choose(ex *exchange, r *http.Request) (choice, error) {
 	switch {
 	case !consumable:
 		ex.Header().Set("Accept", g.readable)
-		shown := ctHeader
+		shown := body.header
 		if shown == "" {
 			shown = "application/octet-stream"
 		}
@@ -81,24 +75,45 @@ func (g *group) choose(ex *exchange, r *http.Request) (choice, error) {
 	return choice{}, badRequest("Parameter conditions " + g.conditions + " not met for the request.")
 }
 
-// readable reports whether the route can read a body of type ct, and in
-// which format. parsed says ct holds a valid Content-Type; hasCT that the
-// request has one at all.
-func (rt *route) readable(ct mediaType, parsed, hasCT, hasBody bool) (Format, bool) {
+// bodyType is what a request says about its body's type.
+type bodyType struct {
+	header  string    // the Content-Type header; empty when none
+	parsed  mediaType // the header, parsed
+	valid   bool      // the header parsed
+	present bool      // the request has a body, or says it has
+}
+
+func bodyTypeOf(r *http.Request) bodyType {
+	var b bodyType
+	if v := r.Header["Content-Type"]; len(v) > 0 { // the key is canonical: skip Get's canonicalisation
+		b.header = v[0]
+	}
+	b.present = r.ContentLength != 0 || b.header != ""
+	if b.header != "" {
+		var err error
+		b.parsed, err = parseMediaType(b.header)
+		b.valid = err == nil
+	}
+	return b
+}
+
+// readable reports whether the route can read a body of type b, and in
+// which format.
+func (rt *route) readable(b bodyType) (Format, bool) {
 	if len(rt.consumes) == 0 {
 		return 0, true
 	}
-	if !hasCT {
+	if b.header == "" {
 		// No Content-Type counts as application/octet-stream, which no route
 		// reads; but a bodiless request to a route with only the default
 		// readers goes on, to be told its body is missing.
-		return rt.consumes[0].format, !rt.explicitConsumes && !hasBody
+		return rt.consumes[0].format, !rt.explicitConsumes && !b.present
 	}
-	if !parsed || !supportedCharset(ct.charset) {
+	if !b.valid || !supportedCharset(b.parsed.charset) {
 		return 0, false
 	}
 	for _, c := range rt.consumes {
-		if c.mediaType.includes(ct) {
+		if c.mediaType.includes(b.parsed) {
 			return c.format, true
 		}
 	}
