@@ -160,6 +160,10 @@ func (s *Sessions) Expire() {
 	now := s.now()
 	var ended []string
 	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
 	// The least recently used are at the back: stop at the first still live.
 	for e := s.recency.Back(); e != nil; {
 		ss := e.Value.(*session)

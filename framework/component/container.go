@@ -261,10 +261,21 @@ func (s *store) get(d *decl, build func() (any, error)) (any, error) {
 	s.mu.Unlock()
 	sl.once.Do(func() {
 		sl.v, sl.err = build()
-		if sl.err == nil {
-			s.mu.Lock()
+		if sl.err != nil {
+			return
+		}
+		s.mu.Lock()
+		ended := s.closed // while it was being built
+		if !ended {
 			s.order = append(s.order, sl.v)
-			s.mu.Unlock()
+		}
+		s.mu.Unlock()
+		if ended {
+			// Released already: nothing else would ever close it.
+			if c, ok := sl.v.(closer); ok {
+				c.Close()
+			}
+			sl.v, sl.err = nil, fmt.Errorf("component %s: its %s ended while it was being built", d.name, d.scope)
 		}
 	})
 	return sl.v, sl.err

@@ -110,13 +110,13 @@ func (s *sessions) open(ctx context.Context, id string, ends uint64) (*store, er
 		return sc, nil
 	}
 	live, err := s.store.Touch(ctx, id)
-	if err != nil || !live {
-		s.end(id) // nothing built yet: no error to report
-	}
 	switch {
 	case err != nil:
+		// Not ended here: another request of the session may already be
+		// building in it, and the store has not said the session ended.
 		return nil, storeError(err)
 	case !live:
+		s.end(id)
 		return nil, nil
 	}
 	return sc, nil

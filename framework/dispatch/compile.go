@@ -75,6 +75,9 @@ func compile(decl Route) (*route, error) {
 	if rt.status < 200 || rt.status > 299 {
 		fail("success status %d is not a 2xx status", rt.status)
 	}
+	if h.plain != nil && decl.Status != 0 {
+		fail("declares success status %d, but a Plain handler writes its own status", decl.Status)
+	}
 	for _, status := range decl.Errors {
 		if status < 400 || status > 599 {
 			fail("error status %d is not a 4xx or 5xx status", status)

@@ -41,8 +41,10 @@ type InputInfo struct {
 	Type     reflect.Type // int32, int64, string or uuid.UUID
 }
 
-// Describe checks routes as New does and describes them, without serving
-// them: for a document about some of a dispatcher's routes.
+// Describe describes routes as a dispatcher built with them would, without
+// building one: for a document about some of a dispatcher's routes. It
+// refuses a misdeclared route as New does; conflicts between routes are
+// New's to find.
 func Describe(routes ...Route) ([]RouteInfo, error) {
 	compiled, errs := compileAll(routes)
 	if len(errs) > 0 {
@@ -95,7 +97,7 @@ func (rt *route) errorStatuses() []int {
 	if rt.body != nil {
 		errs = append(errs, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 	}
-	for _, status := range append(rt.decl.Errors, http.StatusInternalServerError) {
+	for _, status := range slices.Concat(rt.decl.Errors, []int{http.StatusInternalServerError}) {
 		if !slices.Contains(errs, status) {
 			errs = append(errs, status)
 		}

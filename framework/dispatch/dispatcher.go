@@ -74,7 +74,7 @@ func New(opts Options, routes ...Route) (*Dispatcher, error) {
 	if d.maxBody <= 0 {
 		d.maxBody = DefaultMaxBodyBytes
 	}
-	d.exchanges.New = func() any { return newExchange() }
+	d.exchanges.New = func() any { return new(exchange) }
 
 	var errs []error
 	d.routes, errs = compileAll(routes)
@@ -116,7 +116,7 @@ func compileAll(routes []Route) ([]*route, []error) {
 
 // matched is the handler every group is registered with on the ServeMux:
 // it writes nothing, and the dispatcher serves the group the ServeMux
-// matched once the ServeMux returns (see muxWriter).
+// matched, found by r.Pattern, once the ServeMux returns (see muxWriter).
 var matched = http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
 
 // register adds a group to the ServeMux, turning the ServeMux's panic on a
@@ -133,7 +133,7 @@ func register(mux *http.ServeMux, g *group) (err error) {
 
 // ServeHTTP serves one request. The ServeMux matches its method and path
 // to a group of routes (or answers 404, 405 or a redirect itself, which
-// muxWriter rewrites); the group chooses a route by the request's
+// answerUnmatched rewrites); the group chooses a route by the request's
 // conditions; the route runs. A panic anywhere becomes a 500.
 func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ex := d.exchanges.Get().(*exchange)
@@ -144,9 +144,10 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer d.finish(ex, r)
 	d.identify(ex, r)
 
-	ex.mux.r, ex.mux.ids = r, d.ids
+	ex.mux = muxWriter{header: w.Header()}
 	d.mux.ServeHTTP(&ex.mux, r) // sets r.Pattern and the path values
-	if ex.mux.answered {
+	if ex.mux.code != 0 {
+		d.answerUnmatched(ex, r, ex.mux.code)
 		return
 	}
 	g := d.groups[r.Pattern]
@@ -168,8 +169,7 @@ func (d *Dispatcher) identify(ex *exchange, r *http.Request) {
 		ex.setRequestID(d.ids.forRequest(r))
 	} else if v := r.Header[RequestIDHeader]; len(v) == 1 && saneRequestID(v[0]) {
 		ex.requestID = v[0]
-		w := ex.Header()
-		w[RequestIDHeader] = v // the client's own slice: no copy
+		ex.Header()[RequestIDHeader] = v // the client's own slice: no copy
 	}
 }
 
@@ -182,6 +182,12 @@ func (d *Dispatcher) finish(ex *exchange, r *http.Request) {
 		d.log.Error("handler panicked", "method", r.Method, "path", r.URL.Path,
 			"route", ex.routeName(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		if !ex.wroteHeader {
+			// Nothing of what the handler set is true of the problem
+			// document, Content-Encoding least of all.
+			h := ex.Header()
+			vary, id := h["Vary"], h[RequestIDHeader]
+			clear(h)
+			h["Vary"], h[RequestIDHeader] = vary, id
 			writeProblem(ex, r, http.StatusInternalServerError, "An unexpected error occurred.", ex.requestIDFor(r, d.ids))
 			p = nil
 		} else {

@@ -652,6 +652,7 @@ func TestNew(t *testing.T) {
 		{"204 with a result", []Route{{Method: "GET", Pattern: "/a", Status: 204, Handler: ok}}, []string{"route GET /a: ", "success status 204 cannot carry the dispatch.Message its handler returns"}},
 		{"205 with a result", []Route{{Method: "GET", Pattern: "/a", Status: 205, Handler: text("x")}}, []string{"route GET /a: ", "success status 205 cannot carry the string"}},
 		{"302", []Route{{Method: "GET", Pattern: "/a", Status: 302, Handler: Runs(nil)}}, []string{"route GET /a: ", "success status 302 is not a 2xx status"}},
+		{"status on Plain", []Route{{Method: "GET", Pattern: "/a", Status: 201, Handler: Plain(http.NotFoundHandler())}}, []string{"route GET /a: ", "declares success status 201, but a Plain handler writes its own status"}},
 		{"404", []Route{{Method: "GET", Pattern: "/a", Status: 404, Handler: ok}}, []string{"route GET /a: ", "success status 404 is not a 2xx status"}},
 		{"199", []Route{{Method: "GET", Pattern: "/a", Status: 199, Handler: ok}}, []string{"route GET /a: ", "success status 199 is not a 2xx status"}},
 		{"empty params condition", []Route{{Method: "GET", Pattern: "/a", Params: []string{""}, Handler: ok}}, []string{"route GET /a params=[]: ", `params condition ""`}},

@@ -3,6 +3,7 @@ package dispatch
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -25,28 +26,23 @@ type exchange struct {
 	mux    muxWriter // what the ServeMux writes while it routes
 	req    Request
 	call   call
-	in     bytes.Buffer  // the request body
-	out    bytes.Buffer  // the response body
-	enc    *json.Encoder // writes into out; kept with it
-	ranges [8]mediaType  // backing store for the parsed Accept header
+	limit  io.LimitedReader // bounds a body of declared length
+	in     bytes.Buffer     // the request body
+	out    bytes.Buffer     // the response body
+	enc    *json.Encoder    // writes into out; kept with it
+	ranges [8]mediaType     // backing store for the parsed Accept header
 	accept []mediaType
 	parsed bool // accept holds the parsed Accept header
-}
-
-func newExchange() *exchange {
-	ex := &exchange{}
-	ex.mux.ex = ex
-	return ex
 }
 
 // release forgets the request and drops buffers that a large request grew,
 // so that the pool does not hold on to them.
 func (ex *exchange) release() {
 	const keep = 64 << 10
-	in, out, enc, inputs := ex.in, ex.out, ex.enc, ex.req.inputs[:0]
+	in, out, enc, inputs := ex.in, ex.out, ex.enc, ex.req.inputs
+	clear(inputs) // drop the request's strings
 	*ex = exchange{}
-	ex.mux.ex = ex
-	ex.req.inputs = inputs
+	ex.req.inputs = inputs[:0]
 	if in.Cap() <= keep {
 		ex.in = in
 		ex.in.Reset()

@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 )
@@ -18,6 +19,7 @@ const smallBody = 2048
 func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
 	rt := ch.route
 	if rt.plain != nil {
+		delete(ex.Header(), "Vary") // a Plain handler negotiates, and says so, itself
 		rt.plain.ServeHTTP(ex, r)
 		return
 	}
@@ -79,17 +81,22 @@ func readAll(ex *exchange, r *http.Request, max int64) ([]byte, error) {
 	if r.ContentLength > max {
 		return nil, bodyTooLarge(max)
 	}
-	body := r.Body
+	var body io.Reader
 	if r.ContentLength < 0 {
-		// A body of unknown length is cut off at the limit while it is
-		// read; one of a declared length is already bounded by it.
+		// Of unknown length: MaxBytesReader also tells the server to close
+		// the connection rather than read the rest of an endless body.
 		body = http.MaxBytesReader(ex.w, r.Body, max)
+	} else {
+		// Of declared length, which a body need not keep to once a
+		// middleware has replaced it: read one byte past the limit to see.
+		ex.limit = io.LimitedReader{R: r.Body, N: max + 1}
+		body = &ex.limit
 	}
 	ex.in.Reset()
 	_, err := ex.in.ReadFrom(body)
 	var mbe *http.MaxBytesError
 	switch {
-	case errors.As(err, &mbe):
+	case errors.As(err, &mbe) || int64(ex.in.Len()) > max:
 		return nil, bodyTooLarge(max)
 	case err != nil:
 		return nil, &Error{Status: http.StatusBadRequest, Detail: "Failed to read the request body.", Err: err}

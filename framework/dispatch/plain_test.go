@@ -25,7 +25,8 @@ func TestPlain(t *testing.T) {
 		Route{Method: "GET", Pattern: "/files/{name...}", Handler: Plain(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Write([]byte(r.PathValue("name")))
 		}))},
-		Route{Method: "GET", Pattern: "/broken", Handler: Plain(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		Route{Method: "GET", Pattern: "/broken", Handler: Plain(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Encoding", "gzip")
 			panic("plain panic")
 		}))},
 	)
@@ -47,6 +48,9 @@ func TestPlain(t *testing.T) {
 
 	w = serve(d, "GET", "/broken", nil)
 	checkProblem(t, "/broken", w, http.StatusInternalServerError, "/broken", "An unexpected error occurred.")
+	if got := w.Header().Get("Content-Encoding"); got != "" {
+		t.Errorf("%q: the problem document keeps the handler's Content-Encoding %q", "/broken", got)
+	}
 }
 
 func TestPlainRefusesInputs(t *testing.T) {

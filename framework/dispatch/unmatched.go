@@ -6,7 +6,28 @@ import "net/http"
 // route group is registered on the ServeMux as a handler that writes
 // nothing (the dispatcher serves the group once the ServeMux returns), so
 // whatever arrives here is the ServeMux's own answer for a request that no
-// group takes. Those answers are plain text; they become the dispatcher's:
+// group takes. It goes to the response's header map, so that Allow and
+// Location are kept; its status is noted and its plain-text body dropped,
+// and answerUnmatched then answers in the dispatcher's own way.
+type muxWriter struct {
+	header http.Header // the response's
+	code   int         // the ServeMux's status; 0 when a group took the request
+}
+
+func (m *muxWriter) Header() http.Header { return m.header }
+
+func (m *muxWriter) WriteHeader(code int) {
+	if m.code == 0 {
+		m.code = code
+	}
+}
+
+func (m *muxWriter) Write(p []byte) (int, error) {
+	m.WriteHeader(http.StatusOK)
+	return len(p), nil
+}
+
+// answerUnmatched answers a request that the ServeMux answered with code:
 //
 //	404                     a problem document
 //	405                     a problem document, keeping Allow
@@ -15,55 +36,28 @@ import "net/http"
 //	                        sends an unclean path (/a//b, /a/../b) to its
 //	                        clean form
 //
-// Anything else (the ServeMux's 400 for "OPTIONS *") passes through.
-type muxWriter struct {
-	ex       *exchange
-	r        *http.Request
-	ids      *requestIDs
-	answered bool // the ServeMux answered: no group took the request
-	swallow  bool // its body is replaced or dropped
-}
-
-func (m *muxWriter) Header() http.Header { return m.ex.Header() }
-
-func (m *muxWriter) WriteHeader(code int) {
-	if m.answered {
-		return
-	}
-	m.answered = true
-	h := m.ex.Header()
+// Anything else (the ServeMux's 400 for "OPTIONS *") keeps its status.
+func (d *Dispatcher) answerUnmatched(ex *exchange, r *http.Request, code int) {
+	h := ex.Header()
+	h.Del("Content-Type") // the ServeMux's, for its plain text or HTML
 	switch code {
 	case http.StatusNotFound, http.StatusMethodNotAllowed:
-		m.swallow = true
 		h.Del("X-Content-Type-Options")
-		h.Del("Content-Type")
-		if code == http.StatusMethodNotAllowed && m.r.Method == http.MethodOptions {
+		if code == http.StatusMethodNotAllowed && r.Method == http.MethodOptions {
 			h.Set("Allow", h.Get("Allow")+", OPTIONS")
 			h.Set("Content-Length", "0")
-			m.ex.WriteHeader(http.StatusOK)
+			ex.WriteHeader(http.StatusOK)
 			return
 		}
-		detail := "No endpoint " + Clip(m.r.Method) + " " + Clip(m.r.URL.EscapedPath()) + "."
+		detail := "No endpoint " + Clip(r.Method) + " " + Clip(r.URL.EscapedPath()) + "."
 		if code == http.StatusMethodNotAllowed {
-			detail = "Method '" + Clip(m.r.Method) + "' is not supported; this path allows " + h.Get("Allow") + "."
+			detail = "Method '" + Clip(r.Method) + "' is not supported; this path allows " + h.Get("Allow") + "."
 		}
-		writeProblem(m.ex, m.r, code, detail, m.ex.requestIDFor(m.r, m.ids))
+		writeProblem(ex, r, code, detail, ex.requestIDFor(r, d.ids))
 	case http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
-		m.swallow = true
-		h.Del("Content-Type")
 		h.Set("Content-Length", "0")
-		m.ex.WriteHeader(code)
+		ex.WriteHeader(code)
 	default:
-		m.ex.WriteHeader(code)
+		ex.WriteHeader(code)
 	}
-}
-
-func (m *muxWriter) Write(p []byte) (int, error) {
-	if !m.answered {
-		m.WriteHeader(http.StatusOK)
-	}
-	if m.swallow {
-		return len(p), nil
-	}
-	return m.ex.Write(p)
 }

@@ -1,9 +1,10 @@
 package actuator
 
 import (
-	"github.com/springport/greeter/framework/dispatch"
 	"net/http"
 	"sync/atomic"
+
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 // Probes holds the state that the health groups report: liveness is UP

@@ -1,8 +1,9 @@
 package actuator
 
 import (
-	"github.com/springport/greeter/framework/dispatch"
 	"runtime/debug"
+
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 // info is the build information, in the shape of Spring Boot's info
