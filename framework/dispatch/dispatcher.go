@@ -144,7 +144,7 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer d.finish(ex, r)
 	d.identify(ex, r)
 
-	ex.mux = muxWriter{header: w.Header()}
+	ex.mux = muxWriter{w: w}
 	d.mux.ServeHTTP(&ex.mux, r) // sets r.Pattern and the path values
 	if ex.mux.code != 0 {
 		d.answerUnmatched(ex, r, ex.mux.code)

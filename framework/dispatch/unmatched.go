@@ -10,11 +10,14 @@ import "net/http"
 // Location are kept; its status is noted and its plain-text body dropped,
 // and answerUnmatched then answers in the dispatcher's own way.
 type muxWriter struct {
-	header http.Header // the response's
-	code   int         // the ServeMux's status; 0 when a group took the request
+	w    http.ResponseWriter // the server's
+	code int                 // the ServeMux's status; 0 when a group took the request
 }
 
-func (m *muxWriter) Header() http.Header { return m.header }
+// Header is the response's header map. It is not fetched before the
+// ServeMux asks for it: net/http copies the map of a response whose
+// Header was called, once its status is written.
+func (m *muxWriter) Header() http.Header { return m.w.Header() }
 
 func (m *muxWriter) WriteHeader(code int) {
 	if m.code == 0 {
