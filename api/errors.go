@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/domain/outage"
 	"github.com/springport/greeter/framework/dispatch"
 )
 
@@ -19,6 +20,16 @@ func Classify(err error) *dispatch.Error {
 		return &dispatch.Error{
 			Status: http.StatusInternalServerError,
 			Detail: fmt.Sprintf("No message at index %d; the collection holds %d.", index.Index, index.Len),
+			Err:    err,
+		}
+	}
+	var down *outage.Error
+	if errors.As(err, &down) {
+		// The cause (an address, a driver's words) is logged, not shown:
+		// the client learns what is down, and that trying again may work.
+		return &dispatch.Error{
+			Status: http.StatusServiceUnavailable,
+			Detail: fmt.Sprintf("%s is unavailable; the request was not carried out and may be tried again later.", down.Dependency),
 			Err:    err,
 		}
 	}

@@ -65,8 +65,10 @@ type Options struct {
 	// that PrometheusTypes lists.
 	Prometheus      http.Handler
 	PrometheusTypes []string
-	// Probes holds the readiness that health reports.
+	// Probes holds the readiness and the indicators that health reports.
 	Probes *Probes
+	// HealthDisplay says how much /actuator/health shows.
+	HealthDisplay HealthDisplay
 	// Build is the binary's build information that /actuator/info shows;
 	// nil shows none.
 	Build *debug.BuildInfo
@@ -90,9 +92,9 @@ func Routes(opts Options) []dispatch.Route {
 		probes = NewProbes()
 	}
 	add(Health,
-		dispatch.Route{Method: "GET", Pattern: Base + "/health", Produces: jsonOnly, Errors: []int{http.StatusServiceUnavailable}, Handler: dispatch.Returns(handleHealth(probes.overall))},
-		dispatch.Route{Method: "GET", Pattern: Base + "/health/liveness", Produces: jsonOnly, Handler: dispatch.Returns(handleHealth(probes.liveness))},
-		dispatch.Route{Method: "GET", Pattern: Base + "/health/readiness", Produces: jsonOnly, Errors: []int{http.StatusServiceUnavailable}, Handler: dispatch.Returns(handleHealth(probes.readiness))},
+		dispatch.Route{Method: "GET", Pattern: Base + "/health", Produces: jsonOnly, Errors: []int{http.StatusServiceUnavailable}, Handler: dispatch.Returns(handleHealth(probes, opts.HealthDisplay))},
+		dispatch.Route{Method: "GET", Pattern: Base + "/health/liveness", Produces: jsonOnly, Handler: dispatch.Returns(handleLiveness)},
+		dispatch.Route{Method: "GET", Pattern: Base + "/health/readiness", Produces: jsonOnly, Errors: []int{http.StatusServiceUnavailable}, Handler: dispatch.Returns(handleReadiness(probes))},
 	)
 	add(Info, dispatch.Route{Method: "GET", Pattern: Base + "/info", Produces: jsonOnly, Handler: dispatch.Returns(handleInfo(opts.Build))})
 	add(Env,

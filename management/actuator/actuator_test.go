@@ -67,17 +67,3 @@ func TestMappingParams(t *testing.T) {
 		t.Errorf("predicate:\ngot  %s\nwant %s", got.Predicate, wantPred)
 	}
 }
-
-func TestHealthStatus(t *testing.T) {
-	p := NewProbes()
-	if p.readiness() != "UP" || p.liveness() != "UP" || (health{Status: p.overall()}).StatusCode() != http.StatusOK {
-		t.Fatal("new probes are not UP")
-	}
-	p.RefuseTraffic()
-	if p.readiness() != "OUT_OF_SERVICE" || p.liveness() != "UP" {
-		t.Errorf("after RefuseTraffic: readiness %s, liveness %s", p.readiness(), p.liveness())
-	}
-	if got := (health{Status: p.readiness()}).StatusCode(); got != http.StatusServiceUnavailable {
-		t.Errorf("OUT_OF_SERVICE answers %d, want 503", got)
-	}
-}

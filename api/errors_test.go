@@ -1,0 +1,45 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/domain/outage"
+)
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		name       string
+		err        error
+		wantStatus int // 0: not classified
+		wantDetail string
+	}{
+		{"index out of range", fmt.Errorf("get: %w", &message.IndexError{Index: 5, Len: 2}), 500, "No message at index 5; the collection holds 2."},
+		{"a store that is down", fmt.Errorf("append: %w", &outage.Error{Dependency: "PostgreSQL", Err: errors.New("dial tcp 127.0.0.1:5432: connect: connection refused")}),
+			503, "PostgreSQL is unavailable; the request was not carried out and may be tried again later."},
+		{"anything else", errors.New("boom"), 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Classify(tt.err)
+			if tt.wantStatus == 0 {
+				if got != nil {
+					t.Fatalf("classified as %d, want unclassified", got.Status)
+				}
+				return
+			}
+			if got == nil || got.Status != tt.wantStatus || got.Detail != tt.wantDetail {
+				t.Fatalf("got %+v, want %d %q", got, tt.wantStatus, tt.wantDetail)
+			}
+			if !errors.Is(got, tt.err) {
+				t.Error("the cause is not kept for the log")
+			}
+			if strings.Contains(got.Detail, "127.0.0.1") {
+				t.Error("the detail shows the cause's address to the client")
+			}
+		})
+	}
+}
