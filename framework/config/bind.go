@@ -17,8 +17,14 @@ type SettingError struct {
 	Reason string
 }
 
+// Error names the setting, its value and origin (a secret masked in
+// both), and the reason.
 func (e *SettingError) Error() string {
-	return fmt.Sprintf("setting %s=%q from %s is invalid: %s", e.Value.Key, e.Value.Raw, e.Value.Origin, e.Reason)
+	raw, origin := Sanitize(e.Value.Key, e.Value.Raw), e.Value.Origin
+	if raw != e.Value.Raw {
+		origin = OriginWithoutValue(origin)
+	}
+	return fmt.Sprintf("setting %s=%q from %s is invalid: %s", e.Value.Key, raw, origin, e.Reason)
 }
 
 // Binder reads typed settings from an Environment and collects every

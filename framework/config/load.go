@@ -186,7 +186,7 @@ func argsSource(args []string) (*source, error) {
 		if !ok || !hasValue || strings.TrimSpace(key) == "" {
 			return nil, fmt.Errorf("argument %q is not of the form --key=value", arg)
 		}
-		src.set(key, value, "command-line argument "+arg)
+		src.set(key, value, commandLineOrigin+arg)
 	}
 	return src, nil
 }

@@ -3,15 +3,12 @@ package actuator
 import (
 	"net/http"
 	"slices"
-	"strings"
 
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
 )
 
 var envName = dispatch.Path[string]("name")
-
-const mask = "******"
 
 type envValue struct {
 	Value  string `json:"value"`
@@ -29,24 +26,22 @@ type envDescriptor struct {
 	PropertySources []envSource `json:"propertySources"`
 }
 
-func (o Options) show(v string) string {
+// show is the value of key as the endpoint shows it: masked unless
+// show-values is always, and a secret masked even then.
+func (o Options) show(key, v string) string {
 	if o.ShowValues == "always" {
-		return v
+		return config.Sanitize(key, v)
 	}
-	return mask
+	return config.Mask
 }
 
-// origin is where a property came from, without the value when values are
-// masked: a command-line origin quotes the whole argument.
-func (o Options) origin(origin string) string {
-	if o.ShowValues == "always" {
+// origin is where a property came from, without the value when the value
+// is not shown as it is: a command-line origin quotes the whole argument.
+func (o Options) origin(key, value, origin string) string {
+	if o.ShowValues == "always" && config.Sanitize(key, value) == value {
 		return origin
 	}
-	if arg, ok := strings.CutPrefix(origin, "command-line argument "); ok {
-		key, _, _ := strings.Cut(arg, "=")
-		return "command-line argument " + key
-	}
-	return origin
+	return config.OriginWithoutValue(origin)
 }
 
 func handleEnv(opts Options) func(*dispatch.Request) (envDescriptor, error) {
@@ -59,7 +54,7 @@ func handleEnv(opts Options) func(*dispatch.Request) (envDescriptor, error) {
 		for _, src := range opts.Env.PropertySources(opts.Bound) {
 			s := envSource{Name: src.Name, Properties: map[string]envValue{}}
 			for _, p := range src.Entries {
-				s.Properties[p.Key] = envValue{Value: opts.show(opts.Env.Resolve(p.Value)), Origin: opts.origin(p.Origin)}
+				s.Properties[p.Key] = envValue{Value: opts.show(p.Key, opts.Env.Resolve(p.Value)), Origin: opts.origin(p.Key, p.Value, p.Origin)}
 			}
 			d.PropertySources = append(d.PropertySources, s)
 		}
@@ -92,7 +87,7 @@ func handleEnvProperty(opts Options) func(*dispatch.Request) (envPropertyDescrip
 			return envPropertyDescriptor{}, &dispatch.Error{Status: http.StatusNotFound, Detail: "No property '" + dispatch.Clip(name) + "' is set."}
 		}
 		d := envPropertyDescriptor{
-			Property:        propertyWinner{Source: v.Source, Value: opts.show(v.Resolved)},
+			Property:        propertyWinner{Source: v.Source, Value: opts.show(name, v.Resolved)},
 			ActiveProfiles:  opts.Env.ExplicitProfiles(),
 			DefaultProfiles: opts.Env.DefaultProfiles(),
 		}
@@ -100,7 +95,7 @@ func handleEnvProperty(opts Options) func(*dispatch.Request) (envPropertyDescrip
 			sp := sourceProperty{Name: src.Name}
 			for _, p := range src.Entries {
 				if p.Key == name || slices.Contains(config.EnvNames(name), p.Key) {
-					sp.Property = &envValue{Value: opts.show(opts.Env.Resolve(p.Value)), Origin: opts.origin(p.Origin)}
+					sp.Property = &envValue{Value: opts.show(p.Key, opts.Env.Resolve(p.Value)), Origin: opts.origin(p.Key, p.Value, p.Origin)}
 				}
 			}
 			d.PropertySources = append(d.PropertySources, sp)

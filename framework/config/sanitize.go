@@ -1,0 +1,72 @@
+package config
+
+import "strings"
+
+// Mask is what a secret is shown as.
+const Mask = "******"
+
+// sensitiveSuffixes are the endings of keys that hold secrets, as Spring
+// Boot's sanitiser has long listed them: a key ending in one of these is
+// never shown, whoever asks.
+var sensitiveSuffixes = []string{"password", "secret", "key", "token"}
+
+// Sensitive reports whether key holds a secret: its name ends in
+// password, secret, key or token, or mentions credentials, in any case
+// and in either spelling (app.datasource.password, APP_DATASOURCE_PASSWORD).
+func Sensitive(key string) bool {
+	k := strings.ToLower(key)
+	if strings.Contains(k, "credentials") {
+		return true
+	}
+	for _, s := range sensitiveSuffixes {
+		if strings.HasSuffix(k, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Sanitize returns value as it may be shown for key: Mask for a
+// sensitive key, and otherwise the value with the password of a URL's
+// user-info masked (postgres://app:******@db/greeter), so that a
+// connection URL can be shown without what unlocks it.
+func Sanitize(key, value string) string {
+	if Sensitive(key) {
+		return Mask
+	}
+	return sanitizeURL(value)
+}
+
+// sanitizeURL masks the password in value when value is a URL that has
+// one. It splits by hand rather than with url.Parse, which refuses values
+// that drivers take (a password with an unescaped '/' or '#') and would
+// then let the password through. Everything up to the last '@' is taken
+// as the user-info: where a '@' appears later, in the path or the query,
+// more is masked than needed, never less.
+func sanitizeURL(value string) string {
+	scheme, rest, ok := strings.Cut(value, "://")
+	if !ok || scheme == "" || strings.ContainsAny(scheme, "/?#@ ") {
+		return value
+	}
+	at := strings.LastIndex(rest, "@")
+	if at < 0 {
+		return value
+	}
+	user, _, hasPassword := strings.Cut(rest[:at], ":")
+	if !hasPassword {
+		return value
+	}
+	return scheme + "://" + user + ":" + Mask + rest[at:]
+}
+
+// OriginWithoutValue returns origin without the value it may quote: a
+// command-line argument's origin is the whole argument, value and all.
+func OriginWithoutValue(origin string) string {
+	if arg, ok := strings.CutPrefix(origin, commandLineOrigin); ok {
+		key, _, _ := strings.Cut(arg, "=")
+		return commandLineOrigin + key
+	}
+	return origin
+}
+
+const commandLineOrigin = "command-line argument "

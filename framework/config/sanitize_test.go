@@ -1,0 +1,44 @@
+package config
+
+import "testing"
+
+func TestSanitize(t *testing.T) {
+	tests := []struct{ key, value, want string }{
+		{"app.datasource.password", "hunter2", Mask},
+		{"APP_DATASOURCE_PASSWORD", "hunter2", Mask},
+		{"db.Secret", "s", Mask},
+		{"api.key", "k", Mask},
+		{"auth.token", "t", Mask},
+		{"aws.credentials.id", "c", Mask},
+		{"app.greeting", "Hello", "Hello"},
+		{"app.datasource.url", "postgres://app:hunter2@db:5432/greeter?sslmode=disable", "postgres://app:" + Mask + "@db:5432/greeter?sslmode=disable"},
+		{"app.datasource.url", "postgres://app@db/greeter", "postgres://app@db/greeter"},
+		{"app.datasource.url", "postgres://db/greeter", "postgres://db/greeter"},
+		{"app.data.redis.url", "redis://:pa@ss#word@cache:6379/0", "redis://:" + Mask + "@cache:6379/0"},
+		{"app.data.redis.url", "redis://:s3cret@cache", "redis://:" + Mask + "@cache"},
+		{"app.data.redis.url", "redis://u:pa/ss@cache/1", "redis://u:" + Mask + "@cache/1"},
+		{"app.note", "mail me: a@b.c", "mail me: a@b.c"},
+	}
+	for _, tt := range tests {
+		if got := Sanitize(tt.key, tt.value); got != tt.want {
+			t.Errorf("Sanitize(%q, %q) = %q, want %q", tt.key, tt.value, got, tt.want)
+		}
+	}
+}
+
+func TestSettingErrorNeverShowsASecret(t *testing.T) {
+	tests := []struct{ key, raw, origin, want string }{
+		{"app.datasource.url", "mysql://app:hunter2@db/x", "command-line argument --app.datasource.url=mysql://app:hunter2@db/x",
+			`setting app.datasource.url="mysql://app:******@db/x" from command-line argument --app.datasource.url is invalid: bad`},
+		{"app.datasource.password", "hunter2", "environment variable APP_DATASOURCE_PASSWORD",
+			`setting app.datasource.password="******" from environment variable APP_DATASOURCE_PASSWORD is invalid: bad`},
+		{"server.port", "eighty", "command-line argument --server.port=eighty",
+			`setting server.port="eighty" from command-line argument --server.port=eighty is invalid: bad`},
+	}
+	for _, tt := range tests {
+		err := &SettingError{Value: Value{Key: tt.key, Raw: tt.raw, Origin: tt.origin}, Reason: "bad"}
+		if got := err.Error(); got != tt.want {
+			t.Errorf("got  %s\nwant %s", got, tt.want)
+		}
+	}
+}
