@@ -1,0 +1,177 @@
+package enginetest
+
+import (
+	"net"
+	"sync"
+	"testing"
+)
+
+// Proxy forwards TCP connections to an engine, and lets a test take the
+// engine away without stopping it: Cut closes every connection and refuses
+// new ones at once (as an engine that restarts does), Hang lets nothing
+// through any connection, old or new, either way (as a network that drops
+// packets does), and Restore forwards again.
+type Proxy struct {
+	target string
+	ln     net.Listener
+
+	mu    sync.Mutex
+	moved *sync.Cond // signalled when mode changes
+	mode  proxyMode
+	conns map[net.Conn]struct{}
+	wg    sync.WaitGroup
+}
+
+type proxyMode int
+
+const (
+	forwarding proxyMode = iota
+	cut
+	hanging
+)
+
+// NewProxy listens on a free loopback port and forwards to target
+// (host:port) until the test ends.
+func NewProxy(t testing.TB, target string) *Proxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Proxy{target: target, ln: ln, conns: map[net.Conn]struct{}{}}
+	p.moved = sync.NewCond(&p.mu)
+	p.wg.Add(1)
+	go p.accept()
+	t.Cleanup(func() {
+		ln.Close()
+		p.set(cut)
+		p.wg.Wait()
+	})
+	return p
+}
+
+// Addr is the proxy's host:port, to give the service in place of the
+// engine's.
+func (p *Proxy) Addr() string { return p.ln.Addr().String() }
+
+// Cut closes every connection and refuses new ones until Restore.
+func (p *Proxy) Cut() { p.set(cut) }
+
+// Hang passes nothing through any connection, and accepts new ones that
+// pass nothing either, until Restore: a client waits until its own
+// timeout.
+func (p *Proxy) Hang() { p.set(hanging) }
+
+// Restore forwards new connections again.
+func (p *Proxy) Restore() { p.set(forwarding) }
+
+func (p *Proxy) set(m proxyMode) {
+	p.mu.Lock()
+	p.mode = m
+	p.moved.Broadcast()
+	p.mu.Unlock()
+	if m == cut {
+		p.closeAll()
+	}
+}
+
+// passing waits while the proxy hangs, and reports whether it forwards.
+func (p *Proxy) passing() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for p.mode == hanging {
+		p.moved.Wait()
+	}
+	return p.mode == forwarding
+}
+
+func (p *Proxy) closeAll() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for c := range p.conns {
+		c.Close()
+	}
+}
+
+// track adds c to the open connections, unless the proxy is no longer
+// forwarding; it reports whether it did.
+func (p *Proxy) track(cs ...net.Conn) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.mode != forwarding {
+		return false
+	}
+	for _, c := range cs {
+		p.conns[c] = struct{}{}
+	}
+	return true
+}
+
+func (p *Proxy) untrack(cs ...net.Conn) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range cs {
+		delete(p.conns, c)
+		c.Close()
+	}
+}
+
+func (p *Proxy) accept() {
+	defer p.wg.Done()
+	for {
+		client, err := p.ln.Accept()
+		if err != nil {
+			return // closed at the test's end
+		}
+		p.mu.Lock()
+		mode := p.mode
+		p.mu.Unlock()
+		if mode == cut {
+			client.Close()
+			continue
+		}
+		p.wg.Add(1)
+		go p.forward(client)
+	}
+}
+
+func (p *Proxy) forward(client net.Conn) {
+	defer p.wg.Done()
+	if !p.passing() { // a connection made while hanging waits here
+		client.Close()
+		return
+	}
+	server, err := net.Dial("tcp", p.target)
+	if err != nil {
+		client.Close()
+		return
+	}
+	if !p.track(client, server) {
+		client.Close()
+		server.Close()
+		return
+	}
+	defer p.untrack(client, server)
+	done := make(chan struct{}, 2)
+	pipe := func(dst, src net.Conn) {
+		defer func() { done <- struct{}{} }()
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := src.Read(buf)
+			if n > 0 {
+				if !p.passing() { // hanging: hold the bytes until Restore
+					return
+				}
+				if _, werr := dst.Write(buf[:n]); werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}
+	go pipe(server, client)
+	go pipe(client, server)
+	<-done // either side closing ends both
+}
