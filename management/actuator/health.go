@@ -3,7 +3,6 @@ package actuator
 import (
 	"context"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -50,29 +49,45 @@ func NewProbes(indicators ...Indicator) *Probes { return &Probes{indicators: ind
 // RefuseTraffic marks the service as no longer ready.
 func (p *Probes) RefuseTraffic() { p.refusing.Store(true) }
 
-// check runs every indicator at once and reports each.
+// check runs every indicator at once and reports each. An indicator that
+// has not answered when checkTimeout is up is reported DOWN then, and
+// left to finish on its own: a driver may take longer than its context
+// to give up.
 func (p *Probes) check(ctx context.Context) map[string]componentHealth {
 	if len(p.indicators) == 0 {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
-	results := make([]componentHealth, len(p.indicators))
-	var wg sync.WaitGroup
-	for i, ind := range p.indicators {
-		wg.Go(func() {
+	type result struct {
+		name string
+		componentHealth
+	}
+	results := make(chan result, len(p.indicators))
+	for _, ind := range p.indicators {
+		go func() {
 			details, err := ind.Check(ctx)
 			if err != nil {
-				results[i] = componentHealth{Status: statusDown, Details: map[string]any{"error": err.Error()}}
+				results <- result{ind.Name, componentHealth{Status: statusDown, Details: map[string]any{"error": err.Error()}}}
 				return
 			}
-			results[i] = componentHealth{Status: statusUp, Details: details}
-		})
+			results <- result{ind.Name, componentHealth{Status: statusUp, Details: details}}
+		}()
 	}
-	wg.Wait()
-	components := make(map[string]componentHealth, len(results))
-	for i, ind := range p.indicators {
-		components[ind.Name] = results[i]
+	components := make(map[string]componentHealth, len(p.indicators))
+	for range p.indicators {
+		select {
+		case r := <-results:
+			components[r.name] = r.componentHealth
+		case <-ctx.Done():
+			for _, ind := range p.indicators {
+				if _, ok := components[ind.Name]; !ok {
+					components[ind.Name] = componentHealth{Status: statusDown,
+						Details: map[string]any{"error": "no answer within " + checkTimeout.String()}}
+				}
+			}
+			return components
+		}
 	}
 	return components
 }
