@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"slices"
 	"strings"
@@ -22,6 +23,7 @@ type Container struct {
 	singletons    store
 	sessions      *sessions // nil when no session-scoped component is active
 	sessionCookie string
+	logger        *slog.Logger
 }
 
 // Context is what a component's New function resolves its dependencies
@@ -145,6 +147,10 @@ func (c *Container) resolve(ctx context.Context, d *decl) (any, error) {
 		return c.singletons.get(d, func() (any, error) { return c.build(ctx, d) })
 	case Prototype:
 		return c.build(ctx, d)
+	case Session:
+		if c.sessions != nil && c.sessions.shared != nil {
+			return c.resolveSaved(ctx, d)
+		}
 	}
 	s, err := scopeStore(ctx, d.scope)
 	if err != nil {

@@ -18,8 +18,9 @@ type requestScope struct {
 	r        *http.Request
 
 	mu        sync.Mutex
-	session   *store // the session's instances, once resolved in this request
+	session   *session // the session's instances, once resolved in this request
 	sessionID string
+	used      []savedUse // saved components resolved in this request; see saved.go
 }
 
 type scopeKey struct{}
@@ -41,7 +42,11 @@ func scopeStore(ctx context.Context, scope Scope) (*store, error) {
 		if rs.sessions == nil {
 			return nil, nil
 		}
-		return rs.sessionScope(ctx)
+		ss, err := rs.sessionScope(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &ss.store, nil
 	case WebSocket:
 		s, _ := ctx.Value(webSocketKey{}).(*store)
 		return s, nil
@@ -53,10 +58,19 @@ func scopeStore(ctx context.Context, scope Scope) (*store, error) {
 // scope) for each request, and releases the request's components when the
 // request ends. With no request- or session-scoped component active it
 // returns next as it is, so that requests pay nothing for scopes they do
-// not use.
+// not use. With a shared session store it also saves, when the handler
+// returns, the state of the session components the request changed.
 func (c *Container) Middleware(next http.Handler) http.Handler {
 	if !slices.ContainsFunc(c.decls, func(d *decl) bool { return d.scope == Request || d.scope == Session }) {
 		return next
+	}
+	if c.sessions != nil && c.sessions.shared != nil {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rs := &requestScope{sessions: c.sessions, cookie: c.sessionCookie, w: w, r: r}
+			defer rs.request.release()
+			defer c.saveUsed(r.Context(), rs)
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), scopeKey{}, rs)))
+		})
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rs := &requestScope{sessions: c.sessions, cookie: c.sessionCookie, w: w, r: r}
@@ -78,7 +92,7 @@ func (c *Container) WebSocket(ctx context.Context) (context.Context, func() erro
 // here: only requests that resolve a session-scoped component open one.
 // Concurrent resolutions in one request wait for one another, so that
 // they share one session.
-func (rs *requestScope) sessionScope(ctx context.Context) (*store, error) {
+func (rs *requestScope) sessionScope(ctx context.Context) (*session, error) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.session != nil {

@@ -11,12 +11,19 @@
 // Such a component depends on a Handle instead, which resolves the right
 // instance for the request, session or connection at hand: Spring's scoped
 // proxy, made explicit.
+//
+// Session-scoped components live in this process, beside a SessionStore
+// that says which sessions are live. With a SharedSessionStore (Redis)
+// their state is kept in the store too, so that sessions survive restarts
+// and are shared by instances: see SharedSessionStore for what that
+// guarantees.
 package component
 
 import (
 	"cmp"
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"slices"
 	"strings"
@@ -72,7 +79,8 @@ type decl struct {
 	condition profile.Condition
 	needs     []Dep
 	build     func(c *Context) (any, error)
-	index     int // declaration order
+	index     int  // declaration order
+	saveable  bool // its state can be kept in a SharedSessionStore
 }
 
 // Registry collects declarations. Its zero value is ready to use.
@@ -92,6 +100,7 @@ func Provide[T any](r *Registry, d Def[T]) Ref[T] {
 		profiles: d.Profiles,
 		needs:    d.Needs,
 		index:    len(r.decls),
+		saveable: saveable(reflect.TypeFor[T]()),
 	}
 	if d.New != nil {
 		dc.build = func(c *Context) (any, error) { return d.New(c) }
@@ -132,6 +141,10 @@ type Options struct {
 	// SessionCookie names the session cookie; empty means "SESSION", as
 	// Spring Session names it.
 	SessionCookie string
+	// Logger logs what no caller can be told: session state that could not
+	// be saved once its request's response was written. Nil means
+	// slog.Default().
+	Logger *slog.Logger
 }
 
 // Start checks the declarations against the active profiles, builds every
@@ -143,7 +156,7 @@ func (r *Registry) Start(active []string, opts Options) (*Container, error) {
 		return nil, fmt.Errorf("invalid components:\n%w", errors.Join(r.errs...))
 	}
 	c := &Container{byName: map[string]*decl{}, resolved: map[*decl][]*decl{}, active: slices.Clone(active),
-		sessionCookie: cmp.Or(opts.SessionCookie, "SESSION")}
+		sessionCookie: cmp.Or(opts.SessionCookie, "SESSION"), logger: cmp.Or(opts.Logger, slog.Default())}
 	for _, d := range r.decls {
 		if len(d.profiles) == 0 || d.condition.Matches(active) {
 			c.decls = append(c.decls, d)
@@ -154,11 +167,15 @@ func (r *Registry) Start(active []string, opts Options) (*Container, error) {
 	}
 	var errs []error
 	hasSessions := false
+	_, shared := opts.Sessions.(SharedSessionStore)
 	for _, d := range c.decls {
 		if d.scope == Session {
 			hasSessions = true
-			if opts.Sessions == nil {
+			switch {
+			case opts.Sessions == nil:
 				errs = append(errs, fmt.Errorf("component %s is session-scoped, and no session store was given in component.Options.Sessions", d.name))
+			case shared && !d.saveable:
+				errs = append(errs, unsaveableError(d, opts.Sessions))
 			}
 		}
 	}

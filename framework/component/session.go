@@ -11,7 +11,9 @@ import (
 // and when each ends. The container keeps the session-scoped components of
 // each session itself, and closes them when the store reports that the
 // session has ended. Every method may fail, as a database can; the error
-// is returned from the resolution that needed the session.
+// is returned, wrapped, from the resolution that needed the session. A
+// store that also keeps the components' state, so that sessions outlive
+// the process, implements SharedSessionStore.
 //
 // A SessionStore is safe for concurrent use.
 type SessionStore interface {
@@ -28,7 +30,9 @@ type SessionStore interface {
 	// OnEnd registers f to be told the id of every session that ends: by
 	// idle timeout, eviction or Delete. f may be called on any goroutine,
 	// inside Create, Touch and Delete too, and never with the store's own
-	// locks held.
+	// locks held. A shared store also reports a session that this process
+	// stops following while it lives on elsewhere: either way the report
+	// means that this process may release the session's instances.
 	OnEnd(f func(id string))
 }
 
@@ -38,15 +42,31 @@ type SessionStore interface {
 // live; the map only mirrors it, so that a store shared by several
 // processes can report ends of sessions this one has never seen.
 type sessions struct {
-	store SessionStore
+	store  SessionStore
+	shared SharedSessionStore // the same store when it keeps component state too; else nil
 
 	mu     sync.Mutex
-	scopes map[string]*store
+	scopes map[string]*session
 	ends   uint64 // how many sessions have ended, by report, Touch or Invalidate; see open
 }
 
+// session holds the instances of one session that this process serves.
+type session struct {
+	store
+	id string
+
+	// With a shared store only: the state of each component as last
+	// loaded or saved here, so that the end of a request writes only a
+	// change. saveMu is held across marshalling, comparing and saving, so
+	// that this process's saves reach the store in the order their states
+	// were taken.
+	saveMu sync.Mutex
+	saved  map[*decl][]byte
+}
+
 func newSessions(st SessionStore) *sessions {
-	s := &sessions{store: st, scopes: map[string]*store{}}
+	s := &sessions{store: st, scopes: map[string]*session{}}
+	s.shared, _ = st.(SharedSessionStore)
 	st.OnEnd(func(id string) { s.end(id) }) // no one to tell of close errors
 	return s
 }
@@ -55,7 +75,7 @@ func newSessions(st SessionStore) *sessions {
 // live, and nil when it is not. A session that is not live but whose
 // instances are still held here (its end not reported, or not yet) is
 // released.
-func (s *sessions) resume(ctx context.Context, id string) (*store, error) {
+func (s *sessions) resume(ctx context.Context, id string) (*session, error) {
 	ends := s.endsSoFar()
 	live, err := s.store.Touch(ctx, id)
 	if err != nil {
@@ -72,7 +92,7 @@ func (s *sessions) resume(ctx context.Context, id string) (*store, error) {
 
 // create starts a new session and returns its id and its (empty) store of
 // instances.
-func (s *sessions) create(ctx context.Context) (string, *store, error) {
+func (s *sessions) create(ctx context.Context) (string, *session, error) {
 	ends := s.endsSoFar()
 	id, err := s.store.Create(ctx)
 	if err != nil {
@@ -95,14 +115,14 @@ func (s *sessions) create(ctx context.Context) (string, *store, error) {
 // finds nothing to release. So when an end was reported in between, open
 // asks the store again once the map holds the instances: an end after
 // that releases them.
-func (s *sessions) open(ctx context.Context, id string, ends uint64) (*store, error) {
+func (s *sessions) open(ctx context.Context, id string, ends uint64) (*session, error) {
 	s.mu.Lock()
 	sc := s.scopes[id]
 	if sc != nil {
 		s.mu.Unlock()
 		return sc, nil
 	}
-	sc = &store{}
+	sc = &session{id: id}
 	s.scopes[id] = sc
 	raced := s.ends != ends
 	s.mu.Unlock()
@@ -149,7 +169,7 @@ func (s *sessions) end(id string) error {
 
 // detach takes the instances of session id out of the map, and counts an
 // end for open.
-func (s *sessions) detach(id string) *store {
+func (s *sessions) detach(id string) *session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sc := s.scopes[id]
@@ -169,7 +189,7 @@ func (s *sessions) endsSoFar() uint64 {
 func (s *sessions) releaseAll() error {
 	s.mu.Lock()
 	scopes := s.scopes
-	s.scopes = map[string]*store{}
+	s.scopes = map[string]*session{}
 	s.mu.Unlock()
 	var errs []error
 	for _, sc := range scopes {

@@ -1,0 +1,205 @@
+package redis_test
+
+// Redis out of reach: at Open, and while serving, through a proxy that the
+// test cuts and restores (the engine itself keeps running).
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/springport/greeter/internal/clocktest"
+	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/redis"
+)
+
+func TestOpenRefusesBadURLs(t *testing.T) {
+	for _, raw := range []string{
+		"redis://user:s3cret@127.0.0.1:port/0",    // url.Parse fails, and its error quotes the URL
+		"redis://user:s3cret@127.0.0.1:6379/zero", // go-redis refuses the database
+		"http://user:s3cret@127.0.0.1:6379/0",
+		"",
+	} {
+		_, err := redis.Open(t.Context(), redis.Options{URL: raw, ConnectTimeout: 100 * time.Millisecond, Timeout: 100 * time.Millisecond})
+		if err == nil {
+			t.Errorf("Open(%q) succeeded; want an error", raw)
+			continue
+		}
+		if strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("Open(%q): %v; the error shows the password", raw, err)
+		}
+		if isOutage(err) {
+			t.Errorf("Open(%q): %v; a bad URL is no outage: trying again will not help", raw, err)
+		}
+	}
+}
+
+func TestOpenUnreachable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	start := time.Now()
+	_, err = redis.Open(t.Context(), redis.Options{URL: "redis://user:s3cret@" + addr + "/0",
+		ConnectTimeout: 200 * time.Millisecond, Timeout: 200 * time.Millisecond})
+	if !isOutage(err) {
+		t.Fatalf("Open of a closed port: %v; want an outage of Redis", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "s3cret") || !strings.Contains(msg, addr) {
+		t.Errorf("Open: %q; want the address %s named and the password not", msg, addr)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Open took %v to fail; the timeouts are 200ms", d)
+	}
+}
+
+// TestOutageAndRecovery cuts the connection to Redis while the store
+// serves: every call is an outage, and once Redis can be reached again the
+// store serves again by itself.
+func TestOutageAndRecovery(t *testing.T) {
+	url, prefix := enginetest.Redis(t)
+	p := newProxy(t, url)
+	clock := clocktest.New()
+	s := openWithClock(t, redis.Options{URL: p.url, Namespace: prefix, IdleTimeout: time.Hour,
+		ConnectTimeout: 300 * time.Millisecond, Timeout: 300 * time.Millisecond}, clock.Now)
+	id := create(t, s)
+	clock.Advance(2 * time.Hour) // so that Sweep asks Redis about it
+
+	p.cut()
+	ctx := ctxWithin(t, 10*time.Second)
+	_, createErr := s.Create(ctx)
+	_, touchErr := s.Touch(ctx, id)
+	_, _, loadErr := s.LoadState(ctx, id, "number")
+	_, saveIfAbsentErr := s.SaveStateIfAbsent(ctx, id, "number", []byte("x"))
+	saveErr := s.SaveState(ctx, id, "number", []byte("x"))
+	_, pingErr := s.Ping(ctx)
+	for name, err := range map[string]error{"Create": createErr, "Touch": touchErr, "LoadState": loadErr,
+		"SaveStateIfAbsent": saveIfAbsentErr, "SaveState": saveErr, "Ping": pingErr} {
+		if !isOutage(err) {
+			t.Errorf("%s with Redis out of reach: %v; want an outage of Redis", name, err)
+		}
+	}
+	if err := s.Sweep(ctx); !isOutage(err) {
+		t.Errorf("Sweep with Redis out of reach: %v; want an outage of Redis", err)
+	}
+
+	p.restore()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		live, err := s.Touch(ctx, id)
+		if err == nil {
+			if !live {
+				t.Errorf("after Redis came back, the session is not live")
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("10s after Redis came back, Touch still fails: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestCancelledCallerIsNoOutage(t *testing.T) {
+	s := open(t, redis.Options{})
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := s.Touch(ctx, create(t, s))
+	if err == nil || isOutage(err) {
+		t.Errorf("Touch for a caller that gave up: %v; want an error that is no outage", err)
+	}
+}
+
+// proxy forwards TCP connections to Redis until cut, which closes them
+// all and refuses new ones (accepting, then closing them) until restore.
+type proxy struct {
+	url string // the Redis URL, through the proxy
+
+	mu    sync.Mutex
+	down  bool
+	conns []net.Conn
+}
+
+func newProxy(t *testing.T, redisURL string) *proxy {
+	t.Helper()
+	u, err := url.Parse(redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := u.Host
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Host = l.Addr().String()
+	p := &proxy{url: u.String()}
+	var wg sync.WaitGroup
+	t.Cleanup(func() {
+		l.Close()
+		p.cut()
+		wg.Wait()
+	})
+	wg.Go(func() {
+		for {
+			in, err := l.Accept()
+			if err != nil {
+				return
+			}
+			p.mu.Lock()
+			down := p.down
+			if !down {
+				p.conns = append(p.conns, in)
+			}
+			p.mu.Unlock()
+			if down {
+				in.Close()
+				continue
+			}
+			out, err := net.Dial("tcp", target)
+			if err != nil {
+				in.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, out)
+			p.mu.Unlock()
+			wg.Go(func() { io.Copy(out, in); out.Close() })
+			wg.Go(func() { io.Copy(in, out); in.Close() })
+		}
+	})
+	return p
+}
+
+func (p *proxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = true
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+func (p *proxy) restore() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = false
+}
+
+func TestClosedStoreIsNoOutage(t *testing.T) {
+	s := open(t, redis.Options{})
+	id := create(t, s)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Touch(t.Context(), id); err == nil || isOutage(err) || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("Touch after Close: %v; want an error saying the store is closed, no outage", err)
+	}
+}

@@ -1,0 +1,180 @@
+// Package redis keeps the service's HTTP sessions in Redis, so that they
+// survive a restart and every instance of the service shares them: it is
+// the component.SharedSessionStore of the session scope, the counterpart
+// of Spring Session's Redis repository.
+//
+// Each session is one Redis hash, under Namespace+":sessions:"+id, that
+// expires when the session has been idle for IdleTimeout:
+//
+//	created          when the session began, in Unix milliseconds; it keeps
+//	                 the hash present before any component has a state
+//	state:<name>     the saved state of session component <name>, as its
+//	                 MarshalBinary wrote it
+//
+// Create, Touch and every save (re)set the hash's expiry; Delete removes
+// it. Redis expires an idle hash by itself and tells no one, so the
+// process follows the sessions it has created or touched, and a sweeper
+// reports the end of those Redis no longer holds (see sweep.go).
+//
+// Redis failing or out of reach is an *outage.Error; the client reconnects
+// by itself when Redis is back.
+package redis
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/springport/greeter/domain/outage"
+)
+
+// Options configure Open. Zero values are defaults.
+type Options struct {
+	// URL locates the server, as redis://[user:password@]host:port/db
+	// (rediss:// for TLS). It is never printed with its password.
+	URL string
+	// Namespace prefixes every key; empty means "greeter:session".
+	Namespace string
+	// IdleTimeout ends a session unused for this long: Redis expires it.
+	// Zero means 30 minutes, Spring Boot's default.
+	IdleTimeout time.Duration
+	// ConnectTimeout bounds establishing a connection; zero means 3s.
+	ConnectTimeout time.Duration
+	// Timeout bounds each command, waiting for a pooled connection
+	// included; zero means 3s.
+	Timeout time.Duration
+	// MaxSessions bounds how many sessions this process follows to report
+	// their ends; past it, it reports the least recently touched one as
+	// ended here and forgets it, which releases only its instances in this
+	// process. Zero means 100,000.
+	MaxSessions int
+	// SweepInterval is how often the sweeper looks for sessions Redis has
+	// expired; zero means the idle timeout, at most a minute.
+	SweepInterval time.Duration
+	// Logger logs what the sweeper cannot return: Redis failing while it
+	// sweeps. Nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Open connects to the Redis at opts.URL, checks it answers, and starts
+// the sweeper; Close stops both. A server that cannot be reached is an
+// *outage.Error.
+func Open(ctx context.Context, opts Options) (*Sessions, error) {
+	return open(ctx, opts, time.Now)
+}
+
+// open is Open with the clock by which the store follows sessions here.
+func open(ctx context.Context, opts Options, now func() time.Time) (*Sessions, error) {
+	where, err := redact(opts.URL)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := goredis.ParseURL(opts.URL)
+	if err != nil {
+		return nil, fmt.Errorf("redis: URL %s: %w", where, err)
+	}
+	connect := cmp.Or(opts.ConnectTimeout, 3*time.Second)
+	timeout := cmp.Or(opts.Timeout, 3*time.Second)
+	conn.DialTimeout = connect
+	conn.ReadTimeout, conn.WriteTimeout, conn.PoolTimeout = timeout, timeout, timeout
+	// The context's deadline, which bound() sets, then covers the whole
+	// command: retries and the wait for a pooled connection included.
+	conn.ContextTimeoutEnabled = true
+
+	s := newSessions(goredis.NewClient(conn), opts, timeout, now)
+	pingCtx, cancel := context.WithTimeout(ctx, connect+timeout)
+	defer cancel()
+	if err := s.client.Ping(pingCtx).Err(); err != nil {
+		s.client.Close()
+		return nil, fmt.Errorf("redis: connecting to %s: %w", where, failure(err))
+	}
+	s.startSweeper()
+	return s, nil
+}
+
+// redact returns url with its password masked, for messages. A URL that
+// does not parse is an error that does not repeat it: url.Parse's own
+// error would, password and all.
+func redact(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			err = uerr.Err
+		}
+		return "", fmt.Errorf("redis: the URL is invalid (not shown, as it may hold a password): %w", err)
+	}
+	return u.Redacted(), nil
+}
+
+// Close stops the sweeper and closes the connections. Closing twice is
+// harmless. It reports no session as ended: they live on in Redis.
+func (s *Sessions) Close() error {
+	s.mu.Lock()
+	wasClosed := s.closed
+	s.closed = true
+	s.mu.Unlock()
+	if wasClosed {
+		return nil
+	}
+	s.stopSweeper()
+	<-s.sweeperDone
+	return s.client.Close()
+}
+
+// Ping reports the server's version ("7.0.15"), for health details; an
+// unreachable server is an *outage.Error.
+func (s *Sessions) Ping(ctx context.Context) (version string, err error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	info, err := s.client.Info(ctx, "server").Result()
+	if err != nil {
+		return "", failure(err)
+	}
+	for line := range strings.Lines(info) {
+		if v, ok := strings.CutPrefix(line, "redis_version:"); ok {
+			return strings.TrimSpace(v), nil
+		}
+	}
+	return "", errors.New("redis: INFO server names no redis_version")
+}
+
+// bound limits one call to Redis to the store's timeout.
+func (s *Sessions) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.timeout)
+}
+
+// errClosed is what a closed store answers.
+var errClosed = errors.New("redis: the session store is closed")
+
+// failure classifies an error of the client: an *outage.Error when Redis
+// could not be reached, did not answer in time or cannot serve now (it is
+// loading, a read-only replica, out of memory...), since the same request
+// may succeed later; the error itself, wrapped, when asking again would
+// not help (a wrong password, a key of another type, a closed store) or
+// the caller gave up.
+func failure(err error) error {
+	var reply goredis.Error
+	switch {
+	case errors.Is(err, goredis.ErrClosed):
+		return errClosed
+	case errors.Is(err, context.Canceled), errors.As(err, &reply) && !busy(err):
+		return fmt.Errorf("redis: %w", err)
+	}
+	return &outage.Error{Dependency: "Redis", Err: err}
+}
+
+// busy reports whether an error reply of Redis says that it cannot serve
+// now, rather than that the request was wrong.
+func busy(err error) bool {
+	return goredis.IsLoadingError(err) || goredis.IsReadOnlyError(err) || goredis.IsMasterDownError(err) ||
+		goredis.IsClusterDownError(err) || goredis.IsTryAgainError(err) || goredis.IsMaxClientsError(err) ||
+		goredis.IsOOMError(err) || goredis.IsNoReplicasError(err) || goredis.HasErrorPrefix(err, "BUSY")
+}

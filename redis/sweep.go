@@ -1,0 +1,202 @@
+package redis
+
+// Following sessions to report their ends. Redis expires an idle session
+// by itself and tells no one, yet the container holds each session's
+// instances in this process until the store reports the end. So the store
+// follows every session that this process created or found live in Touch,
+// with the time it last did, in a list ordered by that time, most recent
+// first, beside a map by id.
+//
+// The sweeper walks the list from the back, taking the sessions idle here
+// for longer than the idle timeout, and asks Redis which of them still
+// exist (EXISTS, pipelined). One that does not has expired: it is
+// reported ended. One that does was kept alive by another instance: it is
+// treated as touched now and looked at again an idle timeout later, so
+// its end, once it comes, is reported at most an idle timeout late. A
+// session created here and served elsewhere thus still ends here.
+//
+// Touch reports the end of a followed session that it finds gone, and
+// Delete that of the session it deletes. The list is bounded: past
+// MaxSessions, the least recently touched session is reported ended and
+// forgotten, which releases only this process's instances of it; its next
+// request finds it live in Redis and restores them.
+
+import (
+	"container/list"
+	"context"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+)
+
+// followed is a session this process follows.
+type followed struct {
+	id      string
+	touched time.Time // by this process
+	elem    *list.Element
+}
+
+// follow marks session id as touched now, following it if it was not,
+// and forgets the least recently touched session if that makes too many.
+func (s *Sessions) follow(id string) {
+	now := s.now()
+	s.mu.Lock()
+	if f := s.followed[id]; f != nil {
+		f.touched = now
+		s.recency.MoveToFront(f.elem)
+		s.mu.Unlock()
+		return
+	}
+	f := &followed{id: id, touched: now}
+	f.elem = s.recency.PushFront(f)
+	s.followed[id] = f
+	var dropped []string
+	for len(s.followed) > s.max {
+		oldest := s.recency.Back().Value.(*followed)
+		s.remove(oldest)
+		dropped = append(dropped, oldest.id)
+	}
+	s.mu.Unlock()
+	s.tell(dropped...)
+}
+
+// unfollow stops following session id, which has ended, and reports its
+// end if it was followed. It reports whether it was.
+func (s *Sessions) unfollow(id string) bool {
+	s.mu.Lock()
+	f := s.followed[id]
+	if f != nil {
+		s.remove(f)
+	}
+	s.mu.Unlock()
+	if f == nil {
+		return false
+	}
+	s.tell(id)
+	return true
+}
+
+// remove forgets a followed session; the caller holds s.mu.
+func (s *Sessions) remove(f *followed) {
+	delete(s.followed, f.id)
+	s.recency.Remove(f.elem)
+}
+
+// tell tells the OnEnd functions that the sessions ids have ended. The
+// caller must not hold s.mu: the functions may call the store.
+func (s *Sessions) tell(ids ...string) {
+	if len(ids) == 0 {
+		return
+	}
+	s.mu.Lock()
+	onEnd := s.onEnd
+	s.mu.Unlock()
+	for _, id := range ids {
+		for _, f := range onEnd {
+			f(id)
+		}
+	}
+}
+
+// sweepBatch is how many sessions one round trip asks Redis about.
+const sweepBatch = 500
+
+// Sweep reports the end of every followed session that has been idle here
+// for longer than the idle timeout and that Redis no longer holds. The
+// sweeper calls it every SweepInterval; tests call it to sweep now.
+func (s *Sessions) Sweep(ctx context.Context) error {
+	now := s.now()
+	for {
+		due := s.due(now)
+		if len(due) == 0 {
+			return nil
+		}
+		exists, err := s.exist(ctx, due)
+		if err != nil {
+			return err
+		}
+		var ended []string
+		s.mu.Lock()
+		for i, d := range due {
+			f := s.followed[d.id]
+			switch {
+			case f == nil || !f.touched.Equal(d.touched):
+				// Ended or touched while Redis was asked.
+			case exists[i]:
+				f.touched = now
+				s.recency.MoveToFront(f.elem)
+			default:
+				s.remove(f)
+				ended = append(ended, d.id)
+			}
+		}
+		s.mu.Unlock()
+		s.tell(ended...)
+		if len(due) < sweepBatch {
+			return nil
+		}
+	}
+}
+
+// due returns up to sweepBatch followed sessions idle here for longer
+// than the idle timeout at now, least recently touched first, as copies:
+// Redis is asked about them without the lock held. Each is then touched
+// now or removed, so a sweep takes each session at most once.
+func (s *Sessions) due(now time.Time) []followed {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var due []followed
+	for e := s.recency.Back(); e != nil && len(due) < sweepBatch; e = e.Prev() {
+		f := e.Value.(*followed)
+		if now.Sub(f.touched) <= s.idle {
+			break
+		}
+		due = append(due, followed{id: f.id, touched: f.touched})
+	}
+	return due
+}
+
+// exist asks Redis, in one round trip, which of the sessions exist.
+func (s *Sessions) exist(ctx context.Context, sessions []followed) ([]bool, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	cmds := make([]*goredis.IntCmd, len(sessions))
+	_, err := s.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+		for i, f := range sessions {
+			cmds[i] = p.Exists(ctx, s.key(f.id))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, failure(err)
+	}
+	exists := make([]bool, len(cmds))
+	for i, c := range cmds {
+		exists[i] = c.Val() > 0
+	}
+	return exists, nil
+}
+
+// startSweeper starts the goroutine that sweeps every sweepEvery until
+// Close, which cancels a sweep in progress.
+func (s *Sessions) startSweeper() {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stopSweeper = cancel
+	go func() {
+		defer close(s.sweeperDone)
+		t := time.NewTicker(s.sweepEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
+					// Nothing is lost: the sessions stay followed, and the
+					// next sweep asks again.
+					s.logger.Warn("sweeping expired sessions", "err", err)
+				}
+			}
+		}
+	}()
+}
