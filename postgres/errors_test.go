@@ -1,0 +1,90 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/springport/greeter/domain/outage"
+)
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		err    error
+		outage bool
+	}{
+		{&pgconn.PgError{Code: "57P01"}, true}, // pg_terminate_backend
+		{&pgconn.PgError{Code: "57P02"}, true},
+		{&pgconn.PgError{Code: "57P03"}, true},
+		{&pgconn.PgError{Code: "53300"}, true},
+		{&pgconn.PgError{Code: "08006"}, true},
+		{&pgconn.PgError{Code: "57014"}, true},  // statement_timeout
+		{&pgconn.PgError{Code: "23505"}, false}, // unique_violation: a fault of ours
+		{&pgconn.PgError{Code: "P0001"}, false}, // the functions' own exceptions
+		{&pgconn.PgError{Code: "28P01"}, false}, // wrong password: configuration
+		{&pgconn.PgError{Code: "42P01"}, false},
+		{fmt.Errorf("reading: %w", io.ErrUnexpectedEOF), true},
+		{context.DeadlineExceeded, true},
+		{fmt.Errorf("acquiring: %w", context.Canceled), false}, // the caller gave up
+		{errors.New("something else"), false},
+	}
+	for _, tt := range tests {
+		err := classify(tt.err)
+		var o *outage.Error
+		if got := errors.As(err, &o); got != tt.outage {
+			t.Errorf("classify(%v) is an outage: %v, want %v", tt.err, got, tt.outage)
+		}
+		if !errors.Is(err, tt.err) {
+			t.Errorf("classify(%v) lost the cause", tt.err)
+		}
+	}
+}
+
+// TestOpenNeverPrintsThePassword opens malformed and unreachable URLs
+// that carry a password, in the shapes that defeat pgx's best-effort
+// redaction, and checks that the error shows no part of it.
+func TestOpenNeverPrintsThePassword(t *testing.T) {
+	const pw = "Sup3rS3cret"
+	tests := []struct {
+		url      string
+		password string // Options.Password
+	}{
+		{"postgres://app:" + pw + "@127.0.0.1:1/db", ""},
+		{"postgres://app:" + pw + "@127.0.0.1:notaport/db", ""},
+		{"postgres://app:" + pw + "/x@127.0.0.1:1/db", ""},              // a '/' makes the URL's host "app"
+		{"postgres://app:" + pw + "@@127.0.0.1:1/db", ""},               // two '@'
+		{"postgres://app:" + pw + " and more@127.0.0.1:1/db", ""},       // a space
+		{"postgres://app:" + url.QueryEscape(pw+"?#") + "@[::1/db", ""}, // a broken IPv6 literal
+		{"postgres://app:" + pw + "@127.0.0.1:1/db?sslmode=bogus", ""},
+		{"postgresql://app:" + pw + "@127.0.0.1:1/db?connect_timeout=x", ""},
+		{"host=127.0.0.1 port=1 user=app password=" + pw + " sslmode=bogus", ""},
+		{"host=127.0.0.1 port=1 user=app password='" + pw + " x' dbname=db", ""},
+		{"postgres://app@127.0.0.1:1/db", pw},
+		{"postgres://app:%zz" + pw + "@127.0.0.1:1/db", ""}, // a bad escape
+		{"postgres://app:" + pw, ""},                        // no host at all
+	}
+	for _, tt := range tests {
+		_, err := Open(t.Context(), Options{URL: tt.url, Password: tt.password, ConnectTimeout: time.Second})
+		if err == nil {
+			t.Errorf("Open(%q) succeeded", tt.url)
+			continue
+		}
+		msg := err.Error()
+		t.Logf("%s\n\t%s", tt.url, msg)
+		for _, part := range []string{pw, pw[:6], pw[5:]} {
+			if strings.Contains(msg, part) {
+				t.Errorf("Open(%q): the error shows the password:\n%s", tt.url, msg)
+				break
+			}
+		}
+		if !strings.Contains(msg, "PostgreSQL") {
+			t.Errorf("Open(%q): the error does not say what failed:\n%s", tt.url, msg)
+		}
+	}
+}

@@ -1,0 +1,133 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/springport/greeter/domain/message"
+)
+
+var _ message.Store = (*Messages)(nil)
+
+// Messages is a message.Store kept in PostgreSQL and shared by every DB
+// open on the same database. Its methods fail with an *message.IndexError
+// for a position out of range, with an error wrapping an *outage.Error
+// when the server cannot be reached in time, and otherwise with a plain
+// error. The package comment explains how it stays consistent.
+type Messages struct {
+	pool    *pgxpool.Pool
+	timeout time.Duration // Options.Timeout
+}
+
+// The statements of the store. Each is one round trip; Replace and Remove
+// call the functions that the migration created.
+const (
+	// Appending increments n and inserts at base + the old n in one
+	// statement: the update locks the bounds row until commit, so no
+	// other writer can take the same position or renumber meanwhile.
+	appendSQL = `WITH slot AS (
+	UPDATE greeter_message_bounds SET n = n + 1 RETURNING base + n - 1 AS position
+)
+INSERT INTO greeter_messages (position, text) SELECT position, $1 FROM slot`
+
+	// getSQL reads the bounds and the message from one snapshot. The
+	// message is a subquery rather than a join so that, whatever the
+	// statistics say of the bounds table, it is an index lookup made once
+	// (a join may be planned as a hash of every message). The CASE keeps
+	// base + $1 from being computed (and overflowing) for an index out of
+	// range, which then matches no row.
+	getSQL = `SELECT b.n, (
+	SELECT m.text FROM greeter_messages m
+	WHERE m.position = CASE WHEN $1::bigint >= 0 AND $1::bigint < b.n THEN b.base + $1::bigint END
+)
+FROM greeter_message_bounds b`
+
+	replaceSQL = `SELECT greeter_replace_message($1, $2)`
+	removeSQL  = `SELECT greeter_remove_message($1)`
+	allSQL     = `SELECT text FROM greeter_messages ORDER BY position`
+)
+
+// Append adds m after the last message. An error that wraps an
+// *outage.Error leaves unknown whether m was stored.
+func (s *Messages) Append(ctx context.Context, m message.Message) error {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	if _, err := s.pool.Exec(ctx, appendSQL, m.Text); err != nil {
+		return fmt.Errorf("appending a message: %w", classify(err))
+	}
+	return nil
+}
+
+// Get returns the message at index.
+func (s *Messages) Get(ctx context.Context, index int64) (message.Message, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	var n int64
+	var text *string
+	if err := s.pool.QueryRow(ctx, getSQL, index).Scan(&n, &text); err != nil {
+		return message.Message{}, fmt.Errorf("reading message %d: %w", index, classify(err))
+	}
+	if err := check(index, n); err != nil {
+		return message.Message{}, err
+	}
+	if text == nil {
+		return message.Message{}, fmt.Errorf("reading message %d: greeter_messages has no row for it although it holds %d messages", index, n)
+	}
+	return message.Message{Text: *text}, nil
+}
+
+// Replace sets the text of the message at index to m's text.
+func (s *Messages) Replace(ctx context.Context, index int64, m message.Message) error {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	var n int64
+	if err := s.pool.QueryRow(ctx, replaceSQL, index, m.Text).Scan(&n); err != nil {
+		return fmt.Errorf("replacing message %d: %w", index, classify(err))
+	}
+	return check(index, n)
+}
+
+// Remove deletes the message at index; the messages after it move up.
+func (s *Messages) Remove(ctx context.Context, index int64) error {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	var n int64
+	if err := s.pool.QueryRow(ctx, removeSQL, index).Scan(&n); err != nil {
+		return fmt.Errorf("removing message %d: %w", index, classify(err))
+	}
+	return check(index, n)
+}
+
+// All returns every message in order, as a snapshot.
+func (s *Messages) All(ctx context.Context) ([]message.Message, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, allSQL)
+	if err != nil {
+		return nil, fmt.Errorf("reading the messages: %w", classify(err))
+	}
+	defer rows.Close()
+	all := []message.Message{} // not nil: an empty collection is an empty list
+	for rows.Next() {
+		var m message.Message
+		if err := rows.Scan(&m.Text); err != nil {
+			return nil, fmt.Errorf("reading the messages: %w", classify(err))
+		}
+		all = append(all, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading the messages: %w", classify(err))
+	}
+	return all, nil
+}
+
+// check returns the IndexError for an index out of range of a collection
+// of n messages.
+func check(index, n int64) error {
+	if index < 0 || index >= n {
+		return &message.IndexError{Index: index, Len: int(n)}
+	}
+	return nil
+}

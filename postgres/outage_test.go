@@ -1,0 +1,220 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/domain/outage"
+	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/postgres"
+)
+
+// operations are every call a DB answers, for checking that each fails
+// the same way.
+func operations(db *postgres.DB) []struct {
+	name string
+	do   func(context.Context) error
+} {
+	s := db.Messages()
+	return []struct {
+		name string
+		do   func(context.Context) error
+	}{
+		{"Append", func(ctx context.Context) error { return s.Append(ctx, message.Message{Text: "x"}) }},
+		{"Get", func(ctx context.Context) error { _, err := s.Get(ctx, 0); return err }},
+		{"Replace", func(ctx context.Context) error { return s.Replace(ctx, 1, message.Message{Text: "y"}) }},
+		{"Remove", func(ctx context.Context) error { return s.Remove(ctx, 1) }},
+		{"All", func(ctx context.Context) error { _, err := s.All(ctx); return err }},
+		{"Ping", db.Ping},
+	}
+}
+
+// expectOutage checks that err wraps an *outage.Error of PostgreSQL.
+func expectOutage(t *testing.T, what string, err error) {
+	t.Helper()
+	var o *outage.Error
+	if !errors.As(err, &o) || o.Dependency != "PostgreSQL" {
+		t.Errorf("%s: got %v, want an outage of PostgreSQL", what, err)
+	}
+}
+
+func TestOutageAndRecovery(t *testing.T) {
+	url := enginetest.Postgres(t)
+	proxy := startProxy(t, url)
+	const timeout = time.Second
+	db := open(t, proxy.url(t, url), func(o *postgres.Options) {
+		o.Timeout = timeout
+		o.ConnectTimeout = 500 * time.Millisecond
+	})
+	s := db.Messages()
+	if err := s.Append(t.Context(), message.Message{Text: "kept"}); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, fault := range []struct {
+		name string
+		mode proxyMode
+	}{
+		{"server gone", proxyDown},
+		{"network silent", proxyBlackhole},
+	} {
+		t.Run(fault.name, func(t *testing.T) {
+			proxy.set(fault.mode)
+			for _, op := range operations(db) {
+				start := time.Now()
+				err := op.do(t.Context())
+				expectOutage(t, op.name, err)
+				t.Logf("%s failed after %v: %v", op.name, time.Since(start).Round(time.Millisecond), err)
+				// The bound covers waiting for a connection and dialing one.
+				if elapsed := time.Since(start); elapsed > timeout+time.Second {
+					t.Errorf("%s took %v, want at most about the timeout, %v", op.name, elapsed, timeout)
+				}
+			}
+			proxy.set(proxyUp)
+			// The pool dials again by itself: no reopening.
+			eventually(t, 10*time.Second, "Ping after the server came back", func() error { return db.Ping(t.Context()) })
+			for _, op := range operations(db) {
+				if err := op.do(t.Context()); err != nil {
+					t.Errorf("%s after the server came back: %v", op.name, err)
+				}
+			}
+		})
+	}
+	// Nothing reached the server during the faults, and each round of
+	// operations after them appended a message and removed it.
+	all, err := s.All(t.Context())
+	if err != nil || len(all) != 1 || all[0].Text != "kept" {
+		t.Errorf("All = %v, %v; want only the message appended before the faults", all, err)
+	}
+}
+
+func TestOpenUnreachable(t *testing.T) {
+	const password = "s3cr%t-pässword"
+	start := time.Now()
+	_, err := postgres.Open(t.Context(), postgres.Options{
+		URL:            "postgres://greeter:" + strings.ReplaceAll(password, "%", "%25") + "@127.0.0.1:1/messages",
+		ConnectTimeout: 2 * time.Second,
+	})
+	if err == nil {
+		t.Fatal("Open succeeded on port 1")
+	}
+	if elapsed := time.Since(start); elapsed > 3*time.Second {
+		t.Errorf("Open took %v to fail, want at most the connect timeout", elapsed)
+	}
+	expectOutage(t, "Open", err)
+	msg := err.Error()
+	for _, want := range []string{"connecting to PostgreSQL at 127.0.0.1:1/messages as greeter", "connection refused"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("Open's error does not say %q:\n%s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "s3cr") || strings.Contains(msg, "ssword") {
+		t.Errorf("Open's error shows the password:\n%s", msg)
+	}
+}
+
+func TestOpenSilentServerFailsWithinTheConnectTimeout(t *testing.T) {
+	proxy := startProxy(t, enginetest.PostgresServer(t))
+	proxy.set(proxyBlackhole)
+	start := time.Now()
+	_, err := postgres.Open(t.Context(), postgres.Options{
+		URL:            proxy.url(t, enginetest.PostgresServer(t)),
+		ConnectTimeout: 500 * time.Millisecond,
+	})
+	if elapsed := time.Since(start); elapsed > 2*time.Second {
+		t.Errorf("Open took %v to fail, want about the connect timeout", elapsed)
+	}
+	expectOutage(t, "Open", err)
+}
+
+// TestConnectionCutUnderLoad cuts every connection of the database
+// several times while goroutines append, as a server restart would.
+func TestConnectionCutUnderLoad(t *testing.T) {
+	db, url := fresh(t)
+	s := db.Messages()
+	const writers = 8
+	var (
+		acked    [writers][]int // the appends that returned nil, per writer
+		failed   atomic.Int64
+		progress atomic.Int64
+		stop     atomic.Bool
+		wg       sync.WaitGroup
+	)
+	for w := range writers {
+		wg.Go(func() {
+			for i := 0; !stop.Load(); i++ {
+				err := s.Append(t.Context(), message.Message{Text: fmt.Sprintf("%d/%d", w, i)})
+				if err != nil {
+					expectOutage(t, "Append during a cut", err)
+					failed.Add(1)
+					continue
+				}
+				acked[w] = append(acked[w], i)
+				progress.Add(1)
+			}
+		})
+	}
+	const cuts = 3
+	for range cuts {
+		before := progress.Load()
+		eventually(t, 20*time.Second, "appends going on", func() error {
+			if n := progress.Load() - before; n < 200 {
+				return fmt.Errorf("%d appends since the last cut", n)
+			}
+			return nil
+		})
+		if n := enginetest.TerminateBackends(t, url); n == 0 {
+			t.Error("TerminateBackends found no connection to cut")
+		}
+	}
+	before := progress.Load()
+	eventually(t, 20*time.Second, "appends after the last cut", func() error {
+		if n := progress.Load() - before; n < 200 {
+			return fmt.Errorf("%d appends since the last cut", n)
+		}
+		return nil
+	})
+	stop.Store(true)
+	wg.Wait()
+	t.Logf("%d appends acknowledged, %d failed during %d cuts", progress.Load(), failed.Load(), cuts)
+	if failed.Load() == 0 {
+		t.Error("no append failed while connections were cut: the test cut nothing in use")
+	}
+
+	// Every acknowledged append is stored once, in its writer's order; an
+	// append that failed may or may not have been stored (it may have
+	// committed before its connection was cut), but at most once.
+	all, err := s.All(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := make([][]int, writers)
+	for _, m := range all {
+		var w, i int
+		if _, err := fmt.Sscanf(m.Text, "%d/%d", &w, &i); err != nil {
+			t.Fatalf("unexpected message %q", m.Text)
+		}
+		if k := len(stored[w]); k > 0 && stored[w][k-1] >= i {
+			t.Fatalf("writer %d: %d stored after %d", w, i, stored[w][k-1])
+		}
+		stored[w] = append(stored[w], i)
+	}
+	for w := range writers {
+		have := map[int]bool{}
+		for _, i := range stored[w] {
+			have[i] = true
+		}
+		for _, i := range acked[w] {
+			if !have[i] {
+				t.Errorf("writer %d: acknowledged append %d was lost", w, i)
+			}
+		}
+	}
+}

@@ -1,0 +1,217 @@
+// Package postgres keeps the service's messages in PostgreSQL, so that
+// several instances of the service share one collection. It implements
+// message.Store with the same semantics as inmem.Messages, whatever the
+// number of instances writing at once.
+//
+// # Layout
+//
+// Message i of n is the row of greeter_messages whose position is
+// base + i; base and n live in the single row of greeter_message_bounds.
+// Positions are dense, so Get and Replace find a message by one lookup in
+// the unique index on position, O(log n) at any index, rather than by
+// counting rows (OFFSET), which costs O(i). The price is paid by Remove,
+// which must renumber: it closes the gap by moving whichever side of it is
+// shorter, the messages before it one position later (and base one on) or
+// the messages after it one earlier. Removing the first or the last
+// message moves nothing; removing one in the middle of n moves n/2 rows.
+// The unique constraint is DEFERRABLE INITIALLY DEFERRED, checked at
+// commit, so that each move is a single UPDATE whose intermediate states
+// collide.
+//
+// # Concurrency
+//
+// Every statement runs in READ COMMITTED (set on each connection), and the
+// bounds row is the point where writers meet:
+//
+//   - Append is one statement: it increments n, which locks the bounds row
+//     (FOR NO KEY UPDATE) until it commits, and inserts at base + old n.
+//     Appends therefore queue behind each other and behind a Remove, and
+//     each sees the bounds left by the one before it.
+//   - Remove (greeter_remove_message) locks the bounds row FOR UPDATE,
+//     which conflicts with every other writer, then deletes, renumbers and
+//     updates the bounds, each in a statement of its own that sees
+//     everything committed before the lock was granted.
+//   - Replace (greeter_replace_message) locks the bounds row FOR KEY SHARE,
+//     which conflicts with Remove's FOR UPDATE but not with Append's
+//     update, then updates the row at base + i in a later statement. The
+//     lock is what makes it safe: in READ COMMITTED an UPDATE that waits
+//     for a row being renumbered rechecks only that row, and would miss the
+//     row that a concurrent Remove moved to the position it looks for.
+//   - Get is one statement that reads the bounds and the row from one
+//     snapshot, so an out-of-range answer carries the length the
+//     collection had in that snapshot. All reads every row in one
+//     statement, hence one snapshot.
+//
+// Remove and Replace are PL/pgSQL functions (created by the migration), so
+// that every operation is one round trip. They are VOLATILE, so each
+// statement in them takes a fresh snapshot.
+//
+// # Failures
+//
+// Each operation is bounded by Options.Timeout, waiting for a connection
+// included, and the server enforces the same bound (statement_timeout), so
+// a Remove cut off by the deadline is rolled back rather than left running
+// with the collection locked. When the database cannot be reached, a
+// connection is cut, the server is shutting down or full, or the bound is
+// exceeded, the error wraps an *outage.Error. Nothing is retried: a
+// statement that was sent may have committed, so an operation that failed
+// with an outage may or may not have taken effect, while an Append that
+// returned nil was stored exactly once. A broken connection is closed by
+// pgx and dropped by the pool, which dials new ones when they are needed,
+// so the store recovers by itself when the server is back.
+//
+// # Schema
+//
+// Open applies the SQL migrations embedded from migrations/ with goose,
+// which records them in greeter_schema_version (not goose's default table,
+// so that the service can share a database with other schemas). A
+// PostgreSQL advisory lock makes instances that start together migrate
+// one at a time: the first migrates, the others then find nothing to do.
+// A database whose schema is newer than this binary knows is refused.
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Defaults for the zero values of Options.
+const (
+	DefaultMaxConns        = 10
+	DefaultMaxConnIdleTime = 10 * time.Minute
+	DefaultMaxConnLifetime = 30 * time.Minute
+	DefaultConnectTimeout  = 5 * time.Second
+	DefaultTimeout         = 5 * time.Second
+)
+
+// Options configure Open. The zero value of each field but URL picks its
+// default.
+type Options struct {
+	URL             string        // a postgres:// URL as pgx takes it (app.datasource.url)
+	Username        string        // overrides the URL's user when set
+	Password        string        // overrides the URL's password when set; never printed
+	MaxConns        int32         // pool size (default 10 when 0)
+	MaxConnIdleTime time.Duration // default 10m when 0
+	MaxConnLifetime time.Duration // default 30m when 0
+	ConnectTimeout  time.Duration // dialing one connection (default 5s when 0)
+	Timeout         time.Duration // bound on each store operation incl. waiting for a pooled connection (default 5s when 0)
+	Logger          *slog.Logger  // may be nil
+}
+
+// DB is a pool of connections to one PostgreSQL database whose schema is
+// migrated to the version this binary knows.
+type DB struct {
+	pool     *pgxpool.Pool
+	timeout  time.Duration
+	messages *Messages
+}
+
+// Open builds the connection pool, checks that the server answers, and
+// migrates the schema. Its errors say what failed and never contain the
+// password; when the server could not be reached the error wraps an
+// *outage.Error.
+func Open(ctx context.Context, opts Options) (*DB, error) {
+	db, err := open(ctx, opts)
+	if err != nil {
+		return nil, redact(err, secrets(opts.URL, opts.Password))
+	}
+	return db, nil
+}
+
+func open(ctx context.Context, opts Options) (*DB, error) {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	timeout := orDefault(opts.Timeout, DefaultTimeout)
+	cfg, err := pgxpool.ParseConfig(opts.URL)
+	if err != nil {
+		return nil, fmt.Errorf("the PostgreSQL URL is not valid: %w", err)
+	}
+	if opts.Username != "" {
+		cfg.ConnConfig.User = opts.Username
+	}
+	if opts.Password != "" {
+		cfg.ConnConfig.Password = opts.Password
+	}
+	cfg.ConnConfig.ConnectTimeout = orDefault(opts.ConnectTimeout, DefaultConnectTimeout)
+	cfg.MaxConns = orDefault(opts.MaxConns, DefaultMaxConns)
+	cfg.MaxConnIdleTime = orDefault(opts.MaxConnIdleTime, DefaultMaxConnIdleTime)
+	cfg.MaxConnLifetime = orDefault(opts.MaxConnLifetime, DefaultMaxConnLifetime)
+	if cfg.MinConns > cfg.MaxConns {
+		cfg.MinConns = cfg.MaxConns
+	}
+	target := describe(cfg)
+
+	// The migrations run on connections of their own, without the
+	// statement timeout: a migration may rightly take longer than a
+	// request.
+	migrationConfig := cfg.ConnConfig.Copy()
+	// The store's correctness argument assumes READ COMMITTED, whatever
+	// the database's default; the statement timeout makes the server give
+	// up when the client does.
+	cfg.ConnConfig.RuntimeParams["default_transaction_isolation"] = "read committed"
+	cfg.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(timeout.Milliseconds(), 10)
+	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
+		cfg.ConnConfig.RuntimeParams["application_name"] = "greeter" // names the sessions in pg_stat_activity
+	}
+
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s: %w", target, err)
+	}
+	db := &DB{pool: pool, timeout: timeout}
+	db.messages = &Messages{pool: pool, timeout: timeout}
+	if err := db.ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connecting to %s: %w", target, err)
+	}
+	if err := migrate(ctx, migrationConfig, logger); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("migrating the schema of %s: %w", target, err)
+	}
+	logger.Info("PostgreSQL connected", "target", target, "max_conns", cfg.MaxConns)
+	return db, nil
+}
+
+// Close closes every connection of the pool, waiting for those in use to
+// be released.
+func (db *DB) Close() { db.pool.Close() }
+
+// Ping checks that the server answers, within the operation timeout; the
+// error wraps an *outage.Error when it does not.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.ping(ctx); err != nil {
+		return fmt.Errorf("pinging PostgreSQL: %w", err)
+	}
+	return nil
+}
+
+func (db *DB) ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, db.timeout)
+	defer cancel()
+	return classify(db.pool.Ping(ctx))
+}
+
+// Messages returns the message store kept in this database.
+func (db *DB) Messages() *Messages { return db.messages }
+
+// describe names the database that cfg reaches, for error messages and
+// logs, without the password.
+func describe(cfg *pgxpool.Config) string {
+	c := cfg.ConnConfig
+	return fmt.Sprintf("PostgreSQL at %s:%d/%s as %s", c.Host, c.Port, c.Database, c.User)
+}
+
+func orDefault[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
