@@ -26,10 +26,12 @@ func Classify(err error) *dispatch.Error {
 	var down *outage.Error
 	if errors.As(err, &down) {
 		// The cause (an address, a driver's words) is logged, not shown:
-		// the client learns what is down, and that trying again may work.
+		// the client learns what is down. A write that timed out may
+		// still reach the engine once the network heals, so the client
+		// is not promised that nothing happened.
 		return &dispatch.Error{
 			Status: http.StatusServiceUnavailable,
-			Detail: fmt.Sprintf("%s is unavailable; the request was not carried out and may be tried again later.", down.Dependency),
+			Detail: fmt.Sprintf("%s is unavailable, so the request could not be completed; a change it asked for may or may not have been made.", down.Dependency),
 			Err:    err,
 		}
 	}

@@ -19,7 +19,7 @@ func TestClassify(t *testing.T) {
 	}{
 		{"index out of range", fmt.Errorf("get: %w", &message.IndexError{Index: 5, Len: 2}), 500, "No message at index 5; the collection holds 2."},
 		{"a store that is down", fmt.Errorf("append: %w", &outage.Error{Dependency: "PostgreSQL", Err: errors.New("dial tcp 127.0.0.1:5432: connect: connection refused")}),
-			503, "PostgreSQL is unavailable; the request was not carried out and may be tried again later."},
+			503, "PostgreSQL is unavailable, so the request could not be completed; a change it asked for may or may not have been made."},
 		{"anything else", errors.New("boom"), 0, ""},
 	}
 	for _, tt := range tests {

@@ -13,7 +13,6 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
-	"github.com/springport/greeter/inmem"
 	"github.com/springport/greeter/management/actuator"
 	"github.com/springport/greeter/management/metrics"
 	"github.com/springport/greeter/management/openapi"
@@ -26,29 +25,35 @@ type app struct {
 	management http.Handler // for management.server.port; nil when it is server.port
 	probes     *actuator.Probes
 	components *component.Container
-	sessions   *inmem.Sessions
+	closers    []func() error // the stores, closed in reverse order after the components
 }
 
 // newApp wires the service from its settings, top to bottom: the stores,
 // the components, the management endpoints, the routes and the handlers of
 // the ports. It listens on nothing, so that tests and benchmarks can serve
 // its handlers as they like.
-func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, err error) {
-	a := &app{probes: actuator.NewProbes()}
+func newApp(ctx context.Context, env *config.Environment, s settings, logger *slog.Logger) (_ *app, err error) {
+	a := &app{}
 	defer func() {
 		if err != nil {
 			a.close()
 		}
 	}()
 
-	// Stores: in memory, the embedded default.
-	messages := &inmem.Messages{}
-	a.sessions = inmem.NewSessions(inmem.SessionOptions{IdleTimeout: s.server.sessionTimeout})
+	// Stores: in memory, the embedded default, unless PostgreSQL keeps
+	// the messages or Redis the sessions. Each store that has a
+	// dependency reports it in health.
+	st, err := openStores(ctx, env, s, logger)
+	a.closers = st.closers
+	if err != nil {
+		return nil, err
+	}
+	a.probes = actuator.NewProbes(st.indicators...)
 
 	// Components: declared, checked against the active profiles, started.
 	registry := &component.Registry{}
-	numbers := declareComponents(registry, messages, s.app.numberScope, time.Now)
-	if a.components, err = registry.Start(env.ActiveProfiles(), component.Options{Sessions: a.sessions}); err != nil {
+	numbers := declareComponents(registry, st.messages, s.app.numberScope, time.Now)
+	if a.components, err = registry.Start(env.ActiveProfiles(), component.Options{Sessions: st.sessions}); err != nil {
 		return nil, err
 	}
 	valA, err := numbers.valA.Get(context.Background(), a.components)
@@ -76,7 +81,7 @@ func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, e
 	// /actuator/mappings.
 	build, _ := debug.ReadBuildInfo()
 	catalog := &dispatch.Catalog{}
-	service := api.Routes(s.app.greeting, messages, valA, valB)
+	service := api.Routes(s.app.greeting, st.messages, valA, valB)
 	docs := openapi.Routes(openapi.Info{Title: "greeter", Version: moduleVersion(build)}, service)
 	management := actuator.Routes(actuator.Options{
 		Exposure:        actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude},
@@ -88,6 +93,7 @@ func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, e
 		Prometheus:      prometheus,
 		PrometheusTypes: metrics.ContentTypes,
 		Probes:          a.probes,
+		HealthDisplay:   s.management.health,
 		Build:           build,
 	})
 
@@ -112,13 +118,16 @@ func newApp(env *config.Environment, s settings, logger *slog.Logger) (_ *app, e
 	return a, nil
 }
 
-// close ends the components, then the sessions they may live in.
+// close ends the components, then the stores they may live in.
 func (a *app) close() error {
 	var errs []error
 	if a.components != nil {
 		errs = append(errs, a.components.Close())
 	}
-	return errors.Join(append(errs, a.sessions.Close())...)
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		errs = append(errs, a.closers[i]())
+	}
+	return errors.Join(errs...)
 }
 
 // moduleVersion is the module's version from the build information,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -111,7 +112,7 @@ func serviceHandler(tb testing.TB) http.Handler {
 	if !s.management.metrics {
 		tb.Fatal("metrics are off by default; the budgets are for metrics on")
 	}
-	a, err := newApp(env, s, slog.New(slog.DiscardHandler))
+	a, err := newApp(context.Background(), env, s, slog.New(slog.DiscardHandler))
 	if err != nil {
 		tb.Fatal(err)
 	}

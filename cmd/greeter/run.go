@@ -36,7 +36,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	logger := newLogger(s.logFormat, stdout)
 	logger.Info(profilesMessage(env.ExplicitProfiles(), env.DefaultProfiles()))
 
-	a, err := newApp(env, s, logger)
+	a, err := newApp(ctx, env, s, logger)
 	if err != nil {
 		return startupError{err}
 	}

@@ -4,11 +4,15 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/management/actuator"
+	"github.com/springport/greeter/postgres"
+	"github.com/springport/greeter/redis"
 )
 
 // resources are the settings files packaged in the binary.
@@ -29,6 +33,7 @@ type settings struct {
 	server     serverSettings
 	app        appSettings
 	management managementSettings
+	stores     storeSettings
 	logFormat  string   // "text" or "json"
 	bound      []string // every key read, for /actuator/env to list the variables that set them
 }
@@ -62,8 +67,17 @@ type managementSettings struct {
 	include    []string
 	exclude    []string
 	showValues string
+	health     actuator.HealthDisplay
 	port       int  // a port of its own; -1 when it shares server.port
 	metrics    bool // record request metrics for /actuator/prometheus
+}
+
+// storeSettings say where the service keeps its state: in memory unless
+// a PostgreSQL database (messages) or Redis (sessions) is named.
+type storeSettings struct {
+	postgres     postgres.Options // used when its URL is set
+	sessionStore string           // "memory" or "redis"
+	redis        redis.Options    // used when sessionStore is "redis"
 }
 
 // bindSettings reads every setting from env, reporting every bad one at
@@ -96,8 +110,10 @@ func bindSettings(env *config.Environment) (settings, error) {
 			exclude:    config.Bind(b, "management.endpoints.web.exposure.exclude", nil, config.List),
 			showValues: config.Bind(b, "management.endpoint.env.show-values", "never", config.OneOf("never", "when-authorized", "always")),
 			port:       config.Bind(b, "management.server.port", -1, config.Port),
+			health:     bindHealthDisplay(b),
 			metrics:    config.Bind(b, "management.metrics.enabled", true, config.Bool),
 		},
+		stores:    bindStoreSettings(b),
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
 	}
 	if s.management.port == s.server.port && s.server.port != 0 {
@@ -105,6 +121,60 @@ func bindSettings(env *config.Environment) (settings, error) {
 	}
 	s.bound = b.Keys()
 	return s, b.Err()
+}
+
+// bindHealthDisplay reads what /actuator/health shows. As in Spring,
+// show-components follows show-details unless it is set.
+func bindHealthDisplay(b *config.Binder) actuator.HealthDisplay {
+	show := config.OneOf("never", "when-authorized", "always")
+	details := config.Bind(b, "management.endpoint.health.show-details", "never", show)
+	return actuator.HealthDisplay{
+		ShowDetails:    details,
+		ShowComponents: config.Bind(b, "management.endpoint.health.show-components", details, show),
+	}
+}
+
+// bindStoreSettings reads the stores' settings. Spring's names are kept,
+// with spring. renamed app., so that a Spring user's settings for the
+// Hikari pool, Spring Data Redis and Spring Session carry over; the
+// timeouts are shorter than Spring's defaults (30 s for a pooled
+// connection, 60 s for a Redis command) because a request waits for them:
+// an outage should be a prompt 503, not a hung client.
+func bindStoreSettings(b *config.Binder) storeSettings {
+	return storeSettings{
+		postgres: postgres.Options{
+			URL:             config.Bind(b, "app.datasource.url", "", urlWithScheme("postgres", "postgresql")),
+			Username:        config.Bind(b, "app.datasource.username", "", config.String),
+			Password:        config.Bind(b, "app.datasource.password", "", config.String),
+			MaxConns:        int32(config.Bind(b, "app.datasource.hikari.maximum-pool-size", 10, config.IntIn(1, 10_000))),
+			MaxConnIdleTime: config.Bind(b, "app.datasource.hikari.idle-timeout", 10*time.Minute, config.Duration),
+			MaxConnLifetime: config.Bind(b, "app.datasource.hikari.max-lifetime", 30*time.Minute, config.Duration),
+			ConnectTimeout:  config.Bind(b, "app.datasource.hikari.connection-timeout", 5*time.Second, config.Duration),
+			Timeout:         config.Bind(b, "app.jdbc.template.query-timeout", 5*time.Second, config.Duration),
+		},
+		sessionStore: config.Bind(b, "app.session.store-type", "memory", config.OneOf("memory", "redis")),
+		redis: redis.Options{
+			URL:            config.Bind(b, "app.data.redis.url", "redis://127.0.0.1:6379/0", urlWithScheme("redis", "rediss")),
+			Namespace:      config.Bind(b, "app.session.redis.namespace", "app:session", config.String),
+			ConnectTimeout: config.Bind(b, "app.data.redis.connect-timeout", 3*time.Second, config.Duration),
+			Timeout:        config.Bind(b, "app.data.redis.timeout", 3*time.Second, config.Duration),
+		},
+	}
+}
+
+// urlWithScheme returns a parser for URLs of the given schemes. The value
+// is not quoted in the reason: it may hold a password.
+func urlWithScheme(schemes ...string) func(string) (string, error) {
+	return func(s string) (string, error) {
+		if s == "" {
+			return "", nil // unset: the in-memory default
+		}
+		scheme, _, ok := strings.Cut(s, "://")
+		if ok && slices.Contains(schemes, strings.ToLower(scheme)) {
+			return s, nil
+		}
+		return "", fmt.Errorf("want a URL that starts with %s://", strings.Join(schemes, ":// or "))
+	}
 }
 
 // ownPort reports whether the management endpoints have a port of their

@@ -60,8 +60,9 @@ func failureReport(err error) string {
 		}
 	}
 	for _, se := range settingErrs {
+		value, origin := se.Shown()
 		fmt.Fprintf(&b, "Failed to bind properties under '%s':\n\n    Property: %s\n    Value: %q\n    Origin: %s\n    Reason: %s\n\n",
-			se.Value.Key, se.Value.Key, se.Value.Raw, se.Value.Origin, se.Reason)
+			se.Value.Key, se.Value.Key, value, origin, se.Reason)
 	}
 	for _, e := range other {
 		b.WriteString(e.Error())

@@ -17,14 +17,19 @@ type SettingError struct {
 	Reason string
 }
 
-// Error names the setting, its value and origin (a secret masked in
-// both), and the reason.
 func (e *SettingError) Error() string {
-	raw, origin := Sanitize(e.Value.Key, e.Value.Raw), e.Value.Origin
-	if raw != e.Value.Raw {
+	value, origin := e.Shown()
+	return fmt.Sprintf("setting %s=%q from %s is invalid: %s", e.Value.Key, value, origin, e.Reason)
+}
+
+// Shown returns the setting's value and origin as they may be printed: a
+// secret masked in both (see Sanitize).
+func (e *SettingError) Shown() (value, origin string) {
+	value, origin = Sanitize(e.Value.Key, e.Value.Raw), e.Value.Origin
+	if value != e.Value.Raw {
 		origin = OriginWithoutValue(origin)
 	}
-	return fmt.Sprintf("setting %s=%q from %s is invalid: %s", e.Value.Key, raw, origin, e.Reason)
+	return value, origin
 }
 
 // Binder reads typed settings from an Environment and collects every

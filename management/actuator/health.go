@@ -113,7 +113,7 @@ type HealthDisplay struct {
 // health is a health report, in Spring's shape; anything but UP answers
 // 503, as Spring maps DOWN and OUT_OF_SERVICE.
 type health struct {
-	Status     string               `json:"status"`
+	Status     string                     `json:"status"`
 	Components map[string]componentHealth `json:"components,omitempty"`
 }
 

@@ -1,0 +1,221 @@
+package main
+
+// Outages of the engines: a request that needs one is answered 503 within
+// the configured time, one that needs neither is served, readiness drops
+// while it lasts, and the service recovers by itself, losing nothing it
+// acknowledged.
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/springport/greeter/internal/enginetest"
+)
+
+// outageBound is how long a request may take to be refused while an
+// engine is unreachable: the timeouts set below (1 s), with room for a
+// busy machine under the race detector.
+const outageBound = 4 * time.Second
+
+// startBehindProxies starts an instance whose database and Redis are
+// reached through proxies the test controls, with one-second timeouts.
+func startBehindProxies(t *testing.T, extra ...string) (s *service, db, cache *enginetest.Proxy) {
+	t.Helper()
+	e := newEngines(t)
+	dbURL, _ := url.Parse(e.databaseURL)
+	redisURL, _ := url.Parse(e.redisURL)
+	db, cache = enginetest.NewProxy(t, dbURL.Host), enginetest.NewProxy(t, redisURL.Host)
+	e.databaseURL, e.redisURL = withHost(t, e.databaseURL, db.Addr()), withHost(t, e.redisURL, cache.Addr())
+	args := append(e.args(),
+		"--app.jdbc.template.query-timeout=1s", "--app.datasource.hikari.connection-timeout=1s",
+		"--app.data.redis.timeout=1s", "--app.data.redis.connect-timeout=1s",
+		"--management.endpoint.health.show-details=always")
+	return start(t, append(args, extra...), nil), db, cache
+}
+
+// timed runs f and fails the test when it takes longer than outageBound.
+func timed(t *testing.T, what string, f func()) {
+	t.Helper()
+	began := time.Now()
+	f()
+	if took := time.Since(began); took > outageBound {
+		t.Errorf("%s took %v, want at most %v", what, took.Round(time.Millisecond), outageBound)
+	}
+}
+
+func TestDatabaseOutage(t *testing.T) {
+	for _, mode := range []string{"cut", "hang"} {
+		t.Run(mode, func(t *testing.T) {
+			s, db, _ := startBehindProxies(t)
+			if r := s.do(t, "POST", "/api/messages", `{"text":"before"}`, "Content-Type: application/json"); r.status != 201 {
+				t.Fatalf("before the outage: %d %s", r.status, r.body)
+			}
+			map[string]func(){"cut": db.Cut, "hang": db.Hang}[mode]()
+
+			// While the connections hang, a write may still reach the
+			// database when they are restored, as over a network that
+			// heals; these writes leave a state that says which ran.
+			for _, req := range []struct{ method, path, body string }{
+				{"POST", "/api/messages", `{"text":"during"}`},
+				{"GET", "/api/messages", ""},
+				{"GET", "/api/messages/0", ""},
+				{"PUT", "/api/messages/0", `{"text":"before"}`},
+				{"DELETE", "/api/messages/99", ""},
+			} {
+				timed(t, req.method+" "+req.path, func() {
+					r := s.do(t, req.method, req.path, req.body, "Content-Type: application/json")
+					p := decodeJSON[problemDoc](t, r)
+					if r.status != 503 || !strings.HasPrefix(p.Detail, "PostgreSQL is unavailable") {
+						t.Errorf("%s %s during the outage: %d %s", req.method, req.path, r.status, r.body)
+					}
+				})
+			}
+			if r := s.do(t, "GET", "/api/hello", ""); r.status != 200 {
+				t.Errorf("a request that needs no engine: %d", r.status)
+			}
+			timed(t, "readiness", func() {
+				if r := s.do(t, "GET", "/actuator/health/readiness", ""); r.status != 503 || r.body != `{"status":"OUT_OF_SERVICE"}` {
+					t.Errorf("readiness during the outage: %d %s", r.status, r.body)
+				}
+			})
+			if r := s.do(t, "GET", "/actuator/health/liveness", ""); r.status != 200 {
+				t.Errorf("liveness during the outage: %d %s", r.status, r.body)
+			}
+			if r := s.do(t, "GET", "/actuator/health", ""); r.status != 503 || !strings.Contains(r.body, `"db":{"status":"DOWN"`) || !strings.Contains(r.body, `"redis":{"status":"UP"`) {
+				t.Errorf("health during the outage: %d %s", r.status, r.body)
+			}
+
+			db.Restore()
+			waitFor(t, "a POST to succeed after the outage", func() bool {
+				status, _ := post(s.base, "after")
+				return status == 201
+			})
+			got := texts(t, s.base)
+			want := []string{"before", "after"}
+			if mode == "hang" && len(got) == 3 {
+				want = []string{"before", "during", "after"}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("after the outage the messages are %q, want %q", got, want)
+			}
+			if r := s.do(t, "GET", "/actuator/health/readiness", ""); r.status != 200 {
+				t.Errorf("readiness after the outage: %d %s", r.status, r.body)
+			}
+		})
+	}
+}
+
+func TestRedisOutage(t *testing.T) {
+	s, _, cache := startBehindProxies(t, "--app.number.scope=session")
+	cache.Hang()
+	timed(t, "val-a", func() {
+		r := s.do(t, "GET", "/api/number/val-a", "")
+		p := decodeJSON[problemDoc](t, r)
+		if r.status != 503 || !strings.HasPrefix(p.Detail, "Redis is unavailable") {
+			t.Errorf("val-a with Redis down: %d %s", r.status, r.body)
+		}
+	})
+	if r := s.do(t, "POST", "/api/messages", `{"text":"still"}`, "Content-Type: application/json"); r.status != 201 {
+		t.Errorf("a request that needs only the database: %d %s", r.status, r.body)
+	}
+	timed(t, "readiness", func() {
+		if r := s.do(t, "GET", "/actuator/health/readiness", ""); r.status != 503 {
+			t.Errorf("readiness with Redis down: %d %s", r.status, r.body)
+		}
+	})
+	cache.Restore()
+	waitFor(t, "val-a to answer after the outage", func() bool {
+		status, _, _ := send("GET", s.base+"/api/number/val-a")
+		return status == 200
+	})
+}
+
+// TestDatabaseConnectionsCutUnderLoad terminates the service's database
+// connections while clients post: the answers are 201 or 503, never
+// anything else, the service recovers without a restart, and every
+// acknowledged message is stored once.
+func TestDatabaseConnectionsCutUnderLoad(t *testing.T) {
+	e := newEngines(t)
+	s := start(t, e.args(), nil)
+	var mu sync.Mutex
+	sent, acked := map[string]bool{}, map[string]bool{}
+	statuses := map[int]int{}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for c := range 6 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				text := label(c, i)
+				mu.Lock()
+				sent[text] = true
+				mu.Unlock()
+				status, err := post(s.base, text)
+				mu.Lock()
+				statuses[status]++
+				if err == nil && status == 201 {
+					acked[text] = true
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	ackedSoFar := func() int { mu.Lock(); defer mu.Unlock(); return len(acked) }
+	waitFor(t, "200 acknowledged POSTs", func() bool { return ackedSoFar() >= 200 })
+	cuts := 0
+	for range 3 {
+		cuts += enginetest.TerminateBackends(t, e.databaseURL)
+		before := ackedSoFar()
+		waitFor(t, "100 more acknowledged POSTs after the cut", func() bool { return ackedSoFar() >= before+100 })
+	}
+	close(stop)
+	wg.Wait()
+	if cuts == 0 {
+		t.Fatal("no connection was cut: the test tested nothing")
+	}
+	for status, n := range statuses {
+		if status != 201 && status != 503 {
+			t.Errorf("%d answers of %d (or no answer, 0), want only 201 and 503", n, status)
+		}
+	}
+	checkAcknowledgedOnce(t, texts(t, s.base), acked, sent)
+	t.Logf("cut %d connections; answers: %v", cuts, fmt.Sprint(statuses))
+}
+
+// TestUnreachableEngineStopsStartUp: a database or Redis that cannot be
+// reached at start-up stops it, naming the setting, and never printing
+// the password in its URL. No engine is needed.
+func TestUnreachableEngineStopsStartUp(t *testing.T) {
+	tests := []struct {
+		name, setting string
+		args          []string
+	}{
+		{"database", "app.datasource.url", []string{"--app.datasource.url=postgres://app:hunter2@127.0.0.1:1/greeter", "--app.datasource.hikari.connection-timeout=1s"}},
+		{"redis", "app.data.redis.url", []string{"--app.session.store-type=redis", "--app.data.redis.url=redis://:hunter2@127.0.0.1:1/0", "--app.data.redis.connect-timeout=1s"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stderr, err := failToStart(t, append([]string{"--server.port=0"}, tt.args...), nil)
+			if err == nil {
+				t.Fatal("the service started")
+			}
+			for _, want := range []string{"APPLICATION FAILED TO START", "Property: " + tt.setting, "******", "127.0.0.1:1", "Origin: command-line argument --" + tt.setting + "\n"} {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("the report lacks %q:\n%s", want, stderr)
+				}
+			}
+			if strings.Contains(stderr, "hunter2") {
+				t.Errorf("the report prints the password:\n%s", stderr)
+			}
+		})
+	}
+}

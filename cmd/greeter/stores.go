@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/management/actuator"
+	"github.com/springport/greeter/postgres"
+	"github.com/springport/greeter/redis"
+)
+
+// stores are where the service keeps its state, as the settings chose.
+type stores struct {
+	messages   message.Store
+	sessions   component.SessionStore
+	indicators []actuator.Indicator // a health check per outside engine
+	closers    []func() error       // in the order opened
+}
+
+// openStores opens the message and session stores: in memory unless
+// app.datasource.url names a PostgreSQL database, or
+// app.session.store-type is redis. An engine that cannot be reached, or a
+// database schema this binary does not know, stops start-up with the
+// setting that named it. What was opened before a failure is in closers.
+func openStores(ctx context.Context, env *config.Environment, s settings, logger *slog.Logger) (st stores, err error) {
+	if opts := s.stores.postgres; opts.URL != "" {
+		opts.Logger = logger
+		db, err := postgres.Open(ctx, opts)
+		if err != nil {
+			return st, engineError(env, "app.datasource.url", opts.URL, err)
+		}
+		st.closers = append(st.closers, func() error { db.Close(); return nil })
+		st.messages = db.Messages()
+		st.indicators = append(st.indicators, actuator.Indicator{Name: "db", Check: func(ctx context.Context) (map[string]any, error) {
+			// Spring's shape: the product, and how the connection was
+			// checked (pgx pings, as JDBC's isValid() does).
+			return map[string]any{"database": "PostgreSQL", "validationQuery": "isValid()"}, db.Ping(ctx)
+		}})
+	} else {
+		st.messages = &inmem.Messages{}
+	}
+
+	switch s.stores.sessionStore {
+	case "redis":
+		opts := s.stores.redis
+		opts.IdleTimeout, opts.Logger = s.server.sessionTimeout, logger
+		sessions, err := redis.Open(ctx, opts)
+		if err != nil {
+			return st, engineError(env, "app.data.redis.url", opts.URL, err)
+		}
+		st.closers = append(st.closers, sessions.Close)
+		st.sessions = sessions
+		st.indicators = append(st.indicators, actuator.Indicator{Name: "redis", Check: func(ctx context.Context) (map[string]any, error) {
+			version, err := sessions.Ping(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"version": version}, nil
+		}})
+	default:
+		sessions := inmem.NewSessions(inmem.SessionOptions{IdleTimeout: s.server.sessionTimeout})
+		st.closers = append(st.closers, sessions.Close)
+		st.sessions = sessions
+	}
+	return st, nil
+}
+
+// engineError reports an engine that the setting key names, with value,
+// and that could not be used, as a setting error: the start-up report
+// then shows the setting, its value (its password masked) and where it
+// was set.
+func engineError(env *config.Environment, key, value string, err error) error {
+	v, ok, lookupErr := env.Lookup(key)
+	if !ok || lookupErr != nil {
+		v = config.Value{Key: key, Raw: value, Origin: "the default"}
+	}
+	return &config.SettingError{Value: v, Reason: err.Error()}
+}
