@@ -5,6 +5,7 @@ package main
 // across restarts and while one of them stops.
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/cookiejar"
@@ -14,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // TestInstancesAgreeOnMessages sends a few thousand POSTs from concurrent
@@ -291,4 +294,31 @@ func TestOneInstanceStopsUnderLoad(t *testing.T) {
 	wg.Wait()
 	checkAcknowledgedOnce(t, texts(t, b.base), acked, sent)
 	a.waitForLog(t, regexp.MustCompile(`msg=stopped`))
+}
+
+// TestNewerSchemaStopsStartUp: a database migrated by a newer build is
+// left alone, and start-up stops saying why.
+func TestNewerSchemaStopsStartUp(t *testing.T) {
+	e := newEngines(t)
+	first := start(t, e.args(), nil)
+	if err := first.stop(); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(context.Background(), e.databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(context.Background(), "INSERT INTO greeter_schema_version (version_id, is_applied) VALUES (99, true)"); err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := failToStart(t, append([]string{"--server.port=0"}, e.args()...), nil)
+	if err == nil {
+		t.Fatal("the service started against a newer schema")
+	}
+	for _, want := range []string{"Property: app.datasource.url", "the database schema is at version 99, newer than the newest this binary knows"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("the report lacks %q:\n%s", want, stderr)
+		}
+	}
 }

@@ -50,26 +50,46 @@ func failureReport(err error) string {
 	var b strings.Builder
 	b.WriteString("\n***************************\nAPPLICATION FAILED TO START\n***************************\n\nDescription:\n\n")
 	var settingErrs []*config.SettingError
+	var engineErrs []*engineError
 	var other []error
 	for _, e := range flatten(err) {
 		var se *config.SettingError
-		if errors.As(e, &se) {
+		var ee *engineError
+		switch {
+		case errors.As(e, &ee):
+			engineErrs = append(engineErrs, ee)
+		case errors.As(e, &se):
 			settingErrs = append(settingErrs, se)
-		} else {
+		default:
 			other = append(other, e)
 		}
 	}
 	for _, se := range settingErrs {
-		value, origin := se.Shown()
-		fmt.Fprintf(&b, "Failed to bind properties under '%s':\n\n    Property: %s\n    Value: %q\n    Origin: %s\n    Reason: %s\n\n",
-			se.Value.Key, se.Value.Key, value, origin, se.Reason)
+		writeSetting(&b, "Failed to bind properties under '"+se.Value.Key+"'", se)
+	}
+	for _, ee := range engineErrs {
+		writeSetting(&b, "Could not use the "+ee.engine+" that '"+ee.setting.Value.Key+"' names", &ee.setting)
 	}
 	for _, e := range other {
 		b.WriteString(e.Error())
 		b.WriteString("\n\n")
 	}
-	b.WriteString("Action:\n\nUpdate your application's configuration\n")
+	b.WriteString("Action:\n\n")
+	if len(engineErrs) > 0 {
+		b.WriteString("Check that the engine runs and can be reached at that address, or ")
+		b.WriteString("update your application's configuration\n")
+	} else {
+		b.WriteString("Update your application's configuration\n")
+	}
 	return b.String()
+}
+
+// writeSetting writes one block of the report: a heading, then the
+// setting, its value and origin (a secret masked), and the reason.
+func writeSetting(b *strings.Builder, heading string, se *config.SettingError) {
+	value, origin := se.Shown()
+	fmt.Fprintf(b, "%s:\n\n    Property: %s\n    Value: %q\n    Origin: %s\n    Reason: %s\n\n",
+		heading, se.Value.Key, value, origin, se.Reason)
 }
 
 // flatten unwraps joined errors, however deeply joined, into a list.

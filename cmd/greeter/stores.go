@@ -31,7 +31,7 @@ func openStores(ctx context.Context, env *config.Environment, s settings, logger
 		opts.Logger = logger
 		db, err := postgres.Open(ctx, opts)
 		if err != nil {
-			return st, engineError(env, "app.datasource.url", opts.URL, err)
+			return st, newEngineError(env, "PostgreSQL database", "app.datasource.url", opts.URL, err)
 		}
 		st.closers = append(st.closers, func() error { db.Close(); return nil })
 		st.messages = db.Messages()
@@ -50,7 +50,7 @@ func openStores(ctx context.Context, env *config.Environment, s settings, logger
 		opts.IdleTimeout, opts.Logger = s.server.sessionTimeout, logger
 		sessions, err := redis.Open(ctx, opts)
 		if err != nil {
-			return st, engineError(env, "app.data.redis.url", opts.URL, err)
+			return st, newEngineError(env, "Redis server", "app.data.redis.url", opts.URL, err)
 		}
 		st.closers = append(st.closers, sessions.Close)
 		st.sessions = sessions
@@ -69,14 +69,21 @@ func openStores(ctx context.Context, env *config.Environment, s settings, logger
 	return st, nil
 }
 
-// engineError reports an engine that the setting key names, with value,
-// and that could not be used, as a setting error: the start-up report
-// then shows the setting, its value (its password masked) and where it
-// was set.
-func engineError(env *config.Environment, key, value string, err error) error {
+// engineError is an engine that a setting names and that start-up could
+// not use: unreachable, refusing the credentials, or holding a schema this
+// binary does not know. The report shows the setting as for a bad value:
+// its value (its password masked) and where it was set.
+type engineError struct {
+	engine  string // "PostgreSQL database"
+	setting config.SettingError
+}
+
+func (e *engineError) Error() string { return e.setting.Error() }
+
+func newEngineError(env *config.Environment, engine, key, value string, err error) error {
 	v, ok, lookupErr := env.Lookup(key)
 	if !ok || lookupErr != nil {
 		v = config.Value{Key: key, Raw: value, Origin: "the default"}
 	}
-	return &config.SettingError{Value: v, Reason: err.Error()}
+	return &engineError{engine: engine, setting: config.SettingError{Value: v, Reason: err.Error()}}
 }
