@@ -247,3 +247,24 @@ func TestMaskedValuesDoNotLeak(t *testing.T) {
 		t.Errorf("the argument's origin should still name it: %s", r.body)
 	}
 }
+
+// TestSecretsStayMaskedWhenValuesAreShown: with show-values=always, a
+// password setting, in an argument or the environment, and the password
+// in a URL's user-info are still masked, values and origins alike.
+func TestSecretsStayMaskedWhenValuesAreShown(t *testing.T) {
+	s := start(t, []string{"--management.endpoints.web.exposure.include=env", "--management.endpoint.env.show-values=always",
+		"--app.datasource.password=hunter2", "--app.data.redis.url=redis://:hunter2@127.0.0.1:6379/0"},
+		map[string]string{"APP_DATASOURCE_USERNAME": "app", "API_TOKEN": "hunter2"})
+	for _, path := range []string{"/actuator/env", "/actuator/env/app.datasource.password", "/actuator/env/app.data.redis.url"} {
+		r := s.do(t, "GET", path, "")
+		if r.status != 200 || strings.Contains(r.body, "hunter2") {
+			t.Errorf("%s: %d, and the body shows a secret:\n%s", path, r.status, r.body)
+		}
+	}
+	if r := s.do(t, "GET", "/actuator/env/app.data.redis.url", ""); !strings.Contains(r.body, `"value":"redis://:******@127.0.0.1:6379/0"`) {
+		t.Errorf("the URL should be shown with its password masked: %s", r.body)
+	}
+	if r := s.do(t, "GET", "/actuator/env/app.datasource.username", ""); !strings.Contains(r.body, `"value":"app"`) {
+		t.Errorf("a setting that is not a secret is shown: %s", r.body)
+	}
+}
