@@ -76,6 +76,7 @@ func open(ctx context.Context, opts Options, now func() time.Time) (*Sessions, e
 	if err != nil {
 		return nil, err
 	}
+	routeDriverLog(cmp.Or(opts.Logger, slog.Default()))
 	conn, err := goredis.ParseURL(opts.URL)
 	if err != nil {
 		return nil, fmt.Errorf("redis: URL %s: %w", where, err)
