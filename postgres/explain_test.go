@@ -10,9 +10,9 @@ import (
 )
 
 // TestGetUsesTheIndex is the cheap proof that Get costs O(log n): its
-// plan looks the message up in the unique index on position, both as
-// planned for one index and as the generic plan that a prepared statement
-// falls back on.
+// plan finds the page in the index on start, backwards, and the message
+// in the primary key, both as planned for one index and as the generic
+// plan that a prepared statement falls back on.
 func TestGetUsesTheIndex(t *testing.T) {
 	db, err := Open(t.Context(), Options{URL: enginetest.Postgres(t)})
 	if err != nil {
@@ -22,14 +22,15 @@ func TestGetUsesTheIndex(t *testing.T) {
 	ctx := t.Context()
 	const n = 100_000
 	for _, sql := range []string{
-		"INSERT INTO greeter_messages (position, text) SELECT g, 'message ' || g FROM generate_series(0, $1 - 1) g",
+		"INSERT INTO greeter_message_pages (page_id, start, first_slot) SELECT g, g * 1024, 0 FROM generate_series(0, ($1 + 1023) / 1024 - 1) g",
+		"INSERT INTO greeter_messages (page_id, slot, text) SELECT g / 1024, g % 1024, convert_to('message ' || g, 'UTF8') FROM generate_series(0, $1 - 1) g",
 		"UPDATE greeter_message_bounds SET n = $1",
 	} {
 		if _, err := db.pool.Exec(ctx, sql, n); err != nil {
 			t.Fatalf("%s: %v", sql, err)
 		}
 	}
-	if _, err := db.pool.Exec(ctx, "ANALYZE greeter_messages"); err != nil {
+	if _, err := db.pool.Exec(ctx, "ANALYZE greeter_messages, greeter_message_pages"); err != nil {
 		t.Fatal(err)
 	}
 	for _, mode := range []string{"force_custom_plan", "force_generic_plan"} {
@@ -53,8 +54,10 @@ func TestGetUsesTheIndex(t *testing.T) {
 		conn.Conn().Close(ctx) // not back to the pool with the setting
 		conn.Release()
 		text := strings.Join(plan, "\n")
-		if !strings.Contains(text, "Index Scan using greeter_messages_position_key on greeter_messages") ||
-			strings.Contains(text, "Seq Scan on greeter_messages") {
+		if !strings.Contains(text, "Index Scan Backward using greeter_message_pages_start_key on greeter_message_pages") ||
+			!strings.Contains(text, "Index Scan using greeter_messages_pkey on greeter_messages") ||
+			strings.Contains(text, "Seq Scan on greeter_messages") ||
+			strings.Contains(text, "Seq Scan on greeter_message_pages") {
 			t.Errorf("%s: Get is not an index lookup:\n%s", mode, text)
 		} else {
 			t.Logf("%s:\n%s", mode, text)

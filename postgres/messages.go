@@ -21,32 +21,36 @@ type Messages struct {
 	timeout time.Duration // Options.Timeout
 }
 
-// The statements of the store. Each is one round trip; Replace and Remove
-// call the functions that the migration created.
+// The statements of the store. Each is one round trip; Append, Replace
+// and Remove call the functions that the migrations created. Texts travel
+// as bytea, the bytes of the Go string, so that any string is kept as it
+// is, NUL bytes included.
 const (
-	// Appending increments n and inserts at base + the old n in one
-	// statement: the update locks the bounds row until commit, so no
-	// other writer can take the same position or renumber meanwhile.
-	appendSQL = `WITH slot AS (
-	UPDATE greeter_message_bounds SET n = n + 1 RETURNING base + n - 1 AS position
-)
-INSERT INTO greeter_messages (position, text) SELECT position, $1 FROM slot`
+	appendSQL  = `SELECT greeter_append_message($1)`
+	replaceSQL = `SELECT greeter_replace_message($1, $2)`
+	removeSQL  = `SELECT greeter_remove_message($1)`
 
 	// getSQL reads the bounds and the message from one snapshot. The
 	// message is a subquery rather than a join so that, whatever the
-	// statistics say of the bounds table, it is an index lookup made once
-	// (a join may be planned as a hash of every message). The CASE keeps
-	// base + $1 from being computed (and overflowing) for an index out of
-	// range, which then matches no row.
+	// statistics say of the bounds table, it is two index lookups made
+	// once: the page whose start is the greatest not above the message's
+	// position (a backward scan of the index on start), then the row of
+	// that page at the message's slot. The CASE keeps base + $1 from
+	// being computed (and overflowing) for an index out of range, which
+	// then matches no page.
 	getSQL = `SELECT b.n, (
 	SELECT m.text FROM greeter_messages m
-	WHERE m.position = CASE WHEN $1::bigint >= 0 AND $1::bigint < b.n THEN b.base + $1::bigint END
+	WHERE (m.page_id, m.slot) = (
+		SELECT p.page_id, p.first_slot + (b.base + $1::bigint - p.start) FROM greeter_message_pages p
+		WHERE p.start <= CASE WHEN $1::bigint >= 0 AND $1::bigint < b.n THEN b.base + $1::bigint END
+		ORDER BY p.start DESC LIMIT 1
+	)
 )
 FROM greeter_message_bounds b`
 
-	replaceSQL = `SELECT greeter_replace_message($1, $2)`
-	removeSQL  = `SELECT greeter_remove_message($1)`
-	allSQL     = `SELECT text FROM greeter_messages ORDER BY position`
+	// allSQL relies on page ids increasing along the collection (see the
+	// migration), so that one scan of the primary key gives the order.
+	allSQL = `SELECT text FROM greeter_messages ORDER BY page_id, slot`
 )
 
 // Append adds m after the last message. An error that wraps an
@@ -54,7 +58,7 @@ FROM greeter_message_bounds b`
 func (s *Messages) Append(ctx context.Context, m message.Message) error {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	if _, err := s.pool.Exec(ctx, appendSQL, m.Text); err != nil {
+	if _, err := s.pool.Exec(ctx, appendSQL, textBytes(m.Text)); err != nil {
 		return fmt.Errorf("appending a message: %w", classify(err))
 	}
 	return nil
@@ -65,7 +69,7 @@ func (s *Messages) Get(ctx context.Context, index int64) (message.Message, error
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	var n int64
-	var text *string
+	var text []byte // nil for NULL: no row
 	if err := s.pool.QueryRow(ctx, getSQL, index).Scan(&n, &text); err != nil {
 		return message.Message{}, fmt.Errorf("reading message %d: %w", index, classify(err))
 	}
@@ -75,7 +79,7 @@ func (s *Messages) Get(ctx context.Context, index int64) (message.Message, error
 	if text == nil {
 		return message.Message{}, fmt.Errorf("reading message %d: greeter_messages has no row for it although it holds %d messages", index, n)
 	}
-	return message.Message{Text: *text}, nil
+	return message.Message{Text: string(text)}, nil
 }
 
 // Replace sets the text of the message at index to m's text.
@@ -83,7 +87,7 @@ func (s *Messages) Replace(ctx context.Context, index int64, m message.Message) 
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	var n int64
-	if err := s.pool.QueryRow(ctx, replaceSQL, index, m.Text).Scan(&n); err != nil {
+	if err := s.pool.QueryRow(ctx, replaceSQL, index, textBytes(m.Text)).Scan(&n); err != nil {
 		return fmt.Errorf("replacing message %d: %w", index, classify(err))
 	}
 	return check(index, n)
@@ -110,12 +114,12 @@ func (s *Messages) All(ctx context.Context) ([]message.Message, error) {
 	}
 	defer rows.Close()
 	all := []message.Message{} // not nil: an empty collection is an empty list
+	var text []byte
 	for rows.Next() {
-		var m message.Message
-		if err := rows.Scan(&m.Text); err != nil {
+		if err := rows.Scan(&text); err != nil {
 			return nil, fmt.Errorf("reading the messages: %w", classify(err))
 		}
-		all = append(all, m)
+		all = append(all, message.Message{Text: string(text)})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading the messages: %w", classify(err))
@@ -130,4 +134,13 @@ func check(index, n int64) error {
 		return &message.IndexError{Index: index, Len: int(n)}
 	}
 	return nil
+}
+
+// textBytes returns text as a bytea parameter. It is never nil, which pgx
+// would send as NULL: the empty text is an empty bytea.
+func textBytes(text string) []byte {
+	if text == "" {
+		return []byte{}
+	}
+	return []byte(text)
 }

@@ -36,22 +36,7 @@ const (
 func migrate(ctx context.Context, cfg *pgx.ConnConfig, logger *slog.Logger) error {
 	sqlDB := stdlib.OpenDB(*cfg)
 	defer sqlDB.Close()
-	fsys, err := fs.Sub(migrationFiles, "migrations")
-	if err != nil {
-		return err
-	}
-	// An instance that finds the lock taken tries again every second, for
-	// ten minutes at most, or as long as ctx allows.
-	locker, err := lock.NewPostgresSessionLocker(lock.WithLockID(migrationLock), lock.WithLockTimeout(1, 600))
-	if err != nil {
-		return err
-	}
-	provider, err := goose.NewProvider(goose.DialectPostgres, sqlDB, fsys,
-		goose.WithTableName(versionTable),
-		goose.WithSessionLocker(locker),
-		goose.WithDisableGlobalRegistry(true),
-		goose.WithLogger(goose.NopLogger()),
-	)
+	provider, err := newProvider(sqlDB)
 	if err != nil {
 		return err
 	}
@@ -79,6 +64,27 @@ func migrate(ctx context.Context, cfg *pgx.ConnConfig, logger *slog.Logger) erro
 		logger.Info("PostgreSQL schema migrated", "version", r.Source.Version, "file", r.Source.Path, "duration", r.Duration)
 	}
 	return nil
+}
+
+// newProvider returns the goose provider of the embedded migrations on
+// db, with the service's version table and lock.
+func newProvider(db *sql.DB) (*goose.Provider, error) {
+	fsys, err := fs.Sub(migrationFiles, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	// An instance that finds the lock taken tries again every second, for
+	// ten minutes at most, or as long as ctx allows.
+	locker, err := lock.NewPostgresSessionLocker(lock.WithLockID(migrationLock), lock.WithLockTimeout(1, 600))
+	if err != nil {
+		return nil, err
+	}
+	return goose.NewProvider(goose.DialectPostgres, db, fsys,
+		goose.WithTableName(versionTable),
+		goose.WithSessionLocker(locker),
+		goose.WithDisableGlobalRegistry(true),
+		goose.WithLogger(goose.NopLogger()),
+	)
 }
 
 // schemaVersion returns the newest migration recorded in the version

@@ -1,10 +1,13 @@
 package postgres_test
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/internal/enginetest"
 	"github.com/springport/greeter/postgres"
@@ -39,9 +42,9 @@ func TestInstancesStartingTogetherMigrateOnce(t *testing.T) {
 		return
 	}
 	var applied, versions int
-	query(t, url, "SELECT count(*) FILTER (WHERE version_id = 1), count(*) FROM greeter_schema_version", &applied, &versions)
-	if applied != 1 || versions != 2 {
-		t.Errorf("greeter_schema_version records version 1 %d times in %d rows, want once, beside version 0", applied, versions)
+	query(t, url, "SELECT count(*) FILTER (WHERE version_id = 2), count(*) FROM greeter_schema_version", &applied, &versions)
+	if applied != 1 || versions != 3 {
+		t.Errorf("greeter_schema_version records version 2 %d times in %d rows, want once, beside versions 0 and 1", applied, versions)
 	}
 	var gooseDefault bool
 	query(t, url, "SELECT to_regclass('goose_db_version') IS NOT NULL", &gooseDefault)
@@ -74,13 +77,168 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	if err == nil {
 		t.Fatal("Open accepted a schema at version 7")
 	}
-	want := "the database schema is at version 7, newer than the newest this binary knows (1)"
+	want := "the database schema is at version 7, newer than the newest this binary knows (2)"
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("Open's error:\ngot  %v\nwant one saying %q", err, want)
 	}
 	var rows int
 	query(t, url, "SELECT count(*) FROM greeter_schema_version", &rows)
-	if rows != 3 {
-		t.Errorf("greeter_schema_version has %d rows after the refusal, want the 3 it had", rows)
+	if rows != 4 {
+		t.Errorf("greeter_schema_version has %d rows after the refusal, want the 4 it had", rows)
+	}
+}
+
+// version1 makes the database of url as version 1 of the schema left it,
+// holding texts: message i at position base + i.
+func version1(t *testing.T, url string, base int64, texts []string) {
+	t.Helper()
+	if err := postgres.MigrateTo(t.Context(), url, 1); err != nil {
+		t.Fatalf("migrating to version 1: %v", err)
+	}
+	conn := connect(t, url)
+	ctx := t.Context()
+	if _, err := conn.Exec(ctx, "INSERT INTO greeter_messages (position, text) SELECT $1 + i - 1, t FROM unnest($2::text[]) WITH ORDINALITY AS u(t, i)", base, texts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "UPDATE greeter_message_bounds SET base = $1, n = $2", base, len(texts)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// version1Texts reads the messages of a database at version 1 of the
+// schema, checking that they are at dense positions from base.
+func version1Texts(t *testing.T, url string) []string {
+	t.Helper()
+	conn := connect(t, url)
+	ctx := t.Context()
+	var base, n, count, misplaced int64
+	if err := conn.QueryRow(ctx, "SELECT base, n FROM greeter_message_bounds").Scan(&base, &n); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE position <> $1 + i - 1)
+FROM (SELECT position, row_number() OVER (ORDER BY position) AS i FROM greeter_messages) m`, base).Scan(&count, &misplaced); err != nil {
+		t.Fatal(err)
+	}
+	if count != n || misplaced != 0 {
+		t.Fatalf("version 1 holds %d rows, %d of them not at base %d + their index, and says n = %d", count, misplaced, base, n)
+	}
+	rows, err := conn.Query(ctx, "SELECT text FROM greeter_messages ORDER BY position")
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return texts
+}
+
+// stored returns the texts that s holds, in order.
+func stored(t *testing.T, s message.Store) []string {
+	t.Helper()
+	all, err := s.All(t.Context())
+	if err != nil {
+		t.Fatalf("All: %v", err)
+	}
+	texts := make([]string, len(all))
+	for i, m := range all {
+		texts[i] = m.Text
+	}
+	return texts
+}
+
+// TestMigrateFromVersion1AndBack converts a collection of version 1 that
+// spans several pages (and starts past position 0, as removals at the
+// front leave it) to pages, uses it, and converts it back.
+func TestMigrateFromVersion1AndBack(t *testing.T) {
+	url := enginetest.Postgres(t)
+	ctx := t.Context()
+	texts := make([]string, 2500) // two full pages of 1024 and a part
+	for i := range texts {
+		texts[i] = fmt.Sprintf("message %d", i)
+	}
+	texts[0], texts[1023], texts[1024], texts[2499] = "", "héllo wörld, 日本語, 🙂", `quotes ' " \`, "last"
+	version1(t, url, 7, texts)
+
+	db := open(t, url)
+	var version int64
+	query(t, url, "SELECT max(version_id) FROM greeter_schema_version", &version)
+	if version != 2 {
+		t.Fatalf("after Open the schema is at version %d, want 2", version)
+	}
+	s := db.Messages()
+	if got := stored(t, s); !slices.Equal(got, texts) {
+		t.Fatalf("after migrating, All differs from what version 1 held:\ngot  %.80q\nwant %.80q", got, texts)
+	}
+	conn := connect(t, url)
+	if err := checkLayout(ctx, conn, 1024, texts); err != nil {
+		t.Fatalf("after migrating: %v", err)
+	}
+	for _, i := range []int{0, 1023, 1024, 2047, 2048, 2499} {
+		if m, err := s.Get(ctx, int64(i)); err != nil || m.Text != texts[i] {
+			t.Errorf("Get(%d) = %q, %v; want %q", i, m.Text, err, texts[i])
+		}
+	}
+	// The migrated collection is one the functions work on.
+	if err := s.Remove(ctx, 1024); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(ctx, message.Message{Text: "appended"}); err != nil {
+		t.Fatal(err)
+	}
+	want := append(slices.Delete(slices.Clone(texts), 1024, 1025), "appended")
+	if err := checkLayout(ctx, conn, 1024, want); err != nil {
+		t.Fatalf("after Remove and Append: %v", err)
+	}
+	db.Close()
+
+	if err := postgres.MigrateTo(ctx, url, 1); err != nil {
+		t.Fatalf("migrating down to version 1: %v", err)
+	}
+	if got := version1Texts(t, url); !slices.Equal(got, want) {
+		t.Fatalf("after migrating down, version 1 holds:\n%.80q\nwant %.80q", got, want)
+	}
+	// Version 1's functions are back.
+	query(t, url, "SELECT greeter_remove_message(0)")
+	if got := version1Texts(t, url); !slices.Equal(got, want[1:]) {
+		t.Fatalf("after version 1's remove of the first, version 1 holds:\n%.80q\nwant %.80q", got, want[1:])
+	}
+}
+
+// TestMigrateDownRefusesNUL checks that migrating down stops, changing
+// nothing, rather than lose a text that version 1 cannot hold.
+func TestMigrateDownRefusesNUL(t *testing.T) {
+	db, url := fresh(t)
+	s := db.Messages()
+	for _, text := range []string{"a", "with \x00 a NUL byte", "c"} {
+		if err := s.Append(t.Context(), message.Message{Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := postgres.MigrateTo(t.Context(), url, 1)
+	if err == nil || !strings.Contains(err.Error(), "1 messages contain a NUL byte") {
+		t.Fatalf("migrating down with a NUL byte stored: got %v, want a refusal saying why", err)
+	}
+	var version int64
+	query(t, url, "SELECT max(version_id) FROM greeter_schema_version", &version)
+	if got := stored(t, s); version != 2 || !slices.Equal(got, []string{"a", "with \x00 a NUL byte", "c"}) {
+		t.Errorf("after the refusal, version %d holding %q; want version 2 unchanged", version, got)
+	}
+}
+
+// TestMigrateRefusesAnInconsistentVersion1 checks that a version 1
+// collection whose bounds disagree with its rows is not converted.
+func TestMigrateRefusesAnInconsistentVersion1(t *testing.T) {
+	url := enginetest.Postgres(t)
+	version1(t, url, 0, []string{"a", "b", "c"})
+	query(t, url, "UPDATE greeter_message_bounds SET n = 2")
+	_, err := postgres.Open(t.Context(), postgres.Options{URL: url})
+	if err == nil || !strings.Contains(err.Error(), "not converting an inconsistent collection") {
+		t.Fatalf("Open on an inconsistent version 1: got %v, want a refusal", err)
+	}
+	var version, rows int64
+	query(t, url, "SELECT (SELECT max(version_id) FROM greeter_schema_version), (SELECT count(*) FROM greeter_messages WHERE text IN ('a', 'b', 'c'))", &version, &rows)
+	if version != 1 || rows != 3 {
+		t.Errorf("after the refusal, version %d holding %d of the 3 rows; want version 1 unchanged", version, rows)
 	}
 }

@@ -86,6 +86,15 @@ func outOfRange(t *testing.T, s message.Store) {
 	expect(t, s, "x", "y", "z") // failed operations change nothing
 	mustRemove(t, s, 2)
 	expectIndexErrors(t, s, 2, 2) // the length is the one of the moment
+	// After removals at the front, as after any: a store that counts
+	// positions from where the collection starts must not overflow.
+	mustRemove(t, s, 0)
+	mustAppend(t, s, "w")
+	mustRemove(t, s, 0)
+	for _, index := range []int64{1, -1, math.MaxInt64, math.MaxInt64 - 1, math.MinInt64} {
+		expectIndexErrors(t, s, index, 1)
+	}
+	expect(t, s, "w")
 }
 
 // expectIndexErrors checks that Get, Replace and Remove at index fail with
@@ -204,6 +213,16 @@ func textsKeptExactly(t *testing.T, s message.Store) {
 		"héllo wörld, 日本語, עברית, 🙂👍🏽, e\u0301",
 		`quotes ' " \ and SQL: '); DROP TABLE messages; --`,
 		"%s %d $1 ${x} \\x00",
+		// NUL bytes (which an SQL text column cannot hold) alone, among
+		// text and at the end, other control characters, characters that
+		// some layers treat specially, and bytes that are not UTF-8: a Go
+		// string holds any bytes, and a store keeps what it is given.
+		"\x00",
+		"nul \x00 inside, and last \x00",
+		"\x00\x00\x00",
+		"\x01\x07\x1b[31m\x7f control characters",
+		"\ufeffbyte order mark, \u2028line separator, \U0010FFFF",
+		"\xff\xfe\xc0\x80 not UTF-8",
 		large,
 	}
 	for _, text := range want {
@@ -216,13 +235,19 @@ func textsKeptExactly(t *testing.T, s message.Store) {
 		}
 	}
 	mustReplace(t, s, 0, large)
+	mustReplace(t, s, 1, "replaced with \x00")
 	mustReplace(t, s, int64(len(want)-1), "")
 	if got := mustGet(t, s, 0); got != large {
 		t.Errorf("after replacing with 1 MiB, Get(0) has %d bytes", len(got))
 	}
+	if got := mustGet(t, s, 1); got != "replaced with \x00" {
+		t.Errorf("after replacing with a NUL byte, Get(1) = %q", got)
+	}
 	if got := mustGet(t, s, int64(len(want)-1)); got != "" {
 		t.Errorf("after replacing with the empty text, Get(%d) = %.40q", len(want)-1, got)
 	}
+	want[0], want[1], want[len(want)-1] = large, "replaced with \x00", ""
+	expect(t, s, want...)
 }
 
 // ConcurrentAppends appends each messages from each of writers

@@ -1,0 +1,34 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// MigrateTo migrates the schema of the database of url up or down to
+// version, with the provider that Open uses, so that tests can make a
+// database as an older binary left it.
+func MigrateTo(ctx context.Context, url string, version int64) error {
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		return err
+	}
+	db := stdlib.OpenDB(*cfg)
+	defer db.Close()
+	provider, err := newProvider(db)
+	if err != nil {
+		return err
+	}
+	current, err := provider.GetDBVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if version < current {
+		_, err = provider.DownTo(ctx, version)
+	} else {
+		_, err = provider.UpTo(ctx, version)
+	}
+	return err
+}
