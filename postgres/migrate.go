@@ -57,7 +57,9 @@ func migrate(ctx context.Context, cfg *pgx.ConnConfig, logger *slog.Logger) erro
 		return classify(err)
 	}
 	if len(results) == 0 {
-		logger.Info("PostgreSQL schema is up to date", "version", current)
+		// Another instance may have migrated while this one waited for the
+		// lock: the version read before is stale then.
+		logger.Info("PostgreSQL schema is up to date", "version", newest)
 		return nil
 	}
 	for _, r := range results {
