@@ -5,11 +5,9 @@ package redis_test
 
 import (
 	"context"
-	"io"
 	"net"
-	"net/url"
+	neturl "net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -65,14 +63,19 @@ func TestOpenUnreachable(t *testing.T) {
 // store serves again by itself.
 func TestOutageAndRecovery(t *testing.T) {
 	url, prefix := enginetest.Redis(t)
-	p := newProxy(t, url)
+	u, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := enginetest.NewProxy(t, u.Host)
+	u.Host = p.Addr()
 	clock := clocktest.New()
-	s := openWithClock(t, redis.Options{URL: p.url, Namespace: prefix, IdleTimeout: time.Hour,
+	s := openWithClock(t, redis.Options{URL: u.String(), Namespace: prefix, IdleTimeout: time.Hour,
 		ConnectTimeout: 300 * time.Millisecond, Timeout: 300 * time.Millisecond}, clock.Now)
 	id := create(t, s)
 	clock.Advance(2 * time.Hour) // so that Sweep asks Redis about it
 
-	p.cut()
+	p.Cut()
 	ctx := ctxWithin(t, 10*time.Second)
 	_, createErr := s.Create(ctx)
 	_, touchErr := s.Touch(ctx, id)
@@ -90,7 +93,7 @@ func TestOutageAndRecovery(t *testing.T) {
 		t.Errorf("Sweep with Redis out of reach: %v; want an outage of Redis", err)
 	}
 
-	p.restore()
+	p.Restore()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		live, err := s.Touch(ctx, id)
@@ -115,82 +118,6 @@ func TestCancelledCallerIsNoOutage(t *testing.T) {
 	if err == nil || isOutage(err) {
 		t.Errorf("Touch for a caller that gave up: %v; want an error that is no outage", err)
 	}
-}
-
-// proxy forwards TCP connections to Redis until cut, which closes them
-// all and refuses new ones (accepting, then closing them) until restore.
-type proxy struct {
-	url string // the Redis URL, through the proxy
-
-	mu    sync.Mutex
-	down  bool
-	conns []net.Conn
-}
-
-func newProxy(t *testing.T, redisURL string) *proxy {
-	t.Helper()
-	u, err := url.Parse(redisURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	target := u.Host
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Host = l.Addr().String()
-	p := &proxy{url: u.String()}
-	var wg sync.WaitGroup
-	t.Cleanup(func() {
-		l.Close()
-		p.cut()
-		wg.Wait()
-	})
-	wg.Go(func() {
-		for {
-			in, err := l.Accept()
-			if err != nil {
-				return
-			}
-			p.mu.Lock()
-			down := p.down
-			if !down {
-				p.conns = append(p.conns, in)
-			}
-			p.mu.Unlock()
-			if down {
-				in.Close()
-				continue
-			}
-			out, err := net.Dial("tcp", target)
-			if err != nil {
-				in.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, out)
-			p.mu.Unlock()
-			wg.Go(func() { io.Copy(out, in); out.Close() })
-			wg.Go(func() { io.Copy(in, out); in.Close() })
-		}
-	})
-	return p
-}
-
-func (p *proxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.down = true
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
-}
-
-func (p *proxy) restore() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.down = false
 }
 
 func TestClosedStoreIsNoOutage(t *testing.T) {
