@@ -32,3 +32,21 @@ func MigrateTo(ctx context.Context, url string, version int64) error {
 	}
 	return err
 }
+
+// AppendBatches returns how many batches of Appends s has sent.
+func AppendBatches(s *Messages) int64 { return s.appends.batches.Load() }
+
+// AppendQueue returns how many Appends of s are in the batch in flight
+// and how many wait for the next one.
+func AppendQueue(s *Messages) (inFlight, queued int) {
+	s.appends.mu.Lock()
+	defer s.appends.mu.Unlock()
+	return s.appends.inFlight, len(s.appends.queue)
+}
+
+// SetBatchBounds changes the bounds on the batches of s.
+func SetBatchBounds(s *Messages, messages, bytes int) {
+	s.appends.mu.Lock()
+	defer s.appends.mu.Unlock()
+	s.appends.maxMessages, s.appends.maxBytes = messages, bytes
+}

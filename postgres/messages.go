@@ -19,16 +19,19 @@ var _ message.Store = (*Messages)(nil)
 type Messages struct {
 	pool    *pgxpool.Pool
 	timeout time.Duration // Options.Timeout
+	appends *appender
 }
 
-// The statements of the store. Each is one round trip; Append, Replace
-// and Remove call the functions that the migrations created. Texts travel
-// as bytea, the bytes of the Go string, so that any string is kept as it
-// is, NUL bytes included.
+// The statements of the store. Each is one round trip; Append (a batch
+// of one, or of several: see batch.go), Replace and Remove call the
+// functions that the migrations created. Texts travel as bytea, the bytes
+// of the Go string, so that any string is kept as it is, NUL bytes
+// included.
 const (
-	appendSQL  = `SELECT greeter_append_message($1)`
-	replaceSQL = `SELECT greeter_replace_message($1, $2)`
-	removeSQL  = `SELECT greeter_remove_message($1)`
+	appendOneSQL = `SELECT greeter_append_message($1)`
+	appendSQL    = `SELECT greeter_append_messages($1)`
+	replaceSQL   = `SELECT greeter_replace_message($1, $2)`
+	removeSQL    = `SELECT greeter_remove_message($1)`
 
 	// getSQL reads the bounds and the message from one snapshot. The
 	// message is a subquery rather than a join so that, whatever the
@@ -53,15 +56,12 @@ FROM greeter_message_bounds b`
 	allSQL = `SELECT text FROM greeter_messages ORDER BY page_id, slot`
 )
 
-// Append adds m after the last message. An error that wraps an
-// *outage.Error leaves unknown whether m was stored.
+// Append adds m after the last message, in one transaction with the
+// other Appends of this process that wait at the same time (batch.go). An
+// error that wraps an *outage.Error, or that of a context that ended
+// while its batch was in flight, leaves unknown whether m was stored.
 func (s *Messages) Append(ctx context.Context, m message.Message) error {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	if _, err := s.pool.Exec(ctx, appendSQL, textBytes(m.Text)); err != nil {
-		return fmt.Errorf("appending a message: %w", classify(err))
-	}
-	return nil
+	return s.appends.append(ctx, m.Text)
 }
 
 // Get returns the message at index.

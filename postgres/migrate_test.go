@@ -42,9 +42,9 @@ func TestInstancesStartingTogetherMigrateOnce(t *testing.T) {
 		return
 	}
 	var applied, versions int
-	query(t, url, "SELECT count(*) FILTER (WHERE version_id = 2), count(*) FROM greeter_schema_version", &applied, &versions)
-	if applied != 1 || versions != 3 {
-		t.Errorf("greeter_schema_version records version 2 %d times in %d rows, want once, beside versions 0 and 1", applied, versions)
+	query(t, url, "SELECT count(*) FILTER (WHERE version_id = 3), count(*) FROM greeter_schema_version", &applied, &versions)
+	if applied != 1 || versions != 4 {
+		t.Errorf("greeter_schema_version records version 3 %d times in %d rows, want once, beside versions 0, 1 and 2", applied, versions)
 	}
 	var gooseDefault bool
 	query(t, url, "SELECT to_regclass('goose_db_version') IS NOT NULL", &gooseDefault)
@@ -77,14 +77,14 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	if err == nil {
 		t.Fatal("Open accepted a schema at version 7")
 	}
-	want := "the database schema is at version 7, newer than the newest this binary knows (2)"
+	want := "the database schema is at version 7, newer than the newest this binary knows (3)"
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("Open's error:\ngot  %v\nwant one saying %q", err, want)
 	}
 	var rows int
 	query(t, url, "SELECT count(*) FROM greeter_schema_version", &rows)
-	if rows != 4 {
-		t.Errorf("greeter_schema_version has %d rows after the refusal, want the 4 it had", rows)
+	if rows != 5 {
+		t.Errorf("greeter_schema_version has %d rows after the refusal, want the 5 it had", rows)
 	}
 }
 
@@ -163,8 +163,8 @@ func TestMigrateFromVersion1AndBack(t *testing.T) {
 	db := open(t, url)
 	var version int64
 	query(t, url, "SELECT max(version_id) FROM greeter_schema_version", &version)
-	if version != 2 {
-		t.Fatalf("after Open the schema is at version %d, want 2", version)
+	if version != 3 {
+		t.Fatalf("after Open the schema is at version %d, want 3", version)
 	}
 	s := db.Messages()
 	if got := stored(t, s); !slices.Equal(got, texts) {
@@ -222,7 +222,7 @@ func TestMigrateDownRefusesNUL(t *testing.T) {
 	var version int64
 	query(t, url, "SELECT max(version_id) FROM greeter_schema_version", &version)
 	if got := stored(t, s); version != 2 || !slices.Equal(got, []string{"a", "with \x00 a NUL byte", "c"}) {
-		t.Errorf("after the refusal, version %d holding %q; want version 2 unchanged", version, got)
+		t.Errorf("after the refusal, version %d holding %q; want version 2 (version 3's Down applied, 2's refused) unchanged", version, got)
 	}
 }
 
@@ -240,5 +240,46 @@ func TestMigrateRefusesAnInconsistentVersion1(t *testing.T) {
 	query(t, url, "SELECT (SELECT max(version_id) FROM greeter_schema_version), (SELECT count(*) FROM greeter_messages WHERE text IN ('a', 'b', 'c'))", &version, &rows)
 	if version != 1 || rows != 3 {
 		t.Errorf("after the refusal, version %d holding %d of the 3 rows; want version 1 unchanged", version, rows)
+	}
+}
+
+// TestVersion2InstancesKeepAppending checks that instances of the binary
+// of version 2, which append one message a call, keep working beside
+// those of version 3 (a rolling upgrade), and after a migration back to
+// version 2.
+func TestVersion2InstancesKeepAppending(t *testing.T) {
+	db, url := fresh(t)
+	setPageSize(t, url, 2)
+	s := db.Messages()
+	version2Append := func(text string) {
+		t.Helper()
+		if _, err := connect(t, url).Exec(t.Context(), "SELECT greeter_append_message($1)", []byte(text)); err != nil {
+			t.Fatalf("version 2's append: %v", err)
+		}
+	}
+	if err := s.Append(t.Context(), message.Message{Text: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	version2Append("b")
+	if err := s.Append(t.Context(), message.Message{Text: "c"}); err != nil {
+		t.Fatal(err)
+	}
+	version2Append("d")
+	want := []string{"a", "b", "c", "d"}
+	if err := checkLayout(t.Context(), connect(t, url), 2, want); err != nil {
+		t.Fatalf("appended by both versions: %v", err)
+	}
+	db.Close()
+	if err := postgres.MigrateTo(t.Context(), url, 2); err != nil {
+		t.Fatalf("migrating down to version 2: %v", err)
+	}
+	var batches bool
+	query(t, url, "SELECT to_regprocedure('greeter_append_messages(bytea[])') IS NOT NULL", &batches)
+	if batches {
+		t.Error("greeter_append_messages is still there at version 2")
+	}
+	version2Append("e")
+	if err := checkLayout(t.Context(), connect(t, url), 2, append(want, "e")); err != nil {
+		t.Fatalf("at version 2 again: %v", err)
 	}
 }
