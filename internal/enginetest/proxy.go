@@ -59,7 +59,8 @@ func (p *Proxy) Cut() { p.set(cut) }
 
 // Hang passes nothing through any connection, and accepts new ones that
 // pass nothing either, until Restore: a client waits until its own
-// timeout.
+// timeout. A connection that tried to pass anything meanwhile is closed
+// at Restore, and what it held is dropped.
 func (p *Proxy) Hang() { p.set(hanging) }
 
 // Restore forwards new connections again.
@@ -75,14 +76,20 @@ func (p *Proxy) set(m proxyMode) {
 	}
 }
 
-// passing waits while the proxy hangs, and reports whether it forwards.
+// passing reports whether the proxy forwards now. While it hangs, it
+// waits, and then reports false whatever comes next: a connection that
+// hung is dropped with what it held, as a network that lost its state
+// drops it, so that nothing a client gave up on arrives late.
 func (p *Proxy) passing() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.mode != hanging {
+		return p.mode == forwarding
+	}
 	for p.mode == hanging {
 		p.moved.Wait()
 	}
-	return p.mode == forwarding
+	return false
 }
 
 func (p *Proxy) closeAll() {
@@ -137,7 +144,7 @@ func (p *Proxy) accept() {
 
 func (p *Proxy) forward(client net.Conn) {
 	defer p.wg.Done()
-	if !p.passing() { // a connection made while hanging waits here
+	if !p.passing() { // a connection made while hanging waits here, then closes
 		client.Close()
 		return
 	}
@@ -159,7 +166,7 @@ func (p *Proxy) forward(client net.Conn) {
 		for {
 			n, err := src.Read(buf)
 			if n > 0 {
-				if !p.passing() { // hanging: hold the bytes until Restore
+				if !p.passing() { // hanging: hold the bytes, and drop them at Restore
 					return
 				}
 				if _, werr := dst.Write(buf[:n]); werr != nil {

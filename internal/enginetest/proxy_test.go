@@ -84,7 +84,10 @@ func TestProxyCutHangRestore(t *testing.T) {
 	}
 
 	p.Restore()
+	if err := roundTrip(open, 5*time.Second); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("a connection that hung, after Restore: %v, want it closed", err)
+	}
 	if err := roundTrip(dial(t, p.Addr()), 5*time.Second); err != nil {
-		t.Errorf("after Restore from hanging: %v", err)
+		t.Errorf("a new connection after Restore from hanging: %v", err)
 	}
 }
