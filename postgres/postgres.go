@@ -62,17 +62,22 @@
 //     the bounds and pages left by the one before it, and puts its
 //     messages at consecutive positions, in the order their Appends
 //     arrived.
-//   - Remove (greeter_remove_message) locks the bounds row FOR UPDATE,
-//     which conflicts with every other writer, then deletes, renumbers,
-//     merges and updates the bounds, each in a statement of its own that
-//     sees everything committed before the lock was granted.
-//   - Replace (greeter_replace_message) locks the bounds row FOR KEY SHARE,
-//     which conflicts with Remove's FOR UPDATE but not with Append's
-//     update, then updates the message's row in a later statement. The
-//     lock is what makes it safe: in READ COMMITTED an UPDATE that waits
-//     for a row being renumbered rechecks only that row, and would miss the
-//     row that a concurrent Remove moved to the slot it looks for. An
-//     Append moves no message, so Replace need not wait for it.
+//   - Remove (greeter_remove_message) holds the collection's advisory
+//     lock exclusively, which keeps Replaces out, then locks the bounds
+//     row FOR UPDATE, which waits for Appends; then it deletes,
+//     renumbers, merges and updates the bounds, each in a statement of its
+//     own that sees everything committed before the locks were granted.
+//   - Replace (greeter_replace_message) holds the advisory lock shared,
+//     which conflicts with Remove only, then reads the bounds and updates
+//     the message's row in later statements. The lock is what makes it
+//     safe: in READ COMMITTED an UPDATE that waits for a row being
+//     renumbered rechecks only that row, and would miss the row that a
+//     concurrent Remove moved to the slot it looks for. An Append moves no
+//     message, so Replace need not wait for it. The lock is an advisory
+//     one, taken first by the only two functions that take it, because
+//     the row lock it replaced (FOR KEY SHARE on the bounds row, against
+//     Remove's FOR UPDATE on a row that Appends keep updating) deadlocked
+//     now and then.
 //   - Get is one statement that reads the bounds, the page and the row
 //     from one snapshot, so an out-of-range answer carries the length the
 //     collection had in that snapshot. All reads every row in one

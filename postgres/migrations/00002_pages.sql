@@ -136,10 +136,16 @@ $$;
 -- +goose StatementEnd
 
 -- greeter_replace_message sets the text of message i and returns the
--- length of the collection as it was while the change was made. The lock
--- (FOR KEY SHARE) conflicts with Remove's FOR UPDATE only: no message
--- moves until the change commits, and the UPDATE, a later statement, sees
--- any Remove that the lock waited for.
+-- length of the collection as it was while the change was made. It takes
+-- the collection's advisory lock (2035117395872734295, the first eight
+-- bytes of the SHA-256 of "greeter_messages") shared, which conflicts
+-- with Remove's exclusive hold of it only: no message moves until the
+-- change commits, and the later statements see any Remove that the lock
+-- waited for. An advisory lock rather than a row lock on the bounds: a
+-- FOR KEY SHARE there, against Remove's FOR UPDATE on a row that Appends
+-- keep updating, deadlocked now and then (PostgreSQL locks each version
+-- along the row's update chain), while a lock that only these two take,
+-- always first, cannot.
 -- +goose StatementBegin
 CREATE FUNCTION greeter_replace_message(i bigint, new_text bytea) RETURNS bigint
 LANGUAGE plpgsql AS $$
@@ -149,7 +155,8 @@ DECLARE
     a     bigint;  -- the position of message i, computed (and so not
                    -- overflowing) only for an index in range
 BEGIN
-    SELECT b.base, b.n INTO first, len FROM greeter_message_bounds b FOR KEY SHARE;
+    PERFORM pg_advisory_xact_lock_shared(2035117395872734295);
+    SELECT b.base, b.n INTO first, len FROM greeter_message_bounds b;
     IF i >= 0 AND i < len THEN
         a := first + i;
         UPDATE greeter_messages SET text = new_text
@@ -167,8 +174,10 @@ $$;
 -- +goose StatementEnd
 
 -- greeter_remove_message deletes message i and returns the length of the
--- collection before the removal. The lock (FOR UPDATE) conflicts with
--- every other writer. Like version 1 it closes the gap from its shorter
+-- collection before the removal. It holds the collection's advisory lock
+-- (see greeter_replace_message) exclusively, which keeps Replaces out,
+-- then locks the bounds row FOR UPDATE, which waits for the Appends in
+-- progress and keeps new ones out. Like version 1 it closes the gap from its shorter
 -- side, but on two levels: within the page, the slots before the message
 -- move one on (and first_slot with them) or those after it one back; among
 -- the pages, the starts of those before it move one on (and base with
@@ -199,6 +208,7 @@ DECLARE
     next_first bigint;
     next_count bigint;
 BEGIN
+    PERFORM pg_advisory_xact_lock(2035117395872734295);
     SELECT b.base, b.n, b.page_size INTO first, len, size FROM greeter_message_bounds b FOR UPDATE;
     IF i < 0 OR i >= len THEN
         RETURN len;
