@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/springport/greeter/api"
@@ -79,12 +80,17 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	// Routes: the service's own, its OpenAPI document, the management
 	// endpoints. The catalog lists the routes of both ports for
 	// /actuator/mappings.
+	exposure := actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude}
+	for _, id := range exposure.Unknown() {
+		logger.Warn("management.endpoints.web.exposure names an endpoint that does not exist; it is ignored",
+			"id", id, "endpoints", strings.Join(actuator.IDs, ","))
+	}
 	build, _ := debug.ReadBuildInfo()
 	catalog := &dispatch.Catalog{}
 	service := api.Routes(s.app.greeting, st.messages, valA, valB)
 	docs := openapi.Routes(openapi.Info{Title: "greeter", Version: moduleVersion(build)}, service)
 	management := actuator.Routes(actuator.Options{
-		Exposure:        actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude},
+		Exposure:        exposure,
 		Env:             env,
 		Bound:           s.bound,
 		ShowValues:      s.management.showValues,

@@ -121,6 +121,21 @@ func TestExposure(t *testing.T) {
 	}
 }
 
+// TestUnknownExposureIDsAreReported: a misspelt endpoint id hides the
+// endpoint it meant; start-up says so, naming it.
+func TestUnknownExposureIDsAreReported(t *testing.T) {
+	s := start(t, []string{"--management.endpoints.web.exposure.include=healt,env", "--management.endpoints.web.exposure.exclude=bean"}, nil)
+	for _, id := range []string{"healt", "bean"} {
+		s.waitForLog(t, regexp.MustCompile(`level=WARN msg="management.endpoints.web.exposure names an endpoint that does not exist; it is ignored" id=`+id+` `))
+	}
+	if strings.Contains(s.stdout.String(), "id=env") {
+		t.Error("a known id was reported as unknown")
+	}
+	if r := s.do(t, "GET", "/actuator/health", ""); r.status != 404 {
+		t.Errorf("health, misspelt in include, answered %d", r.status)
+	}
+}
+
 var managementAddr = regexp.MustCompile(`msg="management started" addr=\S*:(\d+)`)
 
 func TestManagementPort(t *testing.T) {

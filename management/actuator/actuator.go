@@ -37,6 +37,22 @@ type Exposure struct {
 	Exclude []string
 }
 
+// IDs are the endpoints there are, in the order the index lists them.
+var IDs = []string{Health, Info, Env, Beans, Mappings, Prometheus}
+
+// Unknown returns the ids in Include and Exclude that name no endpoint,
+// such as a misspelt "healt", which would otherwise go unnoticed while
+// the endpoint it meant stays hidden (or exposed).
+func (e Exposure) Unknown() []string {
+	var unknown []string
+	for _, id := range slices.Concat(e.Include, e.Exclude) {
+		if id != "*" && !slices.Contains(IDs, id) && !slices.Contains(unknown, id) {
+			unknown = append(unknown, id)
+		}
+	}
+	return unknown
+}
+
 // Exposes reports whether the endpoint id is exposed.
 func (e Exposure) Exposes(id string) bool {
 	if slices.Contains(e.Exclude, id) || slices.Contains(e.Exclude, "*") {
