@@ -268,3 +268,20 @@ func TestSecretsStayMaskedWhenValuesAreShown(t *testing.T) {
 		t.Errorf("a setting that is not a secret is shown: %s", r.body)
 	}
 }
+
+// TestMalformedSettingsFileIsNamedOnce: the report names the file that
+// could not be read, once, with the line.
+func TestMalformedSettingsFileIsNamedOnce(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "application.properties"), []byte("a=\\u12\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	stderr, err := failToStart(t, []string{"--server.port=0"}, nil)
+	if err == nil {
+		t.Fatal("the service started with a malformed settings file")
+	}
+	if want := "reading file [application.properties]: line 1: malformed \\uXXXX escape"; !strings.Contains(stderr, want) || strings.Contains(stderr, "file file") {
+		t.Errorf("the report should say %q:\n%s", want, stderr)
+	}
+}

@@ -301,11 +301,11 @@ func loadFile(fsys fs.FS, path, name, via string) (*source, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("settings file %s: %w", name, err)
+		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	props, err := ParseProperties(string(data))
 	if err != nil {
-		return nil, fmt.Errorf("settings file %s: %w", name, err)
+		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	srcName := "Config resource '" + name + "'"
 	if via != "" {
