@@ -285,3 +285,20 @@ func TestMalformedSettingsFileIsNamedOnce(t *testing.T) {
 		t.Errorf("the report should say %q:\n%s", want, stderr)
 	}
 }
+
+// TestDurationsHaveLowerBounds: a timeout that parses but leaves no time
+// for the work it bounds stops start-up, naming the setting and the bound.
+func TestDurationsHaveLowerBounds(t *testing.T) {
+	tests := []struct{ arg, want string }{
+		{"--server.read-header-timeout=10ns", "want at least 100ms"},
+		{"--server.servlet.session.timeout=10ms", "want at least 1s"},
+		{"--app.datasource.hikari.connection-timeout=100ms", "want at least 250ms"},
+	}
+	for _, tt := range tests {
+		stderr, err := failToStart(t, []string{"--server.port=0", tt.arg}, nil)
+		key, _, _ := strings.Cut(strings.TrimPrefix(tt.arg, "--"), "=")
+		if err == nil || !strings.Contains(stderr, "Property: "+key) || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%s: %v\n%s", tt.arg, err, stderr)
+		}
+	}
+}

@@ -80,6 +80,11 @@ type storeSettings struct {
 	redis        redis.Options    // used when sessionStore is "redis"
 }
 
+// atLeast100ms bounds the timeouts below: shorter ones parse, and leave
+// no time for a request, a command or a connection. The pool's bounds are
+// Hikari's own minimums (250 ms to connect, 10 s idle, 30 s of life).
+var atLeast100ms = config.DurationAtLeast(100 * time.Millisecond)
+
 // bindSettings reads every setting from env, reporting every bad one at
 // once.
 func bindSettings(env *config.Environment) (settings, error) {
@@ -88,12 +93,12 @@ func bindSettings(env *config.Environment) (settings, error) {
 		server: serverSettings{
 			port:              config.Bind(b, "server.port", 8080, config.Port),
 			maxRequestSize:    config.Bind(b, "server.max-request-size", int64(1<<20), config.DataSize),
-			readHeaderTimeout: config.Bind(b, "server.read-header-timeout", 5*time.Second, config.Duration),
-			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, config.Duration),
-			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, config.Duration),
-			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, config.Duration),
-			shutdownTimeout:   config.Bind(b, "server.shutdown-timeout", 30*time.Second, config.Duration),
-			sessionTimeout:    config.Bind(b, "server.servlet.session.timeout", 30*time.Minute, config.Duration),
+			readHeaderTimeout: config.Bind(b, "server.read-header-timeout", 5*time.Second, atLeast100ms),
+			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, atLeast100ms),
+			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, atLeast100ms),
+			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, atLeast100ms),
+			shutdownTimeout:   config.Bind(b, "server.shutdown-timeout", 30*time.Second, atLeast100ms),
+			sessionTimeout:    config.Bind(b, "server.servlet.session.timeout", 30*time.Minute, config.DurationAtLeast(time.Second)),
 			shutdownDelay:     config.Bind(b, "server.shutdown-delay", 0, config.DurationOrZero),
 			accessLog:         config.Bind(b, "server.access-log.enabled", false, config.Bool),
 		},
@@ -147,17 +152,17 @@ func bindStoreSettings(b *config.Binder) storeSettings {
 			Username:        config.Bind(b, "app.datasource.username", "", config.String),
 			Password:        config.Bind(b, "app.datasource.password", "", config.String),
 			MaxConns:        int32(config.Bind(b, "app.datasource.hikari.maximum-pool-size", 10, config.IntIn(1, 10_000))),
-			MaxConnIdleTime: config.Bind(b, "app.datasource.hikari.idle-timeout", 10*time.Minute, config.Duration),
-			MaxConnLifetime: config.Bind(b, "app.datasource.hikari.max-lifetime", 30*time.Minute, config.Duration),
-			ConnectTimeout:  config.Bind(b, "app.datasource.hikari.connection-timeout", 5*time.Second, config.Duration),
-			Timeout:         config.Bind(b, "app.jdbc.template.query-timeout", 5*time.Second, config.Duration),
+			MaxConnIdleTime: config.Bind(b, "app.datasource.hikari.idle-timeout", 10*time.Minute, config.DurationAtLeast(10*time.Second)),
+			MaxConnLifetime: config.Bind(b, "app.datasource.hikari.max-lifetime", 30*time.Minute, config.DurationAtLeast(30*time.Second)),
+			ConnectTimeout:  config.Bind(b, "app.datasource.hikari.connection-timeout", 5*time.Second, config.DurationAtLeast(250*time.Millisecond)),
+			Timeout:         config.Bind(b, "app.jdbc.template.query-timeout", 5*time.Second, atLeast100ms),
 		},
 		sessionStore: config.Bind(b, "app.session.store-type", "memory", config.OneOf("memory", "redis")),
 		redis: redis.Options{
 			URL:            config.Bind(b, "app.data.redis.url", "redis://127.0.0.1:6379/0", urlWithScheme("redis", "rediss")),
 			Namespace:      config.Bind(b, "app.session.redis.namespace", "app:session", config.String),
-			ConnectTimeout: config.Bind(b, "app.data.redis.connect-timeout", 3*time.Second, config.Duration),
-			Timeout:        config.Bind(b, "app.data.redis.timeout", 3*time.Second, config.Duration),
+			ConnectTimeout: config.Bind(b, "app.data.redis.connect-timeout", 3*time.Second, atLeast100ms),
+			Timeout:        config.Bind(b, "app.data.redis.timeout", 3*time.Second, atLeast100ms),
 		},
 	}
 }

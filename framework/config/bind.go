@@ -143,6 +143,19 @@ func Duration(s string) (time.Duration, error) {
 	return d, nil
 }
 
+// DurationAtLeast returns a parser of durations (as Duration) no shorter
+// than min: a timeout of 10ns parses, and makes a server refuse every
+// request.
+func DurationAtLeast(min time.Duration) func(string) (time.Duration, error) {
+	return func(s string) (time.Duration, error) {
+		d, err := Duration(s)
+		if err == nil && d < min {
+			err = fmt.Errorf("want at least %v: a shorter one leaves no time for the work it bounds", min)
+		}
+		return d, err
+	}
+}
+
 // DurationOrZero is Duration, also allowing zero for "none".
 func DurationOrZero(s string) (time.Duration, error) {
 	if t := strings.TrimSpace(s); t == "0" || t == "0s" || t == "0ms" {
