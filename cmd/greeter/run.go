@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"slices"
 	"syscall"
 
 	"github.com/springport/greeter/framework/config"
@@ -22,6 +24,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			fmt.Fprintln(stderr, err)
 		}
 	}()
+	if slices.Contains(args, "--version") {
+		build, _ := debug.ReadBuildInfo()
+		printVersion(stdout, build)
+		return nil
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 

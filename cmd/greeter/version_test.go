@@ -1,0 +1,30 @@
+package main
+
+import (
+	"context"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/springport/greeter/internal/logtest"
+)
+
+func TestVersionFlag(t *testing.T) {
+	var out, errOut logtest.Buffer
+	if err := run(context.Background(), []string{"--version"}, func(string) string { return "" }, &out, &errOut); err != nil {
+		t.Fatalf("--version: %v\n%s", err, errOut.String())
+	}
+	if got := out.String(); !strings.HasPrefix(got, "github.com/springport/greeter ") || strings.Contains(got, "FAILED") || errOut.String() != "" {
+		t.Errorf("--version printed %q, and on stderr %q", got, errOut.String())
+	}
+}
+
+func TestPrintVersion(t *testing.T) {
+	build := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/springport/greeter", Version: "v1.2.3"},
+		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.time", Value: "2026-11-26T04:49:47Z"}, {Key: "vcs.modified", Value: "true"}}}
+	var out strings.Builder
+	printVersion(&out, build)
+	if want := "github.com/springport/greeter v1.2.3 (abc123, 2026-11-26T04:49:47Z, modified) go1.26.8\n"; out.String() != want {
+		t.Errorf("got  %q\nwant %q", out.String(), want)
+	}
+}
