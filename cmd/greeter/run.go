@@ -24,6 +24,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			fmt.Fprintln(stderr, err)
 		}
 	}()
+	if slices.Contains(args, "--help") || slices.Contains(args, "-h") {
+		return printHelp(stdout)
+	}
 	if slices.Contains(args, "--version") {
 		build, _ := debug.ReadBuildInfo()
 		printVersion(stdout, build)

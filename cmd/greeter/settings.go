@@ -89,6 +89,13 @@ var atLeast100ms = config.DurationAtLeast(100 * time.Millisecond)
 // once.
 func bindSettings(env *config.Environment) (settings, error) {
 	b := config.NewBinder(env)
+	s := bindWith(b)
+	return s, b.Err()
+}
+
+// bindWith reads every setting through b; --help binds with it too, to
+// list the settings and their defaults from the same calls.
+func bindWith(b *config.Binder) settings {
 	s := settings{
 		server: serverSettings{
 			port:              config.Bind(b, "server.port", 8080, config.Port),
@@ -125,7 +132,7 @@ func bindSettings(env *config.Environment) (settings, error) {
 		s.management.port = -1 // the same port: shared
 	}
 	s.bound = b.Keys()
-	return s, b.Err()
+	return s
 }
 
 // bindHealthDisplay reads what /actuator/health shows. As in Spring,

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/internal/logtest"
 )
 
@@ -27,4 +29,42 @@ func TestPrintVersion(t *testing.T) {
 	if want := "github.com/springport/greeter v1.2.3 (abc123, 2026-11-26T04:49:47Z, modified) go1.26.8\n"; out.String() != want {
 		t.Errorf("got  %q\nwant %q", out.String(), want)
 	}
+}
+
+// TestHelpListsEverySetting: --help lists every setting the service binds,
+// each with its meaning, from the binding itself.
+func TestHelpListsEverySetting(t *testing.T) {
+	var out, errOut logtest.Buffer
+	if err := run(context.Background(), []string{"--help"}, func(string) string { return "" }, &out, &errOut); err != nil {
+		t.Fatalf("--help: %v\n%s", err, errOut.String())
+	}
+	s, err := bindSettings(mustLoad(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range s.bound {
+		if settingMeanings[key] == "" {
+			t.Errorf("setting %s has no meaning for --help in settingMeanings", key)
+		}
+		if !strings.Contains(out.String(), "--"+key+" ") {
+			t.Errorf("--help does not list %s", key)
+		}
+	}
+	for key := range settingMeanings {
+		if !slices.Contains(s.bound, key) {
+			t.Errorf("settingMeanings describes %s, which nothing binds", key)
+		}
+	}
+	if !strings.Contains(out.String(), "--server.read-header-timeout") || !strings.Contains(out.String(), " 5s ") || errOut.String() != "" {
+		t.Errorf("--help printed:\n%s\nstderr: %s", out.String(), errOut.String())
+	}
+}
+
+func mustLoad(t *testing.T) *config.Environment {
+	t.Helper()
+	env, err := config.Load(config.Options{Embedded: embeddedSettings(), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env
 }

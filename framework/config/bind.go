@@ -35,9 +35,10 @@ func (e *SettingError) Shown() (value, origin string) {
 // Binder reads typed settings from an Environment and collects every
 // failure, so that one start reports every bad setting at once.
 type Binder struct {
-	env  *Environment
-	keys []string
-	errs []error
+	env      *Environment
+	keys     []string
+	defaults map[string]string // each key's default, as --help shows it
+	errs     []error
 }
 
 // NewBinder returns a Binder over env.
@@ -52,12 +53,42 @@ func (b *Binder) Err() error { return errors.Join(b.errs...) }
 // (see Environment.PropertySources).
 func (b *Binder) Keys() []string { return slices.Clone(b.keys) }
 
+// Default returns the default of key, as Bind was given it, written as a
+// setting would be (30s, a,b, true), and whether key was bound.
+func (b *Binder) Default(key string) (string, bool) {
+	d, ok := b.defaults[key]
+	return d, ok
+}
+
+// formatDefault writes a default as a setting's value would be written.
+func formatDefault(v any) string {
+	switch v := v.(type) {
+	case time.Duration:
+		for _, u := range []struct {
+			unit   time.Duration
+			suffix string
+		}{{24 * time.Hour, "d"}, {time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}, {time.Millisecond, "ms"}} {
+			if v != 0 && v%u.unit == 0 {
+				return strconv.FormatInt(int64(v/u.unit), 10) + u.suffix
+			}
+		}
+		return v.String()
+	case []string:
+		return strings.Join(v, ",")
+	}
+	return fmt.Sprint(v)
+}
+
 // Bind reads key and converts it with parse; an unset key gives def. A
 // value that does not convert is recorded with its origin and def is
 // returned, so binding can go on and report the other settings too.
 func Bind[T any](b *Binder, key string, def T, parse func(string) (T, error)) T {
 	if !slices.Contains(b.keys, key) {
 		b.keys = append(b.keys, key)
+		if b.defaults == nil {
+			b.defaults = map[string]string{}
+		}
+		b.defaults[key] = formatDefault(def)
 	}
 	v, ok, err := b.env.Lookup(key)
 	if err != nil {

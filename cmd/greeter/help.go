@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/springport/greeter/framework/config"
+)
+
+// settingMeanings says what each setting does, for --help. The keys and
+// defaults come from the binding itself (bindWith), and a test fails when
+// a bound setting has no meaning here, so the list cannot drift.
+var settingMeanings = map[string]string{
+	"server.port":                                "listening port; 0 picks a free one",
+	"server.max-request-size":                    "larger request bodies are refused with 413 (B, KB, MB, GB, or bytes)",
+	"server.read-header-timeout":                 "a client must send its headers within this",
+	"server.read-timeout":                        "... and its whole request within this",
+	"server.write-timeout":                       "bound on writing a response",
+	"server.idle-timeout":                        "an idle keep-alive connection is closed after this",
+	"server.shutdown-timeout":                    "grace period for requests in flight at shutdown",
+	"server.servlet.session.timeout":             "an HTTP session idle this long ends (Redis's expiry with the Redis store)",
+	"server.shutdown-delay":                      "readiness reports OUT_OF_SERVICE this long before the listeners close",
+	"server.access-log.enabled":                  "one log line per request",
+	"app.greeting":                               "the greeting of /api/hello and /api/hello/{id}",
+	"app.example.prop-a":                         "the spec's example of a string setting",
+	"app.example.prop-b":                         "the spec's example of an integer setting (200 with the dev profile)",
+	"app.number.scope":                           "lifecycle of the number component: prototype, request, session, singleton",
+	"management.endpoints.web.exposure.include":  "management endpoints reachable over HTTP (* for all)",
+	"management.endpoints.web.exposure.exclude":  "... minus these",
+	"management.endpoint.env.show-values":        "always shows values in /actuator/env (secrets stay masked); never, when-authorized",
+	"management.server.port":                     "a separate port for /actuator (-1: the service's)",
+	"management.metrics.enabled":                 "record request metrics for /actuator/prometheus",
+	"logging.format":                             "text or json log lines on stdout",
+	"management.endpoint.health.show-details":    "always shows the health components' details; never, when-authorized",
+	"management.endpoint.health.show-components": "always lists the health components (db, redis); defaults to show-details",
+	"app.datasource.url":                         "a postgres:// URL: keep the messages in PostgreSQL (empty: in memory)",
+	"app.datasource.username":                    "overrides the URL's user",
+	"app.datasource.password":                    "overrides the URL's password (never shown)",
+	"app.datasource.hikari.maximum-pool-size":    "connections in the pool",
+	"app.datasource.hikari.idle-timeout":         "an idle connection is closed after this",
+	"app.datasource.hikari.max-lifetime":         "any connection is closed after this",
+	"app.datasource.hikari.connection-timeout":   "bound on opening a connection",
+	"app.jdbc.template.query-timeout":            "bound on each store operation; past it the request is a 503",
+	"app.session.store-type":                     "memory or redis: where HTTP sessions live",
+	"app.data.redis.url":                         "the Redis of the redis session store (rediss:// for TLS)",
+	"app.session.redis.namespace":                "prefix of the session keys in Redis",
+	"app.data.redis.connect-timeout":             "bound on connecting to Redis",
+	"app.data.redis.timeout":                     "bound on each Redis command; past it the request is a 503",
+}
+
+// printHelp writes what --help answers: how to set a setting, then every
+// setting with its default and meaning. The defaults are what the service
+// would use here with no arguments and no environment: the settings files
+// it would read (embedded, ./, ./config/) included.
+func printHelp(w io.Writer) error {
+	env, err := config.Load(config.Options{Embedded: embeddedSettings(), Getenv: func(string) string { return "" }})
+	if err != nil {
+		return err
+	}
+	b := config.NewBinder(env)
+	bindWith(b)
+	fmt.Fprintln(w, "Usage: greeter [--key=value ...]")
+	fmt.Fprintln(w, "")
+	fmt.Fprintln(w, "Each setting may also come from an environment variable (server.port: SERVER_PORT) or")
+	fmt.Fprintln(w, "from application.properties in ./ or ./config/; see the README. --version prints the version.")
+	fmt.Fprintln(w, "")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SETTING\tDEFAULT\tMEANING")
+	for _, key := range b.Keys() {
+		def, _ := b.Default(key)
+		if v, ok, err := env.Lookup(key); ok && err == nil {
+			def = v.Resolved // set by an embedded settings file
+		}
+		if def == "" {
+			def = "(none)"
+		}
+		fmt.Fprintf(tw, "--%s\t%s\t%s\n", key, def, settingMeanings[key])
+	}
+	return tw.Flush()
+}
