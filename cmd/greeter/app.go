@@ -67,11 +67,14 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	}
 
 	// Observers of every request: metrics and the access log.
+	// With management.metrics.enabled=false requests are not recorded,
+	// and /actuator/prometheus still serves the runtime and process
+	// metrics.
 	var observers []func(dispatch.Observation)
-	var prometheus http.Handler
+	m := metrics.New()
+	prometheus := m.Handler()
 	if s.management.metrics {
-		m := metrics.New()
-		observers, prometheus = append(observers, m.Observe), m.Handler()
+		observers = append(observers, m.Observe)
 	}
 	if s.server.accessLog {
 		observers = append(observers, accessLog(logger))

@@ -115,9 +115,13 @@ func TestExposure(t *testing.T) {
 			t.Errorf("%s is not exposed by default, but answered %d", path, r.status)
 		}
 	}
+	// Metrics off stops recording requests; the runtime and process
+	// metrics are still served.
 	off := start(t, append(everything, "--management.metrics.enabled=false"), nil)
-	if r := off.do(t, "GET", "/actuator/prometheus", ""); r.status != 404 {
-		t.Errorf("with metrics off, /actuator/prometheus answered %d", r.status)
+	off.do(t, "GET", "/api/hello", "")
+	r := off.do(t, "GET", "/actuator/prometheus", "")
+	if r.status != 200 || !strings.Contains(r.body, "go_goroutines") || strings.Contains(r.body, "http_server_requests_seconds_count") {
+		t.Errorf("with metrics off, /actuator/prometheus answered %d:\n%.500s", r.status, r.body)
 	}
 }
 
