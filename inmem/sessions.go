@@ -5,7 +5,9 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/springport/greeter/framework/component"
@@ -29,9 +31,12 @@ var errClosed = errors.New("inmem: the session store is closed")
 // and stopped by Close, and by Touch when it finds one before the sweeper
 // does.
 type Sessions struct {
-	idle time.Duration
-	max  int
-	now  func() time.Time
+	idle   time.Duration
+	max    int
+	now    func() time.Time
+	logger *slog.Logger
+
+	evicted atomic.Uint64 // sessions ended to make room, for the metrics
 
 	mu      sync.Mutex
 	live    map[string]*session
@@ -59,12 +64,19 @@ type SessionOptions struct {
 	MaxSessions int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Logger gets a warning the first time a session is ended to make
+	// room: a real user logged out by a flood of cookie-less requests
+	// should not go unnoticed. Nil means slog.Default().
+	Logger *slog.Logger
 }
 
 // NewSessions returns an empty session store. Its sweeper starts with the
 // first session; Close stops it.
 func NewSessions(o SessionOptions) *Sessions {
-	s := &Sessions{idle: o.IdleTimeout, max: o.MaxSessions, now: o.Now, live: map[string]*session{}}
+	s := &Sessions{idle: o.IdleTimeout, max: o.MaxSessions, now: o.Now, logger: o.Logger, live: map[string]*session{}}
+	if s.logger == nil {
+		s.logger = slog.Default()
+	}
 	if s.idle <= 0 {
 		s.idle = 30 * time.Minute
 	}
@@ -90,15 +102,22 @@ func (s *Sessions) Create(context.Context) (string, error) {
 		s.sweep(min(s.idle, time.Minute))
 	}
 	var ended []string
+	firstEviction := false
 	if len(s.live) >= s.max {
 		oldest := s.recency.Back().Value.(*session)
 		s.remove(oldest)
 		ended = append(ended, oldest.id)
+		firstEviction = s.evicted.Add(1) == 1
 	}
 	ss := &session{id: rand.Text(), lastUsed: now}
 	ss.elem = s.recency.PushFront(ss)
 	s.live[ss.id] = ss
 	s.unlockAndTell(ended...)
+	if firstEviction {
+		s.logger.Warn("the session store is full: the least recently used session was ended to make room for a new one; "+
+			"raise server.servlet.session.max-sessions if real users are being logged out (evictions are counted in http_sessions_evicted_total)",
+			"max_sessions", s.max)
+	}
 	return ss.id, nil
 }
 
@@ -176,6 +195,12 @@ func (s *Sessions) Expire() {
 	}
 	s.unlockAndTell(ended...)
 }
+
+// Evicted returns how many sessions have been ended to make room.
+func (s *Sessions) Evicted() uint64 { return s.evicted.Load() }
+
+// Max returns how many sessions the store holds at most.
+func (s *Sessions) Max() int { return s.max }
 
 // Len returns how many sessions are live.
 func (s *Sessions) Len() int {

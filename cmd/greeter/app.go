@@ -72,6 +72,9 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	// metrics.
 	var observers []func(dispatch.Observation)
 	m := metrics.New()
+	if st.inMemory != nil {
+		m.Sessions(st.inMemory.Len, st.inMemory.Max(), st.inMemory.Evicted)
+	}
 	prometheus := m.Handler()
 	if s.management.metrics {
 		observers = append(observers, m.Observe)

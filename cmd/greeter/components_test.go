@@ -5,6 +5,7 @@ import (
 	"net/http/cookiejar"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -177,6 +178,29 @@ func TestDateFormatByProfile(t *testing.T) {
 		c.Close()
 		if err != nil || got != tt.want {
 			t.Errorf("%v:\ngot  %q, %v\nwant %q", tt.active, got, err, tt.want)
+		}
+	}
+}
+
+// TestSessionFloodIsBoundedAndReported: past server.servlet.session.max-sessions
+// the least recently used session ends; the first eviction is logged once,
+// and the live count, the cap and the evictions are in /actuator/prometheus.
+func TestSessionFloodIsBoundedAndReported(t *testing.T) {
+	s := start(t, append(everything, "--app.number.scope=session", "--server.servlet.session.max-sessions=3"), nil)
+	for range 5 {
+		if r := s.do(t, "GET", "/api/number/val-a", ""); r.status != 200 {
+			t.Fatalf("val-a: %d %s", r.status, r.body)
+		}
+	}
+	warning := regexp.MustCompile(`level=WARN msg="the session store is full[^"]*" max_sessions=3`)
+	s.waitForLog(t, warning)
+	if n := len(warning.FindAllString(s.stdout.String(), -1)); n != 1 {
+		t.Errorf("the eviction warning was logged %d times, want once", n)
+	}
+	r := s.do(t, "GET", "/actuator/prometheus", "")
+	for _, want := range []string{"http_sessions_active 3\n", "http_sessions_max 3\n", "http_sessions_evicted_total 2\n"} {
+		if !strings.Contains(r.body, want) {
+			t.Errorf("/actuator/prometheus lacks %q", want)
 		}
 	}
 }

@@ -20,6 +20,7 @@ var settingMeanings = map[string]string{
 	"server.idle-timeout":                        "an idle keep-alive connection is closed after this",
 	"server.shutdown-timeout":                    "grace period for requests in flight at shutdown",
 	"server.servlet.session.timeout":             "an HTTP session idle this long ends (Redis's expiry with the Redis store)",
+	"server.servlet.session.max-sessions":        "sessions held at most; past it the least recently used one ends (in memory; with Redis, those this process follows)",
 	"server.shutdown-delay":                      "readiness reports OUT_OF_SERVICE this long before the listeners close",
 	"server.access-log.enabled":                  "one log line per request",
 	"app.greeting":                               "the greeting of /api/hello and /api/hello/{id}",

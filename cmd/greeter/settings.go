@@ -47,6 +47,7 @@ type serverSettings struct {
 	idleTimeout       time.Duration // a keep-alive connection is closed after this
 	shutdownTimeout   time.Duration // requests in flight get this long at shutdown
 	sessionTimeout    time.Duration // an HTTP session idle this long ends
+	maxSessions       int           // past it, the least recently used session ends
 	shutdownDelay     time.Duration // readiness is down this long before listeners close
 	accessLog         bool          // one log line per request
 }
@@ -106,6 +107,7 @@ func bindWith(b *config.Binder) settings {
 			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, atLeast100ms),
 			shutdownTimeout:   config.Bind(b, "server.shutdown-timeout", 30*time.Second, atLeast100ms),
 			sessionTimeout:    config.Bind(b, "server.servlet.session.timeout", 30*time.Minute, config.DurationAtLeast(time.Second)),
+			maxSessions:       config.Bind(b, "server.servlet.session.max-sessions", 100_000, config.IntIn(1, 100_000_000)),
 			shutdownDelay:     config.Bind(b, "server.shutdown-delay", 0, config.DurationOrZero),
 			accessLog:         config.Bind(b, "server.access-log.enabled", false, config.Bool),
 		},

@@ -17,6 +17,7 @@ import (
 type stores struct {
 	messages   message.Store
 	sessions   component.SessionStore
+	inMemory   *inmem.Sessions      // sessions, when they are kept here: their metrics
 	indicators []actuator.Indicator // a health check per outside engine
 	closers    []func() error       // in the order opened
 }
@@ -47,7 +48,7 @@ func openStores(ctx context.Context, env *config.Environment, s settings, logger
 	switch s.stores.sessionStore {
 	case "redis":
 		opts := s.stores.redis
-		opts.IdleTimeout, opts.Logger = s.server.sessionTimeout, logger
+		opts.IdleTimeout, opts.MaxSessions, opts.Logger = s.server.sessionTimeout, s.server.maxSessions, logger
 		sessions, err := redis.Open(ctx, opts)
 		if err != nil {
 			return st, newEngineError(env, "Redis server", "app.data.redis.url", opts.URL, err)
@@ -62,9 +63,10 @@ func openStores(ctx context.Context, env *config.Environment, s settings, logger
 			return map[string]any{"version": version}, nil
 		}})
 	default:
-		sessions := inmem.NewSessions(inmem.SessionOptions{IdleTimeout: s.server.sessionTimeout})
+		sessions := inmem.NewSessions(inmem.SessionOptions{IdleTimeout: s.server.sessionTimeout,
+			MaxSessions: s.server.maxSessions, Logger: logger})
 		st.closers = append(st.closers, sessions.Close)
-		st.sessions = sessions
+		st.sessions, st.inMemory = sessions, sessions
 	}
 	return st, nil
 }

@@ -96,3 +96,17 @@ func (m *HTTP) Handler() http.Handler {
 		scrape.ServeHTTP(w, r)
 	})
 }
+
+// Sessions reports the HTTP session store: the sessions it holds, the
+// most it holds, and how many it ended to make room for new ones (a
+// flood of cookie-less requests shows there first).
+func (m *HTTP) Sessions(active func() int, max int, evicted func() uint64) {
+	m.registry.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "http_sessions_active", Help: "HTTP sessions held now."},
+			func() float64 { return float64(active()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "http_sessions_max", Help: "HTTP sessions held at most (server.servlet.session.max-sessions)."},
+			func() float64 { return float64(max) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "http_sessions_evicted_total", Help: "HTTP sessions ended to make room for new ones."},
+			func() float64 { return float64(evicted()) }),
+	)
+}
