@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -223,6 +225,41 @@ func TestEnvListingIsStable(t *testing.T) {
 	s.do(t, "GET", "/actuator/env/home.of.something.else", "")
 	if after := listing(); after != before {
 		t.Errorf("a lookup changed the listing:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+// TestEnvPropertyAgreesWithListing checks that /actuator/env/{name} answers
+// only what /actuator/env lists: a variable that sets nothing the service
+// reads answers 404 exactly as a name set nowhere, masked or not, so that
+// the endpoint neither reads the process's environment nor tells what is
+// in it.
+func TestEnvPropertyAgreesWithListing(t *testing.T) {
+	env := map[string]string{"SECRET_THING": "x", "APP_EXAMPLE_PROPA": "y", "PATH": "/usr/bin:/bin", "HOME": "/root"}
+	// notFound is r's answer with the name it was asked for replaced by a
+	// fixed one, and without the request ID, which differs per request.
+	requestID := regexp.MustCompile(`,"requestId":"[^"]*"`)
+	notFound := func(r response, name string) string {
+		return fmt.Sprintf("%d %s %s", r.status, r.header.Get("Content-Type"),
+			strings.ReplaceAll(requestID.ReplaceAllString(r.body, ""), name, "NAME"))
+	}
+	for _, show := range []string{"never", "always"} {
+		s := start(t, []string{"--management.endpoints.web.exposure.include=env", "--management.endpoint.env.show-values=" + show}, env)
+		want := notFound(s.do(t, "GET", "/actuator/env/no.such.key", ""), "no.such.key")
+		if !strings.HasPrefix(want, "404 ") {
+			t.Fatalf("show-values=%s: a name set nowhere: %s", show, want)
+		}
+		for _, name := range []string{"secret_thing", "SECRET_THING", "path", "PATH", "home", "HOME"} {
+			if got := notFound(s.do(t, "GET", "/actuator/env/"+name, ""), name); got != want {
+				t.Errorf("show-values=%s: /actuator/env/%s:\ngot  %s\nwant %s", show, name, got, want)
+			}
+		}
+		if r := s.do(t, "GET", "/actuator/env", ""); strings.Contains(r.body, "SECRET_THING") || !strings.Contains(r.body, `"APP_EXAMPLE_PROPA"`) {
+			t.Errorf("show-values=%s: the listing:\n%s", show, r.body)
+		}
+		p := readProperty(t, s, "app.example.prop-a")
+		if wantValue := map[string]string{"never": "******", "always": "y"}[show]; p.Property.Value != wantValue || p.Property.Source != "systemEnvironment" {
+			t.Errorf("show-values=%s: app.example.prop-a = %+v, want %q from systemEnvironment", show, p.Property, wantValue)
+		}
 	}
 }
 

@@ -188,3 +188,27 @@ func TestAccessLogAndRequestIDs(t *testing.T) {
 		t.Errorf("the access log is off by default, yet:\n%s", quiet.stdout)
 	}
 }
+
+// TestFailureLogCarriesRequestID finds a 5xx's log line by the request ID
+// its problem document gave the client, with the access log off (the
+// default), whether the service made the ID or the client sent it.
+func TestFailureLogCarriesRequestID(t *testing.T) {
+	s := start(t, nil, nil)
+	for _, sent := range []string{"", "trace-500"} {
+		var headers []string
+		if sent != "" {
+			headers = append(headers, "X-Request-Id: "+sent)
+		}
+		r := s.do(t, "GET", "/api/messages/5", "", headers...) // the collection is empty: 500
+		if r.status != 500 {
+			t.Fatalf("%s (X-Request-Id %q): %d %s, want 500", r.request, sent, r.status, r.body)
+		}
+		p := decodeJSON[struct {
+			RequestID string `json:"requestId"`
+		}](t, r)
+		if p.RequestID == "" || r.header.Get("X-Request-Id") != p.RequestID || (sent != "" && p.RequestID != sent) {
+			t.Errorf("%s (X-Request-Id %q): requestId %q, header %q", r.request, sent, p.RequestID, r.header.Get("X-Request-Id"))
+		}
+		s.waitForLog(t, regexp.MustCompile(`msg="request failed" method=GET path=/api/messages/5 .* request_id=`+regexp.QuoteMeta(p.RequestID)+`\n`))
+	}
+}

@@ -78,3 +78,19 @@ func (e *Environment) readKeys(read []string) []string {
 	}
 	return append(keys, read...)
 }
+
+// LookupListed is Lookup limited to what PropertySources(read) shows: a key
+// whose winning value is an environment variable the listing leaves out is
+// not found, exactly as a key that is set nowhere. Without the limit, a
+// lookup by name would read any variable of the process, and whether it
+// answers at all would tell that the variable exists.
+func (e *Environment) LookupListed(key string, read []string) (Value, bool, error) {
+	src, ent, ok := e.raw(key)
+	if !ok {
+		return Value{}, false, nil
+	}
+	if src.getenv != nil && !slices.ContainsFunc(e.variables(read), func(v Entry) bool { return v.Key == ent.Key }) {
+		return Value{}, false, nil
+	}
+	return e.Lookup(key)
+}

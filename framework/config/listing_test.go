@@ -84,6 +84,41 @@ func TestListingIsStable(t *testing.T) {
 	}
 }
 
+// TestLookupListed checks that a key is found exactly when its winning
+// value is one the listing shows.
+func TestLookupListed(t *testing.T) {
+	env := mustLoad(t, loadCase{
+		args: []string{"--x=${foo}"},
+		env: map[string]string{"APP_EXAMPLE_PROPA": "a", "SERVER_PORT": "1", "FOO": "f", "PATH": "/bin",
+			"SECRET_THING": "s", "APP_EXAMPLE_PROP_B": "2"},
+	})
+	read := []string{"server.port"}
+	tests := []struct {
+		key  string
+		want string // the value found; empty for not found
+	}{
+		{"app.example.prop-a", "a"}, // a file's key, set by the environment
+		{"APP_EXAMPLE_PROPA", "a"},  // the listed variable by its own name
+		{"server.port", "1"},        // bound
+		{"x", "f"},                  // an argument
+		{"foo", "f"},                // a placeholder's name
+		{"shared", "embedded"},      // a file's
+		{"path", ""},                // a variable nothing reads
+		{"PATH", ""},                //
+		{"secret_thing", ""},        //
+		{"app.example.prop-b", "2"}, // a file's key, set by its second relaxed name
+		{"APP_EXAMPLE_PROP_B", "2"}, // listed
+		{"server.address", ""},      // set nowhere
+		{"no.such.key", ""},         //
+	}
+	for _, tt := range tests {
+		v, ok, err := env.LookupListed(tt.key, read)
+		if got := v.Resolved; ok != (tt.want != "") || got != tt.want || err != nil {
+			t.Errorf("%q:\ngot  %q %v %v\nwant %q", tt.key, got, ok, err, tt.want)
+		}
+	}
+}
+
 // TestPropertySources checks the sources' names, order and entries.
 func TestPropertySources(t *testing.T) {
 	env := mustLoad(t, loadCase{

@@ -179,16 +179,19 @@ func (d *Dispatcher) identify(ex *exchange, r *http.Request) {
 func (d *Dispatcher) finish(ex *exchange, r *http.Request) {
 	p := recover()
 	if p != nil && p != http.ErrAbortHandler {
+		// The ID is made (and its header set) before the log line, so that
+		// the line carries the ID the client gets.
+		id := ex.requestIDFor(r, d.ids)
 		d.log.Error("handler panicked", "method", r.Method, "path", r.URL.Path,
-			"route", ex.routeName(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			"route", ex.routeName(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()), "request_id", id)
 		if !ex.wroteHeader {
 			// Nothing of what the handler set is true of the problem
 			// document, Content-Encoding least of all.
 			h := ex.Header()
-			vary, id := h["Vary"], h[RequestIDHeader]
+			vary, idHeader := h["Vary"], h[RequestIDHeader]
 			clear(h)
-			h["Vary"], h[RequestIDHeader] = vary, id
-			writeProblem(ex, r, http.StatusInternalServerError, "An unexpected error occurred.", ex.requestIDFor(r, d.ids))
+			h["Vary"], h[RequestIDHeader] = vary, idHeader
+			writeProblem(ex, r, http.StatusInternalServerError, "An unexpected error occurred.", id)
 			p = nil
 		} else {
 			p = http.ErrAbortHandler // half a response cannot be taken back

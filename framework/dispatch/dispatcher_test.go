@@ -613,6 +613,12 @@ func TestPanic(t *testing.T) {
 		if bytes.Contains(body, []byte("secret")) || bytes.Contains(body, []byte("goroutine")) {
 			t.Errorf("%q: body %s shows the panic", "/panic", body)
 		}
+		// The log line is found by the ID the client got.
+		if p.RequestID == "" || resp.Header.Get(RequestIDHeader) != p.RequestID ||
+			!strings.Contains(log.String(), "request_id="+p.RequestID+"\n") {
+			t.Errorf("%q: request ID %q (header %q) not on the log's panic line:\n%s",
+				"/panic", p.RequestID, resp.Header.Get(RequestIDHeader), log.String())
+		}
 
 		// The dispatcher keeps serving.
 		resp, err = http.Get(srv.URL + "/hello")

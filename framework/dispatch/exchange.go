@@ -71,8 +71,14 @@ func (ex *exchange) setRequestID(id string) {
 // requestIDFor returns the request's ID, making one with ids when it has
 // none yet, for a problem document and the log lines about it.
 func (ex *exchange) requestIDFor(r *http.Request, ids *requestIDs) string {
-	if ex.requestID == "" && !ex.wroteHeader {
-		ex.setRequestID(ids.forRequest(r))
+	if ex.requestID == "" {
+		if ex.wroteHeader {
+			// Too late to tell the client; the log lines and the
+			// observers still share one ID for the request.
+			ex.requestID = ids.forRequest(r)
+		} else {
+			ex.setRequestID(ids.forRequest(r))
+		}
 	}
 	return ex.requestID
 }

@@ -96,12 +96,15 @@ func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
 		level = slog.LevelError
 	}
 	detail := e.Detail
+	// The ID is made before the log line so that the line carries the one
+	// the client gets; a 4xx is not logged, so only a failure pays for it.
+	id := ex.requestIDFor(r, d.ids)
 	if e.Status >= 500 {
 		d.log.Log(r.Context(), level, "request failed", "method", r.Method, "path", r.URL.Path,
-			"route", ex.routeName(), "status", e.Status, "err", err)
+			"route", ex.routeName(), "status", e.Status, "err", err, "request_id", id)
 		if detail == "" {
 			detail = "An unexpected error occurred."
 		}
 	}
-	writeProblem(ex, r, e.Status, detail, ex.requestIDFor(r, d.ids))
+	writeProblem(ex, r, e.Status, detail, id)
 }

@@ -82,7 +82,9 @@ type envPropertyDescriptor struct {
 func handleEnvProperty(opts Options) func(*dispatch.Request) (envPropertyDescriptor, error) {
 	return func(r *dispatch.Request) (envPropertyDescriptor, error) {
 		name := envName.Get(r)
-		v, ok, err := opts.Env.Lookup(name)
+		// Only what /actuator/env lists, so that the two agree and a
+		// variable the service does not read answers as one not set.
+		v, ok, err := opts.Env.LookupListed(name, opts.Bound)
 		if !ok || err != nil {
 			return envPropertyDescriptor{}, &dispatch.Error{Status: http.StatusNotFound, Detail: "No property '" + dispatch.Clip(name) + "' is set."}
 		}
