@@ -61,13 +61,17 @@ type problem struct {
 // Accept says: an error is better reported in a type the client did not ask
 // for than not at all (Spring does the same).
 func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail, requestID string) {
+	instance := r.URL.EscapedPath()
+	if instance == "" { // CONNECT's authority form (host:port) has no path
+		instance = Clip(r.RequestURI)
+	}
 	var buf bytes.Buffer
 	if err := newJSONEncoder(&buf).Encode(problem{
 		Type:      "about:blank",
 		Title:     http.StatusText(status),
 		Status:    status,
 		Detail:    detail,
-		Instance:  r.URL.EscapedPath(),
+		Instance:  instance,
 		RequestID: requestID,
 	}); err != nil { // cannot happen for these field types
 		buf.Reset()
