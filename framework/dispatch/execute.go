@@ -105,7 +105,7 @@ func readAll(ex *exchange, r *http.Request, max int64) ([]byte, error) {
 	switch {
 	case errors.As(err, &mbe) || int64(ex.in.Len()) > max:
 		return nil, bodyTooLarge(max)
-	case isTimeout(err):
+	case err != nil && isTimeout(err): // isTimeout allocates: not on the way of every body
 		// The client was too slow, not wrong: 408 invites it to try again.
 		// The rest of the body may still be on its way, so the connection
 		// cannot carry another request.
