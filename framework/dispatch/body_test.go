@@ -53,6 +53,13 @@ func TestUnreadableBodies(t *testing.T) {
 		if got := w.Header().Get("Accept-Encoding"); got != tt.acceptEncoding {
 			t.Errorf("%q: Accept-Encoding\ngot  %v\nwant %v", in, got, tt.acceptEncoding)
 		}
+		wantAccept := ""
+		if tt.status == http.StatusUnsupportedMediaType {
+			wantAccept = "application/json, application/*+json, application/xml, text/xml, application/*+xml"
+		}
+		if got := w.Header().Get("Accept"); got != wantAccept {
+			t.Errorf("%q: Accept\ngot  %v\nwant %v", in, got, wantAccept)
+		}
 	}
 }
 

@@ -99,6 +99,13 @@ func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
 		e = &Error{Status: http.StatusInternalServerError, Err: err}
 		level = slog.LevelError
 	}
+	if e.Status == http.StatusUnsupportedMediaType && ex.Header().Get("Accept") == "" {
+		// A 415 for the body's Content-Encoding or XML charset, rather
+		// than its type: the types the path reads are as true here.
+		if g := d.groups[r.Pattern]; g != nil {
+			ex.Header().Set("Accept", g.readable)
+		}
+	}
 	detail := e.Detail
 	if e.Status >= 500 {
 		d.log.Log(r.Context(), level, "request failed", "method", r.Method, "path", r.URL.Path,

@@ -167,7 +167,7 @@ func TestDocument(t *testing.T) {
 				"/paths/~1w/post/responses/201":                                             `{"description":"Created"}`,
 				"/paths/~1w/post/responses/413":                                             `{"$ref":"#/components/responses/RequestEntityTooLarge"}`,
 				"/paths/~1w/post/responses/415":                                             `{"$ref":"#/components/responses/UnsupportedMediaType"}`,
-				"/components/responses/UnsupportedMediaType/headers/Accept/required":        `<missing>`,
+				"/components/responses/UnsupportedMediaType/headers/Accept/required":        `true`,
 				"/components/responses/UnsupportedMediaType/headers/Accept-Encoding/schema": `{"type":"string"}`,
 				"/paths/~1w/post/responses/408":                                             `{"$ref":"#/components/responses/RequestTimeout"}`,
 			},

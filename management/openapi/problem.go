@@ -40,10 +40,11 @@ func (b *builder) problemResponse(status int) string {
 		}}
 	case http.StatusUnsupportedMediaType:
 		// A 415 refuses the body's Content-Type, its Content-Encoding or
-		// the charset an XML body declares; each header comes with its own.
+		// the charset an XML body declares; Accept comes with each.
 		resp["headers"] = object{
 			"Accept": object{
-				"description": "The body types the operation reads, when the body's Content-Type is refused.",
+				"description": "The body types the operation reads.",
+				"required":    true,
 				"schema":      object{"type": "string"},
 			},
 			"Accept-Encoding": object{
