@@ -305,7 +305,7 @@ func checkXMLRoot(contentType string, mt *openapi3.MediaType, body []byte, head 
 	if x := mt.Schema.Value.XML; x != nil {
 		want = x.Name
 	}
-	root, err := firstXMLElement(xml.NewDecoder(bytes.NewReader(body)))
+	root, err := firstXMLElement(newXMLDecoder(bytes.NewReader(body)))
 	if err != nil {
 		return fmt.Errorf("the XML body is malformed: %w", err)
 	}
@@ -339,7 +339,7 @@ func xmlBodyDecoder(body io.Reader, _ http.Header, schema *openapi3.SchemaRef, _
 	if schema == nil || schema.Value == nil {
 		return nil, errors.New("no schema to read the XML body with")
 	}
-	dec := xml.NewDecoder(body)
+	dec := newXMLDecoder(body)
 	root, err := firstXMLElement(dec)
 	if err != nil {
 		return nil, err
@@ -738,4 +738,17 @@ func TestContractViolations(t *testing.T) {
 			t.Errorf("%s: accepted, want refused", tt.name)
 		}
 	}
+}
+
+// newXMLDecoder reads what the service reads: UTF-8, and US-ASCII as the
+// subset of it that it is.
+func newXMLDecoder(r io.Reader) *xml.Decoder {
+	dec := xml.NewDecoder(r)
+	dec.CharsetReader = func(charset string, input io.Reader) (io.Reader, error) {
+		if strings.EqualFold(charset, "us-ascii") || strings.EqualFold(charset, "ascii") {
+			return input, nil
+		}
+		return nil, fmt.Errorf("charset %q is not UTF-8", charset)
+	}
+	return dec
 }

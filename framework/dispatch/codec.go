@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -79,6 +81,13 @@ func decode(body []byte, f Format, dst any) error {
 		return badRequest("Required request body is missing.")
 	}
 	if !utf8.Valid(body) {
+		if f == FormatXML {
+			// A body in another charset is mostly not UTF-8; if it says
+			// so in its declaration, say that rather than "not UTF-8".
+			if err := xmlCharset(body); err != nil {
+				return err
+			}
+		}
 		return badRequest("Request body is not valid UTF-8.")
 	}
 	switch f {
@@ -99,6 +108,10 @@ func decode(body []byte, f Format, dst any) error {
 		}
 	case FormatXML:
 		if err := decodeXML(body, dst); err != nil {
+			var e *Error
+			if errors.As(err, &e) { // the charset's 415
+				return e
+			}
 			return badRequest("Malformed XML body: " + err.Error() + ".")
 		}
 	default:
@@ -113,6 +126,7 @@ func decode(body []byte, f Format, dst any) error {
 // entity-expansion tricks end in an error, not in memory.
 func decodeXML(body []byte, dst any) error {
 	dec := xml.NewDecoder(bytes.NewReader(body))
+	dec.CharsetReader = charsetReader
 	if err := dec.Decode(dst); err != nil {
 		return err
 	}
@@ -134,6 +148,33 @@ func decodeXML(body []byte, dst any) error {
 			return errors.New("content after the root element")
 		}
 	}
+}
+
+// charsetReader is the XML decoder's CharsetReader, which it calls for a
+// declared encoding other than UTF-8. US-ASCII is a subset of UTF-8, and the
+// body has been checked to be UTF-8, so it is read as it is. Any other
+// charset (UTF-16, ISO-8859-1, ...) is refused with 415: the standard
+// library has no decoders for them, and reading them as UTF-8 would garble
+// every character outside ASCII without an error.
+func charsetReader(charset string, input io.Reader) (io.Reader, error) {
+	if strings.EqualFold(charset, "us-ascii") || strings.EqualFold(charset, "ascii") {
+		return input, nil
+	}
+	return nil, &Error{Status: http.StatusUnsupportedMediaType,
+		Detail: "XML encoding " + strconv.Quote(Clip(charset)) + " is not supported; send UTF-8."}
+}
+
+// xmlCharset returns the 415 for a body whose XML declaration names a
+// charset charsetReader refuses, and nil for any other body.
+func xmlCharset(body []byte) error {
+	dec := xml.NewDecoder(bytes.NewReader(body))
+	dec.CharsetReader = charsetReader
+	_, err := dec.Token() // the declaration, if any, is the first token
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
 }
 
 func describeJSONError(err error) string {

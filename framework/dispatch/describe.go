@@ -95,7 +95,9 @@ func (rt *route) errorStatuses() []int {
 		errs = append(errs, http.StatusNotAcceptable)
 	}
 	if rt.body != nil {
-		errs = append(errs, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
+		// 408: the body did not arrive within the read timeout; 415 also
+		// for a Content-Encoding or an XML charset the codecs cannot read.
+		errs = append(errs, http.StatusRequestTimeout, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 	}
 	for _, status := range slices.Concat(rt.decl.Errors, []int{http.StatusInternalServerError}) {
 		if !slices.Contains(errs, status) {

@@ -23,18 +23,19 @@
 //     path matching, path variables, pattern precedence (a literal segment
 //     beats a wildcard) and the 404 and 405 decisions are the ServeMux's own.
 //  2. unmatched.go: when no route's pattern matches, the ServeMux's own
-//     plain-text answers become problem documents, and OPTIONS on a known
-//     path is answered 200 with Allow.
+//     plain-text answers become problem documents, OPTIONS on a known
+//     path is answered 200 with Allow, and CONNECT to an authority 405.
 //  3. select.go: the routes that share the matched method and pattern
 //     differ in their conditions, tried in Spring MVC's order; the first
 //     condition that fails for every route decides the status (415, 406,
 //     400). Of the routes that pass, the most specific wins.
 //  4. execute.go: the chosen route's inputs are converted once (input.go;
-//     400 naming the parameter), its body is read (413 past the size limit)
-//     and decoded (codec.go; 400 when malformed), its handler runs with the
-//     converted values (handler.go), and the result is written with the
-//     negotiated representation (representation.go, negotiate.go) and the
-//     route's success status.
+//     400 naming the parameter), its body is read (415 in a content coding,
+//     413 past the size limit, 408 past the read timeout) and decoded
+//     (codec.go; 400 when malformed, 415 for an XML charset other than
+//     UTF-8), its handler runs with the converted values (handler.go), and
+//     the result is written with the negotiated representation
+//     (representation.go, negotiate.go) and the route's success status.
 //  5. problem.go: a handler's error becomes a problem document through
 //     Options.Classify; a panic becomes a 500 whose stack is logged, never
 //     sent. observe.go then tells the observers (metrics, access log).

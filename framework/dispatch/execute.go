@@ -3,8 +3,11 @@ package dispatch
 import (
 	"errors"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"strconv"
+	"strings"
 )
 
 // smallBody is the largest body net/http sizes by itself: it sets
@@ -46,6 +49,10 @@ func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
 		}
 	}
 	if rt.body != nil {
+		if err := checkContentEncoding(ex, r); err != nil {
+			d.fail(ex, r, err)
+			return
+		}
 		body, err := readAll(ex, r, d.maxBody)
 		if err != nil {
 			d.fail(ex, r, err)
@@ -98,6 +105,13 @@ func readAll(ex *exchange, r *http.Request, max int64) ([]byte, error) {
 	switch {
 	case errors.As(err, &mbe) || int64(ex.in.Len()) > max:
 		return nil, bodyTooLarge(max)
+	case err != nil && isTimeout(err): // isTimeout allocates: not on the way of every body
+		// The client was too slow, not wrong: 408 invites it to try again.
+		// The rest of the body may still be on its way, so the connection
+		// cannot carry another request.
+		ex.Header().Set("Connection", "close")
+		return nil, &Error{Status: http.StatusRequestTimeout,
+			Detail: "Request body did not arrive within the server's read timeout.", Err: err}
 	case err != nil:
 		return nil, &Error{Status: http.StatusBadRequest, Detail: "Failed to read the request body.", Err: err}
 	}
@@ -107,4 +121,38 @@ func readAll(ex *exchange, r *http.Request, max int64) ([]byte, error) {
 func bodyTooLarge(max int64) *Error {
 	return &Error{Status: http.StatusRequestEntityTooLarge,
 		Detail: "Request body is larger than the limit of " + strconv.FormatInt(max, 10) + " bytes."}
+}
+
+// isTimeout tells whether reading the body ended at the server's read
+// deadline (http.Server.ReadTimeout) rather than at a broken or short body.
+func isTimeout(err error) bool {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// checkContentEncoding refuses a body in any content coding but identity
+// with 415 and Accept-Encoding: identity (RFC 9110 §15.5.16): the codecs
+// read bytes as they arrive, so a gzipped body would otherwise be
+// reported as invalid UTF-8, which sends the client looking in the wrong
+// place.
+func checkContentEncoding(ex *exchange, r *http.Request) error {
+	values, ok := r.Header["Content-Encoding"]
+	if !ok {
+		return nil
+	}
+	for _, v := range values {
+		for coding := range strings.SplitSeq(v, ",") {
+			coding = strings.TrimSpace(coding)
+			if coding == "" || strings.EqualFold(coding, "identity") {
+				continue
+			}
+			ex.Header().Set("Accept-Encoding", "identity")
+			return &Error{Status: http.StatusUnsupportedMediaType,
+				Detail: "Content-Encoding " + strconv.Quote(Clip(coding)) + " is not supported; send the body unencoded."}
+		}
+	}
+	return nil
 }

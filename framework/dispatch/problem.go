@@ -61,13 +61,17 @@ type problem struct {
 // Accept says: an error is better reported in a type the client did not ask
 // for than not at all (Spring does the same).
 func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail, requestID string) {
+	instance := r.URL.EscapedPath()
+	if instance == "" { // CONNECT's authority form (host:port) has no path
+		instance = Clip(r.RequestURI)
+	}
 	var buf bytes.Buffer
 	if err := newJSONEncoder(&buf).Encode(problem{
 		Type:      "about:blank",
 		Title:     http.StatusText(status),
 		Status:    status,
 		Detail:    detail,
-		Instance:  r.URL.EscapedPath(),
+		Instance:  instance,
 		RequestID: requestID,
 	}); err != nil { // cannot happen for these field types
 		buf.Reset()
@@ -94,6 +98,13 @@ func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
 	if e == nil {
 		e = &Error{Status: http.StatusInternalServerError, Err: err}
 		level = slog.LevelError
+	}
+	if e.Status == http.StatusUnsupportedMediaType && ex.Header().Get("Accept") == "" {
+		// A 415 for the body's Content-Encoding or XML charset, rather
+		// than its type: the types the path reads are as true here.
+		if g := d.groups[r.Pattern]; g != nil {
+			ex.Header().Set("Accept", g.readable)
+		}
 	}
 	detail := e.Detail
 	// The ID is made before the log line so that the line carries the one

@@ -35,6 +35,9 @@ func (m *muxWriter) Write(p []byte) (int, error) {
 //	404                     a problem document
 //	405                     a problem document, keeping Allow
 //	405 to OPTIONS          200 with Allow, OPTIONS included: the path exists
+//	404 to CONNECT host:port  405 with an empty Allow: the target is an
+//	                        authority, not a path, and the service is no
+//	                        proxy, so no method could reach it
 //	redirect (301/307/308)  kept, without its little HTML page; the ServeMux
 //	                        sends an unclean path (/a//b, /a/../b) to its
 //	                        clean form
@@ -43,6 +46,17 @@ func (m *muxWriter) Write(p []byte) (int, error) {
 func (d *Dispatcher) answerUnmatched(ex *exchange, r *http.Request, code int) {
 	h := ex.Header()
 	h.Del("Content-Type") // the ServeMux's, for its plain text or HTML
+	if code == http.StatusNotFound && r.Method == http.MethodConnect && r.URL.Path == "" {
+		// The ServeMux matches CONNECT by r.URL.Path, empty for the
+		// authority form, so it answers 404 "No endpoint CONNECT ." The
+		// method, not the target, is what the service does not serve.
+		// RFC 9110 asks a 405 for an Allow; empty says no method is
+		// allowed on this target (§10.2.1).
+		h.Del("X-Content-Type-Options")
+		h["Allow"] = []string{""}
+		writeProblem(ex, r, http.StatusMethodNotAllowed, "CONNECT is not supported.", ex.requestIDFor(r, d.ids))
+		return
+	}
 	switch code {
 	case http.StatusNotFound, http.StatusMethodNotAllowed:
 		h.Del("X-Content-Type-Options")

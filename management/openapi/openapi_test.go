@@ -163,11 +163,13 @@ func TestDocument(t *testing.T) {
 			name:   "body read in the declared types only",
 			routes: []dispatch.Route{{Method: "POST", Pattern: "/w", Consumes: []string{"application/json"}, Status: 201, Handler: accepts[widget]()}},
 			want: map[string]string{
-				"/paths/~1w/post/requestBody":                                        `{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/widget"}}},"required":true}`,
-				"/paths/~1w/post/responses/201":                                      `{"description":"Created"}`,
-				"/paths/~1w/post/responses/413":                                      `{"$ref":"#/components/responses/RequestEntityTooLarge"}`,
-				"/paths/~1w/post/responses/415":                                      `{"$ref":"#/components/responses/UnsupportedMediaType"}`,
-				"/components/responses/UnsupportedMediaType/headers/Accept/required": `true`,
+				"/paths/~1w/post/requestBody":                                               `{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/widget"}}},"required":true}`,
+				"/paths/~1w/post/responses/201":                                             `{"description":"Created"}`,
+				"/paths/~1w/post/responses/413":                                             `{"$ref":"#/components/responses/RequestEntityTooLarge"}`,
+				"/paths/~1w/post/responses/415":                                             `{"$ref":"#/components/responses/UnsupportedMediaType"}`,
+				"/components/responses/UnsupportedMediaType/headers/Accept/required":        `true`,
+				"/components/responses/UnsupportedMediaType/headers/Accept-Encoding/schema": `{"type":"string"}`,
+				"/paths/~1w/post/responses/408":                                             `{"$ref":"#/components/responses/RequestTimeout"}`,
 			},
 		},
 		{

@@ -39,11 +39,19 @@ func (b *builder) problemResponse(status int) string {
 			"schema":      object{"type": "string"},
 		}}
 	case http.StatusUnsupportedMediaType:
-		resp["headers"] = object{"Accept": object{
-			"description": "The body types the operation reads.",
-			"required":    true,
-			"schema":      object{"type": "string"},
-		}}
+		// A 415 refuses the body's Content-Type, its Content-Encoding or
+		// the charset an XML body declares; Accept comes with each.
+		resp["headers"] = object{
+			"Accept": object{
+				"description": "The body types the operation reads.",
+				"required":    true,
+				"schema":      object{"type": "string"},
+			},
+			"Accept-Encoding": object{
+				"description": "identity, when the body's Content-Encoding is refused: send it unencoded.",
+				"schema":      object{"type": "string"},
+			},
+		}
 	}
 	b.responses[name] = resp
 	return name
