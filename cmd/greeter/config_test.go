@@ -339,3 +339,23 @@ func TestDurationsHaveLowerBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestStartupReportMasksSecretsReachedThroughPlaceholders: a value that
+// takes a secret through a placeholder, or a secret whose own placeholder
+// fails, is masked in every line of the report.
+func TestStartupReportMasksSecretsReachedThroughPlaceholders(t *testing.T) {
+	for _, args := range [][]string{
+		{"--app.config.location=${db.password}", "--db.password=hunter2"},
+		{"--app.profiles.active=${db.password}", "--db.password=-hunter2"},
+		{"--db.password=abc${nope}hunter2"},
+	} {
+		stderr, err := failToStart(t, append([]string{"--server.port=0"}, args...), nil)
+		if err == nil {
+			t.Errorf("%q: the service started", args)
+			continue
+		}
+		if strings.Contains(stderr, "hunter2") || !strings.Contains(stderr, "******") {
+			t.Errorf("%q: the report shows the secret:\n%s", args, stderr)
+		}
+	}
+}

@@ -87,9 +87,9 @@ func failureReport(err error) string {
 // writeSetting writes one block of the report: a heading, then the
 // setting, its value and origin (a secret masked), and the reason.
 func writeSetting(b *strings.Builder, heading string, se *config.SettingError) {
-	value, origin := se.Shown()
+	value, origin, reason := se.Shown()
 	fmt.Fprintf(b, "%s:\n\n    Property: %s\n    Value: %q\n    Origin: %s\n    Reason: %s\n\n",
-		heading, se.Value.Key, value, origin, se.Reason)
+		heading, se.Value.Key, value, origin, reason)
 }
 
 // flatten unwraps joined errors, however deeply joined, into a list.

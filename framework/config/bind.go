@@ -18,18 +18,29 @@ type SettingError struct {
 }
 
 func (e *SettingError) Error() string {
-	value, origin := e.Shown()
-	return fmt.Sprintf("setting %s=%q from %s is invalid: %s", e.Value.Key, value, origin, e.Reason)
+	value, origin, reason := e.Shown()
+	return fmt.Sprintf("setting %s=%q from %s is invalid: %s", e.Value.Key, value, origin, reason)
 }
 
-// Shown returns the setting's value and origin as they may be printed: a
-// secret masked in both (see Sanitize).
-func (e *SettingError) Shown() (value, origin string) {
-	value, origin = Sanitize(e.Value.Key, e.Value.Raw), e.Value.Origin
-	if value != e.Value.Raw {
+// Shown returns the setting's value, origin and reason as they may be
+// printed: a secret masked in each (see Sanitize), whether the setting
+// holds one or a placeholder in it took one from another setting.
+func (e *SettingError) Shown() (value, origin, reason string) {
+	value, origin, reason = Sanitize(e.Value.Key, e.Value.Raw), e.Value.Origin, e.Reason
+	masked := value != e.Value.Raw
+	for _, secret := range e.Value.secrets {
+		if secret == "" {
+			continue
+		}
+		if strings.Contains(value, secret) || strings.Contains(reason, secret) {
+			masked = true
+		}
+		value, reason = strings.ReplaceAll(value, secret, Mask), strings.ReplaceAll(reason, secret, Mask)
+	}
+	if masked {
 		origin = OriginWithoutValue(origin)
 	}
-	return value, origin
+	return value, origin, reason
 }
 
 // Binder reads typed settings from an Environment and collects every

@@ -83,6 +83,11 @@ type Value struct {
 	Resolved string
 	Source   string // the name of the source that won
 	Origin   string // where in that source
+
+	// secrets are texts that a report must not show: the value itself
+	// when Key holds a secret, and what a placeholder took from a key that
+	// holds one (x=${db.password}). See SettingError.Shown.
+	secrets []string
 }
 
 // Lookup returns the winning value of key with its placeholders resolved.
@@ -92,8 +97,18 @@ func (e *Environment) Lookup(key string) (Value, bool, error) {
 	if !ok {
 		return Value{}, false, nil
 	}
-	resolved, err := ResolvePlaceholders(ent.Value, e.rawValue)
-	v := Value{Key: key, Raw: ent.Value, Resolved: resolved, Source: src.name, Origin: ent.Origin}
+	var secrets []string
+	resolved, err := ResolvePlaceholders(ent.Value, func(name string) (string, bool) {
+		raw, ok := e.rawValue(name)
+		if ok && Sensitive(name) {
+			secrets = append(secrets, raw, e.Resolve(raw))
+		}
+		return raw, ok
+	})
+	if Sensitive(key) {
+		secrets = append(secrets, ent.Value, resolved)
+	}
+	v := Value{Key: key, Raw: ent.Value, Resolved: resolved, Source: src.name, Origin: ent.Origin, secrets: secrets}
 	if err != nil {
 		return v, true, &SettingError{Value: v, Reason: err.Error()}
 	}

@@ -199,6 +199,7 @@ type location struct {
 	optional bool
 	key      string // the setting that named it; empty for the defaults
 	origin   string // where that setting came from
+	secrets  []string
 }
 
 // check fails for a location that must exist and does not: a folder that
@@ -213,7 +214,7 @@ func (l location) check(dir string) error {
 	}
 	if _, err := os.Stat(path); err != nil {
 		return &SettingError{
-			Value:  Value{Key: l.key, Raw: l.raw, Origin: l.origin},
+			Value:  Value{Key: l.key, Raw: l.raw, Origin: l.origin, secrets: l.secrets},
 			Reason: fmt.Sprintf("location %q does not exist; prefix it with optional: if it may be missing", l.path),
 		}
 	}
@@ -257,7 +258,7 @@ func searchLocations(env *Environment) ([]location, error) {
 		for _, r := range list {
 			path, optional := strings.CutPrefix(r, "optional:")
 			path, _ = strings.CutPrefix(path, "file:")
-			locs = append(locs, location{raw: r, path: path, optional: optional, key: v.Key})
+			locs = append(locs, location{raw: r, path: path, optional: optional, key: v.Key, secrets: v.secrets})
 			if v.Key != "" {
 				locs[len(locs)-1].origin = v.Origin
 			}
