@@ -212,3 +212,24 @@ func TestFailureLogCarriesRequestID(t *testing.T) {
 		s.waitForLog(t, regexp.MustCompile(`msg="request failed" method=GET path=/api/messages/5 .* request_id=`+regexp.QuoteMeta(p.RequestID)+`\n`))
 	}
 }
+
+// TestFailureFloodIsNotLoggedAtRequestRate: a client that makes the
+// service fail as fast as it can fills the log with at most a few lines a
+// second, and the count of those not logged is told.
+func TestFailureFloodIsNotLoggedAtRequestRate(t *testing.T) {
+	s := start(t, nil, nil)
+	failing := regexp.MustCompile(`msg="request failed" method=GET path=/api/messages/5 `)
+	const sent = 200
+	for range sent {
+		if status, _, err := send("GET", s.base+"/api/messages/5"); err != nil || status != 500 {
+			t.Fatalf("GET /api/messages/5: %d %v", status, err)
+		}
+	}
+	if n := len(failing.FindAllString(s.stdout.String(), -1)); n == 0 || n >= sent/2 {
+		t.Errorf("%d identical failures logged %d lines, want at least the first and far fewer than them all", sent, n)
+	}
+	waitFor(t, "a failure line that counts those not logged", func() bool {
+		send("GET", s.base+"/api/messages/5")
+		return regexp.MustCompile(`msg="request failed" method=GET path=/api/messages/5 .* not_logged_since=[1-9]`).MatchString(s.stdout.String())
+	})
+}

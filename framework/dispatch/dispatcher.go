@@ -51,6 +51,7 @@ type Dispatcher struct {
 	observers []func(Observation)
 	ids       *requestIDs
 	alwaysIDs bool
+	failures  *failureLog // how often failures are logged
 	exchanges sync.Pool
 }
 
@@ -59,6 +60,7 @@ type Dispatcher struct {
 // an error that names every such route.
 func New(opts Options, routes ...Route) (*Dispatcher, error) {
 	d := &Dispatcher{
+		failures:  newFailureLog(),
 		mux:       http.NewServeMux(),
 		groups:    map[string]*group{},
 		log:       opts.Logger,
@@ -182,8 +184,11 @@ func (d *Dispatcher) finish(ex *exchange, r *http.Request) {
 		// The ID is made (and its header set) before the log line, so that
 		// the line carries the ID the client gets.
 		id := ex.requestIDFor(r, d.ids)
-		d.log.Error("handler panicked", "method", r.Method, "path", r.URL.Path,
-			"route", ex.routeName(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()), "request_id", id)
+		if logIt, dropped := d.failures.admit(failureKind{route: ex.routeName(), status: http.StatusInternalServerError, panicked: true}); logIt {
+			attrs := append([]any{"method", r.Method, "path", r.URL.Path, "route", ex.routeName(),
+				"panic", fmt.Sprint(p), "stack", string(debug.Stack())}, notLogged(dropped)...)
+			d.log.Error("handler panicked", append(attrs, "request_id", id)...)
+		}
 		if !ex.wroteHeader {
 			// Nothing of what the handler set is true of the problem
 			// document, Content-Encoding least of all.

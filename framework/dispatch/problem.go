@@ -111,8 +111,11 @@ func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
 	// the client gets; a 4xx is not logged, so only a failure pays for it.
 	id := ex.requestIDFor(r, d.ids)
 	if e.Status >= 500 {
-		d.log.Log(r.Context(), level, "request failed", "method", r.Method, "path", r.URL.Path,
-			"route", ex.routeName(), "status", e.Status, "err", err, "request_id", id)
+		if logIt, dropped := d.failures.admit(failureKind{route: ex.routeName(), status: e.Status}); logIt {
+			attrs := append([]any{"method", r.Method, "path", r.URL.Path, "route", ex.routeName(),
+				"status", e.Status, "err", err}, notLogged(dropped)...)
+			d.log.Log(r.Context(), level, "request failed", append(attrs, "request_id", id)...)
+		}
 		if detail == "" {
 			detail = "An unexpected error occurred."
 		}
