@@ -40,6 +40,11 @@ func TestUnreadableBodies(t *testing.T) {
 		{[]string{xmlCT}, "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><Message><text>caf\xe9</text></Message>", 415,
 			`XML encoding "ISO-8859-1" is not supported; send UTF-8.`, ""},
 		{[]string{xmlCT}, "<Message><text>caf\xe9</text></Message>", 400, "Request body is not valid UTF-8.", ""},
+		// UTF-16 with a byte-order mark, big- and little-endian.
+		{[]string{"Content-Type: application/json"}, "\xfe\xff\x00{\x00}", 415,
+			"The request body is UTF-16 (it starts with a byte-order mark); send UTF-8.", ""},
+		{[]string{xmlCT}, "\xff\xfe<\x00a\x00/\x00>\x00", 415,
+			"The request body is UTF-16 (it starts with a byte-order mark); send UTF-8.", ""},
 	}
 	for _, tt := range tests {
 		in := strings.Join(tt.headers, "; ") + " " + tt.body

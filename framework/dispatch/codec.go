@@ -81,6 +81,13 @@ func decode(body []byte, f Format, dst any) error {
 		return badRequest("Required request body is missing.")
 	}
 	if !utf8.Valid(body) {
+		// A UTF-16 byte-order mark says what the body is, whatever the
+		// format: a charset the service does not read, rather than bytes
+		// that are wrong.
+		if bytes.HasPrefix(body, []byte{0xFE, 0xFF}) || bytes.HasPrefix(body, []byte{0xFF, 0xFE}) {
+			return &Error{Status: http.StatusUnsupportedMediaType,
+				Detail: "The request body is UTF-16 (it starts with a byte-order mark); send UTF-8."}
+		}
 		if f == FormatXML {
 			// A body in another charset is mostly not UTF-8; if it says
 			// so in its declaration, say that rather than "not UTF-8".
