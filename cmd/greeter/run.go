@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/springport/greeter/framework/config"
@@ -19,9 +21,16 @@ import (
 // A failure to start is returned and reported on stderr, in the manner of
 // Spring Boot's "APPLICATION FAILED TO START".
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
+	var env *config.Environment
 	defer func() {
 		if err != nil {
 			fmt.Fprintln(stderr, err)
+			var se startupError
+			if errors.As(err, &se) && logFormat(env, args, getenv) == "json" {
+				// A log pipeline that reads JSON lines gets the report as
+				// one record too; the banner stays on stderr for people.
+				newLogger("json", stdout).Error("application failed to start", "report", err.Error())
+			}
 		}
 	}()
 	if slices.Contains(args, "--help") || slices.Contains(args, "-h") {
@@ -35,7 +44,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	env, err := config.Load(config.Options{Embedded: embeddedSettings(), Args: args, Getenv: getenv})
+	env, err = config.Load(config.Options{Embedded: embeddedSettings(), Args: args, Getenv: getenv})
 	if err != nil {
 		return startupError{err}
 	}
@@ -68,3 +77,21 @@ type startupError struct{ err error }
 
 func (e startupError) Error() string { return failureReport(e.err) }
 func (e startupError) Unwrap() error { return e.err }
+
+// logFormat is logging.format as far as it can be known when start-up
+// fails: from the settings when they loaded, else from the arguments and
+// the environment as given.
+func logFormat(env *config.Environment, args []string, getenv func(string) string) string {
+	if env != nil {
+		if v, ok, err := env.Lookup("logging.format"); ok && err == nil {
+			return v.Resolved
+		}
+		return ""
+	}
+	for _, a := range slices.Backward(args) {
+		if v, ok := strings.CutPrefix(a, "--logging.format="); ok {
+			return v
+		}
+	}
+	return getenv("LOGGING_FORMAT")
+}

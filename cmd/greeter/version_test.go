@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -67,4 +68,29 @@ func mustLoad(t *testing.T) *config.Environment {
 		t.Fatal(err)
 	}
 	return env
+}
+
+// TestFailureReportIsAlsoAJSONRecord: with logging.format=json a failed
+// start writes the report as one JSON record on stdout, as well as the
+// banner on stderr; settings that fail to load, or to bind, alike.
+func TestFailureReportIsAlsoAJSONRecord(t *testing.T) {
+	for _, args := range [][]string{
+		{"--logging.format=json", "--server.port=eighty"},
+		{"--logging.format=json", "--app.config.location=nowhere/"},
+	} {
+		var out, errOut logtest.Buffer
+		err := run(context.Background(), args, func(string) string { return "" }, &out, &errOut)
+		if err == nil {
+			t.Fatalf("%q: the service started", args)
+		}
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		var record struct{ Level, Msg, Report string }
+		if jerr := json.Unmarshal([]byte(lines[len(lines)-1]), &record); jerr != nil || record.Level != "ERROR" ||
+			record.Msg != "application failed to start" || !strings.Contains(record.Report, "APPLICATION FAILED TO START") {
+			t.Errorf("%q: the last stdout line is not the report as a JSON record: %v\n%s", args, jerr, out.String())
+		}
+		if !strings.Contains(errOut.String(), "APPLICATION FAILED TO START") {
+			t.Errorf("%q: no banner on stderr", args)
+		}
+	}
 }
