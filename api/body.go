@@ -17,6 +17,11 @@ type messageBody struct {
 	Text *string `json:"text" xml:"text" openapi:"required"`
 }
 
+// XMLRootName names the root element of an XML message body in the
+// OpenAPI document: Message, as the answers write it and the README shows.
+// Any root is read, as Jackson reads any.
+func (messageBody) XMLRootName() string { return "Message" }
+
 // UnmarshalJSON reads the "text" member by its exact name, as Jackson
 // does; encoding/json alone would also take "Text" or "TEXT", and let the
 // last of several spellings win. Most bodies spell it only one way, and

@@ -233,3 +233,22 @@ func TestFailureFloodIsNotLoggedAtRequestRate(t *testing.T) {
 		return regexp.MustCompile(`msg="request failed" method=GET path=/api/messages/5 .* not_logged_since=[1-9]`).MatchString(s.stdout.String())
 	})
 }
+
+// TestOpenAPINamesTheXMLRootAsTheAnswersDo: the request body's XML root is
+// documented as Message, the root the answers use, not as the Go type.
+func TestOpenAPINamesTheXMLRootAsTheAnswersDo(t *testing.T) {
+	s := start(t, nil, nil)
+	type document struct {
+		Components struct {
+			Schemas map[string]struct {
+				XML struct{ Name string }
+			}
+		}
+	}
+	doc := decodeJSON[document](t, s.do(t, "GET", "/v3/api-docs", ""))
+	for name, schema := range doc.Components.Schemas {
+		if strings.Contains(name, "essage") && schema.XML.Name != "Message" {
+			t.Errorf("schema %s names its XML root %q, want Message", name, schema.XML.Name)
+		}
+	}
+}

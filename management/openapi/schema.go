@@ -24,9 +24,9 @@ package openapi
 //     type with its own MarshalJSON is described by the empty schema, since its
 //     shape is its own business; one with MarshalText is a string. A custom
 //     UnmarshalJSON is assumed to read the fields the type declares.
-//   - Struct components name their XML root element (xml.name): the name an
-//     XMLName field's xml tag gives, or else the type's name, as encoding/xml
-//     writes it. A property whose xml tag names it differently from its json
+//   - Struct components name their XML root element (xml.name): the one the
+//     type names as an XMLRooted, or the name an XMLName field's xml tag
+//     gives, or else the type's name, as encoding/xml writes it. A property whose xml tag names it differently from its json
 //     name, or that refers to a struct component, names its element; an
 //     xml:",attr" field is an attribute.
 

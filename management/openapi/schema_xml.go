@@ -64,8 +64,20 @@ func withXMLName(sc object, name string) object {
 	return out
 }
 
-// xmlRootName is the root element encoding/xml writes for the struct t.
+// XMLRooted is a type that names the XML root element its documents use,
+// where neither an XMLName field nor its Go name says it: a request body
+// whose decoder takes any root (as Jackson does), documented by the root
+// clients are shown sending.
+type XMLRooted interface{ XMLRootName() string }
+
+var xmlRootedType = reflect.TypeFor[XMLRooted]()
+
+// xmlRootName is the root element encoding/xml writes for the struct t, or
+// the one t names as an XMLRooted.
 func xmlRootName(t reflect.Type) string {
+	if t.Implements(xmlRootedType) {
+		return reflect.Zero(t).Interface().(XMLRooted).XMLRootName()
+	}
 	if f, ok := t.FieldByName("XMLName"); ok && f.Type == xmlNameType {
 		name, _, _ := strings.Cut(f.Tag.Get("xml"), ",")
 		if _, local, ok := strings.Cut(name, " "); ok { // "namespace local"
