@@ -6,11 +6,9 @@ package main
 // acknowledged.
 
 import (
-	"fmt"
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -139,53 +137,25 @@ func TestRedisOutage(t *testing.T) {
 func TestDatabaseConnectionsCutUnderLoad(t *testing.T) {
 	e := newEngines(t)
 	s := start(t, e.args(), nil)
-	var mu sync.Mutex
-	sent, acked := map[string]bool{}, map[string]bool{}
-	statuses := map[int]int{}
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for c := range 6 {
-		wg.Go(func() {
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				text := label(c, i)
-				mu.Lock()
-				sent[text] = true
-				mu.Unlock()
-				status, err := post(s.base, text)
-				mu.Lock()
-				statuses[status]++
-				if err == nil && status == 201 {
-					acked[text] = true
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	ackedSoFar := func() int { mu.Lock(); defer mu.Unlock(); return len(acked) }
-	waitFor(t, "200 acknowledged POSTs", func() bool { return ackedSoFar() >= 200 })
+	load := startPostLoad(6, func(int, int) string { return s.base })
+	waitFor(t, "200 acknowledged POSTs", func() bool { return load.acknowledged("") >= 200 })
 	cuts := 0
 	for range 3 {
 		cuts += enginetest.TerminateBackends(t, e.databaseURL)
-		before := ackedSoFar()
-		waitFor(t, "100 more acknowledged POSTs after the cut", func() bool { return ackedSoFar() >= before+100 })
+		before := load.acknowledged("")
+		waitFor(t, "100 more acknowledged POSTs after the cut", func() bool { return load.acknowledged("") >= before+100 })
 	}
-	close(stop)
-	wg.Wait()
+	load.finish()
 	if cuts == 0 {
 		t.Fatal("no connection was cut: the test tested nothing")
 	}
-	for status, n := range statuses {
+	for status, n := range load.statuses[s.base] {
 		if status != 201 && status != 503 {
 			t.Errorf("%d answers of %d (or no answer, 0), want only 201 and 503", n, status)
 		}
 	}
-	checkAcknowledgedOnce(t, texts(t, s.base), acked, sent)
-	t.Logf("cut %d connections; answers: %v", cuts, fmt.Sprint(statuses))
+	checkAcknowledgedOnce(t, texts(t, s.base), load.acked, load.sent)
+	t.Logf("cut %d connections; answers: %v", cuts, load.statuses[s.base])
 }
 
 // TestUnreachableEngineStopsStartUp: a database or Redis that cannot be

@@ -244,55 +244,23 @@ func TestMessagesSurviveARestart(t *testing.T) {
 func TestOneInstanceStopsUnderLoad(t *testing.T) {
 	e := newEngines(t)
 	a, b := startProcess(t, e.args()...), startProcess(t, e.args()...)
-	var mu sync.Mutex
-	sent, acked := map[string]bool{}, map[string]bool{}
-	ackedByB := 0
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for c := range 6 {
-		wg.Go(func() {
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				base := []string{a.base, b.base}[(c+i)%2]
-				text := label(c, i)
-				mu.Lock()
-				sent[text] = true
-				mu.Unlock()
-				status, err := post(base, text)
-				if err == nil && status == 201 {
-					mu.Lock()
-					acked[text] = true
-					if base == b.base {
-						ackedByB++
-					}
-					mu.Unlock()
-				} else if err == nil && status != 503 {
-					t.Errorf("POST to %s: %d", base, status)
-				}
-			}
-		})
-	}
-	ackedSoFar := func() int { mu.Lock(); defer mu.Unlock(); return len(acked) }
-	waitFor(t, "300 acknowledged POSTs", func() bool { return ackedSoFar() >= 300 })
+	load := startPostLoad(6, func(c, i int) string { return []string{a.base, b.base}[(c+i)%2] })
+	waitFor(t, "300 acknowledged POSTs", func() bool { return load.acknowledged("") >= 300 })
 	a.signal(t, syscall.SIGTERM)
 	if err := a.wait(t); err != nil {
 		t.Errorf("the stopped instance exited with %v", err)
 	}
-	mu.Lock()
-	bBefore := ackedByB
-	mu.Unlock()
-	waitFor(t, "the other instance to acknowledge 200 more", func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return ackedByB >= bBefore+200
-	})
-	close(stop)
-	wg.Wait()
-	checkAcknowledgedOnce(t, texts(t, b.base), acked, sent)
+	before := load.acknowledged(b.base)
+	waitFor(t, "the other instance to acknowledge 200 more", func() bool { return load.acknowledged(b.base) >= before+200 })
+	load.finish()
+	for base, statuses := range load.statuses {
+		for status, n := range statuses {
+			if status != 0 && status != 201 && status != 503 {
+				t.Errorf("%d POSTs to %s answered %d", n, base, status)
+			}
+		}
+	}
+	checkAcknowledgedOnce(t, texts(t, b.base), load.acked, load.sent)
 	a.waitForLog(t, regexp.MustCompile(`msg=stopped`))
 }
 

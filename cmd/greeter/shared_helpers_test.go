@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -137,3 +138,67 @@ func checkAcknowledgedOnce(t *testing.T, list []string, acked, sent map[string]b
 // label names message i of client c, so that a list shows each client's
 // order.
 func label(c, i int) string { return fmt.Sprintf("client-%d-%05d", c, i) }
+
+// postLoad is clients that post labelled messages until stopped, each
+// message to the base that pick chooses, and record what was sent, what
+// was acknowledged (201), by which base, and how each POST was answered
+// (status 0 for no answer).
+type postLoad struct {
+	mu       sync.Mutex
+	sent     map[string]bool
+	acked    map[string]bool
+	ackedBy  map[string]int // by base
+	statuses map[string]map[int]int
+
+	stop chan struct{}
+	wg   sync.WaitGroup
+}
+
+func startPostLoad(clients int, pick func(client, i int) string) *postLoad {
+	l := &postLoad{sent: map[string]bool{}, acked: map[string]bool{}, ackedBy: map[string]int{},
+		statuses: map[string]map[int]int{}, stop: make(chan struct{})}
+	for c := range clients {
+		l.wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-l.stop:
+					return
+				default:
+				}
+				base, text := pick(c, i), label(c, i)
+				l.mu.Lock()
+				l.sent[text] = true
+				l.mu.Unlock()
+				status, _ := post(base, text)
+				l.mu.Lock()
+				if l.statuses[base] == nil {
+					l.statuses[base] = map[int]int{}
+				}
+				l.statuses[base][status]++
+				if status == 201 {
+					l.acked[text] = true
+					l.ackedBy[base]++
+				}
+				l.mu.Unlock()
+			}
+		})
+	}
+	return l
+}
+
+// acknowledged returns how many POSTs to base were answered 201 so far;
+// "" counts every base.
+func (l *postLoad) acknowledged(base string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if base == "" {
+		return len(l.acked)
+	}
+	return l.ackedBy[base]
+}
+
+// finish stops the clients and waits for them.
+func (l *postLoad) finish() {
+	close(l.stop)
+	l.wg.Wait()
+}
