@@ -54,7 +54,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	// Components: declared, checked against the active profiles, started.
 	registry := &component.Registry{}
 	numbers := declareComponents(registry, st.messages, s.app.numberScope, time.Now)
-	if a.components, err = registry.Start(env.ActiveProfiles(), component.Options{Sessions: st.sessions}); err != nil {
+	if a.components, err = registry.Start(env.ActiveProfiles(), component.Options{Sessions: st.sessions, Logger: logger}); err != nil {
 		return nil, err
 	}
 	valA, err := numbers.valA.Get(context.Background(), a.components)
