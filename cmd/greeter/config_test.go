@@ -347,6 +347,8 @@ func TestStartupReportMasksSecretsReachedThroughPlaceholders(t *testing.T) {
 	for _, args := range [][]string{
 		{"--app.config.location=${db.password}", "--db.password=hunter2"},
 		{"--app.profiles.active=${db.password}", "--db.password=-hunter2"},
+		// A valid profile name, but a secret: it would be logged.
+		{"--app.profiles.active=${db.password}", "--db.password=hunter2"},
 		{"--db.password=abc${nope}hunter2"},
 	} {
 		stderr, err := failToStart(t, append([]string{"--server.port=0"}, args...), nil)

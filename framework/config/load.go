@@ -330,6 +330,11 @@ func (e *Environment) decideProfiles() error {
 		if err != nil || !ok {
 			return nil, err
 		}
+		if len(v.secrets) > 0 {
+			// Profile names are shown by design: in the start-up log and
+			// in /actuator/env. One taken from a secret would show it.
+			return nil, &SettingError{Value: v, Reason: "a profile may not be named by a secret (a key ending in password, secret, key or token): profile names are logged and shown"}
+		}
 		names, err := profile.ParseList(v.Resolved)
 		if err != nil {
 			return nil, &SettingError{Value: v, Reason: err.Error()}
