@@ -1,6 +1,7 @@
 package inmem_test
 
 import (
+	"github.com/springport/greeter/framework/component/sessiontest"
 	"slices"
 	"sync"
 	"testing"
@@ -45,34 +46,16 @@ func newSessions(t *testing.T, o inmem.SessionOptions) (*inmem.Sessions, *clockt
 	return s, clock, ended
 }
 
-func create(t *testing.T, s *inmem.Sessions) string {
-	t.Helper()
-	id, err := s.Create(t.Context())
-	if err != nil {
-		t.Fatalf("Create: %v", err)
-	}
-	return id
-}
-
-func touch(t *testing.T, s *inmem.Sessions, id string) bool {
-	t.Helper()
-	live, err := s.Touch(t.Context(), id)
-	if err != nil {
-		t.Fatalf("Touch: %v", err)
-	}
-	return live
-}
-
 func TestSessionsCreate(t *testing.T) {
 	s, _, ended := newSessions(t, inmem.SessionOptions{})
-	alice, bob := create(t, s), create(t, s)
+	alice, bob := sessiontest.Create(t, s), sessiontest.Create(t, s)
 	if alice == bob || alice == "" {
 		t.Errorf("Create gave ids %q and %q; want two distinct ids", alice, bob)
 	}
-	if !touch(t, s, alice) || !touch(t, s, bob) {
+	if !sessiontest.Touch(t, s, alice) || !sessiontest.Touch(t, s, bob) {
 		t.Errorf("a session just created is not live")
 	}
-	if touch(t, s, "unknown") {
+	if sessiontest.Touch(t, s, "unknown") {
 		t.Errorf("an unknown id is live")
 	}
 	if got := s.Len(); got != 2 {
@@ -85,11 +68,11 @@ func TestSessionsCreate(t *testing.T) {
 
 func TestSessionsExpire(t *testing.T) {
 	s, clock, ended := newSessions(t, inmem.SessionOptions{IdleTimeout: 30 * time.Minute})
-	alice, bob := create(t, s), create(t, s)
+	alice, bob := sessiontest.Create(t, s), sessiontest.Create(t, s)
 
 	// Each use restarts the idle timeout.
 	clock.Advance(20 * time.Minute)
-	if !touch(t, s, alice) {
+	if !sessiontest.Touch(t, s, alice) {
 		t.Fatalf("the session ended before its idle timeout")
 	}
 	clock.Advance(20 * time.Minute)
@@ -109,7 +92,7 @@ func TestSessionsExpire(t *testing.T) {
 	if got := s.Len(); got != 0 {
 		t.Errorf("%d live sessions after expiry; want 0", got)
 	}
-	if touch(t, s, alice) {
+	if sessiontest.Touch(t, s, alice) {
 		t.Errorf("alice's expired session is live")
 	}
 	s.Expire()
@@ -122,9 +105,9 @@ func TestSessionsExpire(t *testing.T) {
 // before the sweeper saw it: Touch ends it.
 func TestSessionsTouchEndsExpired(t *testing.T) {
 	s, clock, ended := newSessions(t, inmem.SessionOptions{IdleTimeout: 30 * time.Minute})
-	alice := create(t, s)
+	alice := sessiontest.Create(t, s)
 	clock.Advance(31 * time.Minute)
-	if touch(t, s, alice) {
+	if sessiontest.Touch(t, s, alice) {
 		t.Errorf("a session idle past its timeout is live")
 	}
 	if got := ended.take(); !slices.Equal(got, []string{alice}) {
@@ -137,41 +120,41 @@ func TestSessionsTouchEndsExpired(t *testing.T) {
 
 func TestSessionsEvictLeastRecentlyUsed(t *testing.T) {
 	s, clock, ended := newSessions(t, inmem.SessionOptions{MaxSessions: 2})
-	a := create(t, s)
+	a := sessiontest.Create(t, s)
 	clock.Advance(time.Minute)
-	b := create(t, s)
+	b := sessiontest.Create(t, s)
 	clock.Advance(time.Minute)
-	touch(t, s, a) // a is now the most recently used
-	c := create(t, s)
+	sessiontest.Touch(t, s, a) // a is now the most recently used
+	c := sessiontest.Create(t, s)
 	if got := ended.take(); !slices.Equal(got, []string{b}) {
 		t.Errorf("a third session ended %q; want the least recently used, b %q", got, b)
 	}
 	if got := s.Len(); got != 2 {
 		t.Errorf("%d live sessions; want at most 2", got)
 	}
-	if touch(t, s, b) {
+	if sessiontest.Touch(t, s, b) {
 		t.Errorf("b's evicted session is live")
 	}
-	create(t, s) // now a, used before c, is the least recent
+	sessiontest.Create(t, s) // now a, used before c, is the least recent
 	if got := ended.take(); !slices.Equal(got, []string{a}) {
 		t.Errorf("a fourth session ended %q; want a %q", got, a)
 	}
-	if !touch(t, s, c) {
+	if !sessiontest.Touch(t, s, c) {
 		t.Errorf("c was evicted, though a was used less recently")
 	}
 }
 
 func TestSessionsDelete(t *testing.T) {
 	s, _, ended := newSessions(t, inmem.SessionOptions{})
-	alice, bob := create(t, s), create(t, s)
+	alice, bob := sessiontest.Create(t, s), sessiontest.Create(t, s)
 	if err := s.Delete(t.Context(), alice); err != nil {
 		t.Fatal(err)
 	}
 	if got := ended.take(); !slices.Equal(got, []string{alice}) {
 		t.Errorf("Delete ended %q; want %q", got, alice)
 	}
-	if touch(t, s, alice) || !touch(t, s, bob) {
-		t.Errorf("after deleting alice's session: alice live %t, bob live %t; want false, true", touch(t, s, alice), touch(t, s, bob))
+	if sessiontest.Touch(t, s, alice) || !sessiontest.Touch(t, s, bob) {
+		t.Errorf("after deleting alice's session: alice live %t, bob live %t; want false, true", sessiontest.Touch(t, s, alice), sessiontest.Touch(t, s, bob))
 	}
 	for _, id := range []string{alice, "unknown"} {
 		if err := s.Delete(t.Context(), id); err != nil {
@@ -195,7 +178,7 @@ func TestSessionsSweeper(t *testing.T) {
 		s := inmem.NewSessions(inmem.SessionOptions{IdleTimeout: 30 * time.Minute})
 		ended := &endLog{}
 		s.OnEnd(ended.add)
-		alice := create(t, s)
+		alice := sessiontest.Create(t, s)
 		time.Sleep(30 * time.Minute)
 		synctest.Wait()
 		if got := ended.take(); len(got) != 0 {
@@ -217,7 +200,7 @@ func TestSessionsSweeper(t *testing.T) {
 
 func TestSessionsClose(t *testing.T) {
 	s, _, _ := newSessions(t, inmem.SessionOptions{})
-	id := create(t, s)
+	id := sessiontest.Create(t, s)
 	for range 2 {
 		if err := s.Close(); err != nil {
 			t.Errorf("Close: %v; want nil, also the second time", err)

@@ -5,6 +5,7 @@ package redis_test
 
 import (
 	"context"
+	"github.com/springport/greeter/framework/component/sessiontest"
 	"net"
 	neturl "net/url"
 	"strings"
@@ -72,7 +73,7 @@ func TestOutageAndRecovery(t *testing.T) {
 	clock := clocktest.New()
 	s := openWithClock(t, redis.Options{URL: u.String(), Namespace: prefix, IdleTimeout: time.Hour,
 		ConnectTimeout: 300 * time.Millisecond, Timeout: 300 * time.Millisecond}, clock.Now)
-	id := create(t, s)
+	id := sessiontest.Create(t, s)
 	clock.Advance(2 * time.Hour) // so that Sweep asks Redis about it
 
 	p.Cut()
@@ -114,7 +115,7 @@ func TestCancelledCallerIsNoOutage(t *testing.T) {
 	s := open(t, redis.Options{})
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	_, err := s.Touch(ctx, create(t, s))
+	_, err := s.Touch(ctx, sessiontest.Create(t, s))
 	if err == nil || isOutage(err) {
 		t.Errorf("Touch for a caller that gave up: %v; want an error that is no outage", err)
 	}
@@ -122,7 +123,7 @@ func TestCancelledCallerIsNoOutage(t *testing.T) {
 
 func TestClosedStoreIsNoOutage(t *testing.T) {
 	s := open(t, redis.Options{})
-	id := create(t, s)
+	id := sessiontest.Create(t, s)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -171,12 +171,12 @@ func TestSweeperFollowsSessionsServedElsewhere(t *testing.T) {
 	ended := watch(a)
 	raw := rawClient(t, url)
 
-	servedElsewhere, idle, used := create(t, a), create(t, a), create(t, a)
-	if !touch(t, b, servedElsewhere) {
+	servedElsewhere, idle, used := sessiontest.Create(t, a), sessiontest.Create(t, a), sessiontest.Create(t, a)
+	if !sessiontest.Touch(t, b, servedElsewhere) {
 		t.Fatal("a session created by one store is not live on the other")
 	}
 	clock.Advance(time.Hour + time.Second)
-	touch(t, a, used)
+	sessiontest.Touch(t, a, used)
 	raw.Del(t.Context(), a.Key(idle)) // Redis expired it
 	sweep(t, a)
 	if got := ended.take(); !slices.Equal(got, []string{idle}) {
@@ -193,7 +193,7 @@ func TestSweeperFollowsSessionsServedElsewhere(t *testing.T) {
 	if got := ended.take(); !slices.Equal(got, []string{servedElsewhere}) {
 		t.Errorf("an idle timeout on, a sweep reported %q ended; want %q", got, servedElsewhere)
 	}
-	if live := touch(t, a, used); !live {
+	if live := sessiontest.Touch(t, a, used); !live {
 		t.Errorf("a session used within its idle timeout ended")
 	}
 }
@@ -203,12 +203,12 @@ func TestSweeperFollowsSessionsServedElsewhere(t *testing.T) {
 func TestFollowingIsBounded(t *testing.T) {
 	s := open(t, redis.Options{IdleTimeout: time.Hour, MaxSessions: 2})
 	ended := watch(s)
-	first, second := create(t, s), create(t, s)
-	create(t, s)
+	first, second := sessiontest.Create(t, s), sessiontest.Create(t, s)
+	sessiontest.Create(t, s)
 	if got := ended.take(); !slices.Equal(got, []string{first}) {
 		t.Fatalf("following a third session reported %q ended; want the least recently touched, %q", got, first)
 	}
-	if !touch(t, s, first) {
+	if !sessiontest.Touch(t, s, first) {
 		t.Fatalf("a session forgotten here ended in Redis")
 	}
 	if got := ended.take(); !slices.Equal(got, []string{second}) {
@@ -221,14 +221,14 @@ func TestDeleteReportsSessionsCreatedElsewhere(t *testing.T) {
 	opts := redis.Options{URL: url, Namespace: prefix, IdleTimeout: time.Hour}
 	a, b := open(t, opts), open(t, opts)
 	ended := watch(b)
-	id := create(t, a)
+	id := sessiontest.Create(t, a)
 	if err := b.Delete(t.Context(), id); err != nil {
 		t.Fatal(err)
 	}
 	if got := ended.take(); !slices.Equal(got, []string{id}) {
 		t.Errorf("deleting a session created elsewhere reported %q; want %q", got, id)
 	}
-	if touch(t, a, id) {
+	if sessiontest.Touch(t, a, id) {
 		t.Errorf("a session deleted by one store is live on the other")
 	}
 }
@@ -242,24 +242,6 @@ func TestPing(t *testing.T) {
 	if parts := strings.Split(v, "."); len(parts) < 2 || v == "" {
 		t.Errorf("Ping gave version %q; want one such as 7.0.15", v)
 	}
-}
-
-func create(t *testing.T, s *redis.Sessions) string {
-	t.Helper()
-	id, err := s.Create(t.Context())
-	if err != nil {
-		t.Fatalf("Create: %v", err)
-	}
-	return id
-}
-
-func touch(t *testing.T, s *redis.Sessions, id string) bool {
-	t.Helper()
-	live, err := s.Touch(t.Context(), id)
-	if err != nil {
-		t.Fatalf("Touch: %v", err)
-	}
-	return live
 }
 
 func sweep(t *testing.T, s *redis.Sessions) {

@@ -39,7 +39,7 @@ func Run(t *testing.T, newStore NewStore) {
 		s := newStore(t, long)
 		seen := map[string]bool{}
 		for range 50 {
-			id := create(t, s)
+			id := Create(t, s)
 			if seen[id] {
 				t.Fatalf("Create gave id %q twice", id)
 			}
@@ -51,7 +51,7 @@ func Run(t *testing.T, newStore NewStore) {
 			if strings.Trim(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") != "" {
 				t.Errorf("id %q has characters outside URL-safe base64; a cookie must carry it as it is", id)
 			}
-			if !touch(t, s, id) {
+			if !Touch(t, s, id) {
 				t.Errorf("session %q is not live right after Create", id)
 			}
 		}
@@ -59,17 +59,17 @@ func Run(t *testing.T, newStore NewStore) {
 
 	t.Run("UnknownIDs", func(t *testing.T) {
 		s := newStore(t, long)
-		known := create(t, s)
+		known := Create(t, s)
 		for _, id := range []string{"", "unknown", known[:len(known)-1], known + "x", strings.Repeat("A", len(known)),
 			"a b", "x\x00y", "../" + known, strings.Repeat("z", 10_000)} {
-			if touch(t, s, id) {
+			if Touch(t, s, id) {
 				t.Errorf("Touch(%.40q) = live; want no live session", id)
 			}
 			if err := s.Delete(t.Context(), id); err != nil {
 				t.Errorf("Delete(%.40q) of no session: %v; want nil", id, err)
 			}
 		}
-		if !touch(t, s, known) {
+		if !Touch(t, s, known) {
 			t.Errorf("the one real session is not live")
 		}
 	})
@@ -77,15 +77,15 @@ func Run(t *testing.T, newStore NewStore) {
 	t.Run("Delete", func(t *testing.T) {
 		s := newStore(t, long)
 		ends := watch(s)
-		alice, bob := create(t, s), create(t, s)
+		alice, bob := Create(t, s), Create(t, s)
 		if err := s.Delete(t.Context(), alice); err != nil {
 			t.Fatalf("Delete: %v", err)
 		}
 		ends.wait(t, alice)
-		if touch(t, s, alice) {
+		if Touch(t, s, alice) {
 			t.Errorf("a deleted session is live")
 		}
-		if !touch(t, s, bob) {
+		if !Touch(t, s, bob) {
 			t.Errorf("deleting one session ended another")
 		}
 		if err := s.Delete(t.Context(), alice); err != nil {
@@ -101,9 +101,9 @@ func Run(t *testing.T, newStore NewStore) {
 		// would in production, only sooner.
 		s := newStore(t, 200*time.Millisecond)
 		ends := watch(s)
-		id := create(t, s)
+		id := Create(t, s)
 		ends.wait(t, id)
-		if touch(t, s, id) {
+		if Touch(t, s, id) {
 			t.Errorf("a session reported ended by idle expiry is live")
 		}
 	})
@@ -111,7 +111,7 @@ func Run(t *testing.T, newStore NewStore) {
 	t.Run("OnEndWithoutLocks", func(t *testing.T) {
 		// An OnEnd function may use the store: the container's does.
 		s := newStore(t, long)
-		other := create(t, s)
+		other := Create(t, s)
 		done := make(chan bool, 1)
 		s.OnEnd(func(string) {
 			ctx, cancel := context.WithTimeout(context.Background(), patience)
@@ -122,7 +122,7 @@ func Run(t *testing.T, newStore NewStore) {
 			default: // told already
 			}
 		})
-		id := create(t, s)
+		id := Create(t, s)
 		go s.Delete(context.Background(), id)
 		select {
 		case ok := <-done:
@@ -163,7 +163,7 @@ func Run(t *testing.T, newStore NewStore) {
 func RunShared(t *testing.T, newStore NewSharedStore) {
 	t.Run("NothingSaved", func(t *testing.T) {
 		s := newStore(t)
-		id := create(t, s)
+		id := Create(t, s)
 		if data, ok := load(t, s, id, "cart"); ok {
 			t.Errorf("LoadState of a new session = %q; want none", data)
 		}
@@ -174,7 +174,7 @@ func RunShared(t *testing.T, newStore NewSharedStore) {
 
 	t.Run("FirstSaveWins", func(t *testing.T) {
 		s := newStore(t)
-		id := create(t, s)
+		id := Create(t, s)
 		first, second := []byte("first"), []byte("second")
 		if got := saveIfAbsent(t, s, id, "cart", first); !bytes.Equal(got, first) {
 			t.Errorf("the first SaveStateIfAbsent returned %q; want its own %q", got, first)
@@ -189,7 +189,7 @@ func RunShared(t *testing.T, newStore NewSharedStore) {
 
 	t.Run("SaveStateReplaces", func(t *testing.T) {
 		s := newStore(t)
-		id := create(t, s)
+		id := Create(t, s)
 		saveIfAbsent(t, s, id, "cart", []byte("old"))
 		save(t, s, id, "cart", []byte("new"))
 		if got, _ := load(t, s, id, "cart"); string(got) != "new" {
@@ -203,7 +203,7 @@ func RunShared(t *testing.T, newStore NewSharedStore) {
 
 	t.Run("AnyBytes", func(t *testing.T) {
 		s := newStore(t)
-		id := create(t, s)
+		id := Create(t, s)
 		all := make([]byte, 256)
 		for i := range all {
 			all[i] = byte(i)
@@ -220,7 +220,7 @@ func RunShared(t *testing.T, newStore NewSharedStore) {
 
 	t.Run("ByComponentAndSession", func(t *testing.T) {
 		s := newStore(t)
-		alice, bob := create(t, s), create(t, s)
+		alice, bob := Create(t, s), Create(t, s)
 		saveIfAbsent(t, s, alice, "cart", []byte("alice's cart"))
 		saveIfAbsent(t, s, alice, "visit", []byte("alice's visit"))
 		saveIfAbsent(t, s, bob, "cart", []byte("bob's cart"))
@@ -238,7 +238,7 @@ func RunShared(t *testing.T, newStore NewSharedStore) {
 
 	t.Run("EndedStaysEnded", func(t *testing.T) {
 		s := newStore(t)
-		id := create(t, s)
+		id := Create(t, s)
 		saveIfAbsent(t, s, id, "cart", []byte("saved"))
 		if err := s.Delete(t.Context(), id); err != nil {
 			t.Fatal(err)
@@ -251,7 +251,7 @@ func RunShared(t *testing.T, newStore NewSharedStore) {
 			t.Errorf("SaveStateIfAbsent in an ended session returned %q; want its own state", got)
 		}
 		save(t, s, id, "visit", []byte("late"))
-		if touch(t, s, id) {
+		if Touch(t, s, id) {
 			t.Errorf("saving in a deleted session brought it back")
 		}
 		if data, ok := load(t, s, id, "cart"); ok {
@@ -261,7 +261,7 @@ func RunShared(t *testing.T, newStore NewSharedStore) {
 
 	t.Run("RacingSaves", func(t *testing.T) {
 		s := newStore(t)
-		id := create(t, s)
+		id := Create(t, s)
 		got := make([][]byte, 10)
 		var wg sync.WaitGroup
 		for i := range got {
@@ -285,7 +285,8 @@ func RunShared(t *testing.T, newStore NewSharedStore) {
 	})
 }
 
-func create(t *testing.T, s component.SessionStore) string {
+// Create starts a session in s, failing the test when s fails.
+func Create(t *testing.T, s component.SessionStore) string {
 	t.Helper()
 	id, err := s.Create(t.Context())
 	if err != nil {
@@ -294,7 +295,9 @@ func create(t *testing.T, s component.SessionStore) string {
 	return id
 }
 
-func touch(t *testing.T, s component.SessionStore, id string) bool {
+// Touch reports whether id is live in s and marks it used, failing the
+// test when s fails.
+func Touch(t *testing.T, s component.SessionStore, id string) bool {
 	t.Helper()
 	live, err := s.Touch(t.Context(), id)
 	if err != nil {
