@@ -49,19 +49,28 @@ func Handler() http.Handler {
 		writeJSON(w, http.StatusOK, valA)
 	})
 	mux.HandleFunc("POST /api/messages", func(w http.ResponseWriter, r *http.Request) {
-		var m struct {
-			Text *string `json:"text"`
-		}
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes)).Decode(&m); err != nil || m.Text == nil {
-			http.Error(w, "want a JSON body with text", http.StatusBadRequest)
+		text, ok := readText(w, r)
+		if !ok {
 			return
 		}
 		mu.Lock()
-		messages = append(messages, *m.Text)
+		messages = append(messages, text)
 		mu.Unlock()
 		w.WriteHeader(http.StatusCreated)
 	})
 	return mux
+}
+
+// readText reads a message body's text, answering 400 when there is none.
+func readText(w http.ResponseWriter, r *http.Request) (string, bool) {
+	var m struct {
+		Text *string `json:"text"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes)).Decode(&m); err != nil || m.Text == nil {
+		http.Error(w, "want a JSON body with text", http.StatusBadRequest)
+		return "", false
+	}
+	return *m.Text, true
 }
 
 type message struct {

@@ -1,7 +1,6 @@
 package reference
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -17,14 +16,11 @@ import (
 func StoreHandler(store domain.Store) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/messages", func(w http.ResponseWriter, r *http.Request) {
-		var m struct {
-			Text *string `json:"text"`
-		}
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes)).Decode(&m); err != nil || m.Text == nil {
-			http.Error(w, "want a JSON body with text", http.StatusBadRequest)
+		text, ok := readText(w, r)
+		if !ok {
 			return
 		}
-		if err := store.Append(r.Context(), domain.Message{Text: *m.Text}); err != nil {
+		if err := store.Append(r.Context(), domain.Message{Text: text}); err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
 		}
