@@ -32,11 +32,7 @@ const (
 // skipping the test when it is unset.
 func PostgresServer(t testing.TB) string {
 	t.Helper()
-	server := os.Getenv(PostgresVar)
-	if server == "" {
-		t.Skipf("PostgreSQL test skipped: set %s (for example postgres://postgres@127.0.0.1:5432/postgres) to run it", PostgresVar)
-	}
-	return server
+	return server(t, "PostgreSQL", PostgresVar, "postgres://postgres@127.0.0.1:5432/postgres")
 }
 
 // Postgres creates an empty database of the test's own on the server that
@@ -142,11 +138,18 @@ func Redis(t testing.TB) (serverURL, prefix string) {
 // the test when it is unset.
 func RedisServer(t testing.TB) string {
 	t.Helper()
-	server := os.Getenv(RedisVar)
-	if server == "" {
-		t.Skipf("Redis test skipped: set %s (for example redis://127.0.0.1:6379/0) to run it", RedisVar)
+	return server(t, "Redis", RedisVar, "redis://127.0.0.1:6379/0")
+}
+
+// server returns the value of the variable that names engine's server,
+// skipping the test, with the variable and an example, when it is unset.
+func server(t testing.TB, engine, variable, example string) string {
+	t.Helper()
+	url := os.Getenv(variable)
+	if url == "" {
+		t.Skipf("%s test skipped: set %s (for example %s) to run it", engine, variable, example)
 	}
-	return server
+	return url
 }
 
 func randomHex(t testing.TB, n int) string {
