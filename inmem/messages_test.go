@@ -10,6 +10,7 @@ import (
 
 func TestMessagesContract(t *testing.T) {
 	messagetest.Run(t, func(*testing.T) message.Store { return new(inmem.Messages) })
+	messagetest.RunLimits(t, func(_ *testing.T, l message.Limits) message.Store { return &inmem.Messages{Limits: l} })
 }
 
 func TestMessagesLen(t *testing.T) {

@@ -37,13 +37,17 @@ var behaviours = []struct {
 	{"RemoveEveryPosition", removeEveryPosition},
 	{"Replace", replace},
 	{"AllIsASnapshot", allIsASnapshot},
+	{"ListPages", listPages},
+	{"ListingIsASnapshot", listingIsASnapshot},
+	{"ListingClosedEarly", listingClosedEarly},
+	{"Usage", usage},
 	{"TextsKeptExactly", textsKeptExactly},
 	{"ConcurrentAppends", func(t *testing.T, s message.Store) { ConcurrentAppends(t, 8, 100, s) }},
 	{"ConcurrentOperations", func(t *testing.T, s message.Store) { ConcurrentOperations(t, 20, s) }},
 }
 
 func emptyAllIsAnEmptyList(t *testing.T, s message.Store) {
-	all, err := s.All(t.Context())
+	all, err := message.All(t.Context(), s)
 	if err != nil {
 		t.Fatalf("All: %v", err)
 	}
@@ -190,7 +194,7 @@ func allIsASnapshot(t *testing.T, s message.Store) {
 	for _, text := range []string{"a", "b"} {
 		mustAppend(t, s, text)
 	}
-	all, err := s.All(t.Context())
+	all, err := message.All(t.Context(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +271,7 @@ func ConcurrentAppends(t *testing.T, writers, each int, stores ...message.Store)
 					return
 				}
 				if i%25 == 0 {
-					if _, err := s.All(ctx); err != nil { // readers interleave with writers
+					if _, err := message.All(ctx, s); err != nil { // readers interleave with writers
 						t.Errorf("writer %d, All: %v", w, err)
 						return
 					}
@@ -337,7 +341,7 @@ func expect(t *testing.T, s message.Store, want ...string) {
 
 func all(t *testing.T, s message.Store) []string {
 	t.Helper()
-	ms, err := s.All(t.Context())
+	ms, err := message.All(t.Context(), s)
 	if err != nil {
 		t.Fatalf("All: %v", err)
 	}
