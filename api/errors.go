@@ -23,6 +23,13 @@ func Classify(err error) *dispatch.Error {
 			Err:    err,
 		}
 	}
+	var full *message.LimitError
+	if errors.As(err, &full) {
+		// 507 (RFC 4918): the request was fine, the store has no room
+		// for it. The detail names the setting, so that an operator
+		// who sees it knows which bound to raise.
+		return &dispatch.Error{Status: http.StatusInsufficientStorage, Detail: limitDetail(full), Err: err}
+	}
 	var down *outage.Error
 	if errors.As(err, &down) {
 		// The cause (an address, a driver's words) is logged, not shown:
@@ -36,4 +43,14 @@ func Classify(err error) *dispatch.Error {
 		}
 	}
 	return nil
+}
+
+// limitDetail says which limit refused a change, and by how much.
+func limitDetail(e *message.LimitError) string {
+	if e.Limit == message.MaxCount {
+		return fmt.Sprintf("Nothing was stored: the collection holds %d messages, the most that app.messages.max-count (%d) allows. Remove some to make room.",
+			e.Usage.Count, e.Max)
+	}
+	return fmt.Sprintf("Nothing was stored: the messages' texts take %d bytes, and %d more would pass app.messages.max-total-size (%d bytes). Remove or shorten some to make room.",
+		e.Usage.Bytes, e.Bytes, e.Max)
 }

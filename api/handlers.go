@@ -27,10 +27,6 @@ func handleHelloID(greeting string) func(*dispatch.Request) (message.Message, er
 	}
 }
 
-func handleListMessages(messages message.Store) func(*dispatch.Request) ([]message.Message, error) {
-	return func(r *dispatch.Request) ([]message.Message, error) { return messages.All(r.Context()) }
-}
-
 func handleCreateMessage(messages message.Store) func(*dispatch.Request, messageBody) error {
 	return func(r *dispatch.Request, body messageBody) error {
 		return messages.Append(r.Context(), body.message())

@@ -75,6 +75,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	if st.inMemory != nil {
 		m.Sessions(st.inMemory.Len, st.inMemory.Max(), st.inMemory.Evicted)
 	}
+	m.Messages(st.messages.Usage, s.app.messages.limits)
 	prometheus := m.Handler()
 	if s.management.metrics {
 		observers = append(observers, m.Observe)
@@ -93,7 +94,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	}
 	build, _ := debug.ReadBuildInfo()
 	catalog := &dispatch.Catalog{}
-	service := api.Routes(s.app.greeting, st.messages, valA, valB)
+	service := api.Routes(s.app.greeting, st.messages, s.app.messages.paging, valA, valB)
 	docs := openapi.Routes(openapi.Info{Title: "greeter", Version: moduleVersion(build)}, service)
 	management := actuator.Routes(actuator.Options{
 		Exposure:        exposure,

@@ -560,7 +560,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		t.Errorf("/v3/api-docs and /v3/api-docs.yaml differ")
 	}
 
-	routes, err := dispatch.Describe(api.Routes("", &inmem.Messages{}, nil, nil)...)
+	routes, err := dispatch.Describe(api.Routes("", &inmem.Messages{}, api.Paging{}, nil, nil)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,10 +4,13 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"math"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/springport/greeter/api"
+	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/management/actuator"
@@ -56,6 +59,14 @@ type appSettings struct {
 	greeting    string
 	example     exampleSettings
 	numberScope component.Scope // the number component's lifecycle
+	messages    messageSettings
+}
+
+// messageSettings bound the message collection, and the pages that list
+// it, so that no client can fill the memory or the database.
+type messageSettings struct {
+	limits message.Limits
+	paging api.Paging
 }
 
 // exampleSettings are the spec's example of profile-specific settings.
@@ -118,6 +129,7 @@ func bindWith(b *config.Binder) settings {
 				propB: config.Bind(b, "app.example.prop-b", int32(0), config.Int32),
 			},
 			numberScope: config.Bind(b, "app.number.scope", component.Prototype, numberScope),
+			messages:    bindMessageSettings(b),
 		},
 		management: managementSettings{
 			include:    config.Bind(b, "management.endpoints.web.exposure.include", []string{"health"}, config.List),
@@ -135,6 +147,21 @@ func bindWith(b *config.Binder) settings {
 	}
 	s.bound = b.Keys()
 	return s
+}
+
+// bindMessageSettings reads the bounds of the collection and its pages.
+// The page sizes are Spring Data's settings, with Spring Data's defaults.
+func bindMessageSettings(b *config.Binder) messageSettings {
+	return messageSettings{
+		limits: message.Limits{
+			MaxCount: int64(config.Bind(b, "app.messages.max-count", 1_000_000, config.IntIn(1, math.MaxInt))),
+			MaxBytes: config.Bind(b, "app.messages.max-total-size", int64(512<<20), config.DataSize),
+		},
+		paging: api.Paging{
+			DefaultSize: int32(config.Bind(b, "app.data.web.pageable.default-page-size", api.DefaultPageSize, config.IntIn(1, math.MaxInt32))),
+			MaxSize:     int32(config.Bind(b, "app.data.web.pageable.max-page-size", api.DefaultMaxPageSize, config.IntIn(1, math.MaxInt32))),
+		},
+	}
 }
 
 // bindHealthDisplay reads what /actuator/health shows. As in Spring,

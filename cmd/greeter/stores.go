@@ -29,7 +29,7 @@ type stores struct {
 // setting that named it. What was opened before a failure is in closers.
 func openStores(ctx context.Context, env *config.Environment, s settings, logger *slog.Logger) (st stores, err error) {
 	if opts := s.stores.postgres; opts.URL != "" {
-		opts.Logger = logger
+		opts.Logger, opts.Limits = logger, s.app.messages.limits
 		db, err := postgres.Open(ctx, opts)
 		if err != nil {
 			return st, newEngineError(env, "PostgreSQL database", "app.datasource.url", opts.URL, err)
@@ -42,7 +42,7 @@ func openStores(ctx context.Context, env *config.Environment, s settings, logger
 			return map[string]any{"database": "PostgreSQL", "validationQuery": "isValid()"}, db.Ping(ctx)
 		}})
 	} else {
-		st.messages = &inmem.Messages{}
+		st.messages = &inmem.Messages{Limits: s.app.messages.limits}
 	}
 
 	switch s.stores.sessionStore {

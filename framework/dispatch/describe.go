@@ -24,6 +24,9 @@ type RouteInfo struct {
 	// Errors lists the statuses the dispatcher can answer for this route,
 	// beyond the ServeMux's 404 and 405, each as a problem document.
 	Errors []int
+
+	// Headers are the response headers of a success, as declared.
+	Headers []ResponseHeader
 }
 
 // MediaType is a media type (or range) that a route reads or writes, with
@@ -39,6 +42,8 @@ type InputInfo struct {
 	In       string // "path" or "query"
 	Required bool
 	Type     reflect.Type // int32, int64, string or uuid.UUID
+	// Description says what the input means; empty when undeclared.
+	Description string
 }
 
 // Describe describes routes as a dispatcher built with them would, without
@@ -66,9 +71,10 @@ func describe(routes []*route) []RouteInfo {
 			Body:     rt.body,
 			Result:   rt.result,
 			Errors:   rt.errorStatuses(),
+			Headers:  slices.Clone(rt.decl.Headers),
 		}
 		for _, in := range rt.inputs {
-			info.Inputs = append(info.Inputs, InputInfo{Name: in.name, In: in.in, Required: in.required, Type: in.typ})
+			info.Inputs = append(info.Inputs, InputInfo{Name: in.name, In: in.in, Required: in.required, Type: in.typ, Description: in.description})
 		}
 		infos = append(infos, info)
 	}

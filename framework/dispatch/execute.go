@@ -37,7 +37,8 @@ func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
 		req.inputs = append(req.inputs, v)
 	}
 	c := &ex.call
-	*c = call{req: req, buf: &ex.out, json: ex.jsonEncoder(), root: rt.root, statusCoder: rt.statusCoder}
+	*c = call{req: req, buf: &ex.out, json: ex.jsonEncoder(), root: rt.root, statusCoder: rt.statusCoder,
+		ex: ex, okStatus: rt.status}
 	if ch.out >= 0 {
 		c.out = rt.produces[ch.out]
 		if c.out.contentType == "" { // a pattern: answer in the client's own type
@@ -68,16 +69,9 @@ func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
 		ex.WriteHeader(rt.status)
 		return
 	}
-	status := rt.status
-	if c.status != 0 {
-		status = c.status
+	if !ex.wroteHeader { // a Stream that flushed has sent its head
+		c.head(ex.out.Len())
 	}
-	h := ex.Header()
-	h["Content-Type"] = c.out.contentTypeHeader // shared and never changed: no allocation
-	if ex.out.Len() > smallBody {
-		h["Content-Length"] = []string{strconv.Itoa(ex.out.Len())}
-	} // else net/http computes it, as the handler returns before its buffer fills
-	ex.WriteHeader(status)
 	ex.Write(ex.out.Bytes())
 }
 

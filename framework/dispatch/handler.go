@@ -3,9 +3,11 @@ package dispatch
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
+	"strconv"
 )
 
 // Handler is a route's action. Build a typed one with Returns, Accepts,
@@ -64,9 +66,51 @@ type call struct {
 	root        xmlRoot
 	statusCoder bool // the result type chooses its status
 
-	wrote  bool // run encoded a result into buf
-	status int  // the status the result chose; 0 for the route's
+	wrote  bool        // run encoded a result into buf
+	status int         // the status the result chose; 0 for the route's
+	header http.Header // a Stream's headers, sent with its first bytes
+
+	ex       *exchange // where buf goes, for a Stream that sends as it goes
+	okStatus int       // the route's success status
 }
+
+// head sends the status line and headers of a successful result: the
+// negotiated Content-Type, the result's own headers, and the body's
+// length when it is known (n >= 0) and net/http would not compute it.
+func (c *call) head(n int) {
+	h := c.ex.Header()
+	h["Content-Type"] = c.out.contentTypeHeader // shared and never changed: no allocation
+	for k, v := range c.header {
+		h[k] = v
+	}
+	if n > smallBody {
+		h["Content-Length"] = []string{strconv.Itoa(n)}
+	} // else net/http computes it, as the handler returns before its buffer fills
+	status := c.okStatus
+	if c.status != 0 {
+		status = c.status
+	}
+	c.ex.WriteHeader(status)
+}
+
+// flush sends what buf holds and empties it, sending the head first if
+// it has not gone yet: a Stream's body, piece by piece. It fails with
+// errClientGone when the connection no longer takes the bytes.
+func (c *call) flush() error {
+	if !c.ex.wroteHeader {
+		c.head(-1)
+	}
+	_, err := c.ex.Write(c.buf.Bytes())
+	c.buf.Reset()
+	if err != nil {
+		return fmt.Errorf("%w: %w", errClientGone, err)
+	}
+	return nil
+}
+
+// errClientGone ends a Stream whose client stopped reading: nothing is
+// wrong with the service, so it is not logged as a failure.
+var errClientGone = errors.New("the client is gone")
 
 // Returns builds a handler that takes no body and answers with a value.
 func Returns[T any](fn func(r *Request) (T, error)) Handler {

@@ -42,11 +42,12 @@ const (
 )
 
 type inputSpec struct {
-	name     string
-	in       string // inPath or inQuery
-	required bool
-	kind     kind
-	typ      reflect.Type
+	name        string
+	in          string // inPath or inQuery
+	required    bool
+	kind        kind
+	typ         reflect.Type
+	description string // for the route's description; may be empty
 }
 
 // inputValue is one converted input of a request. The field that holds it
@@ -99,6 +100,13 @@ func newParam[T Scalar](name, in string, required bool) *Param[T] {
 }
 
 func (p *Param[T]) spec() *inputSpec { return &p.s }
+
+// Describe sets what the parameter means, for the routes' descriptions
+// (the OpenAPI document), and returns p.
+func (p *Param[T]) Describe(meaning string) *Param[T] {
+	p.s.description = meaning
+	return p
+}
 
 // Name returns the parameter's name.
 func (p *Param[T]) Name() string { return p.s.name }

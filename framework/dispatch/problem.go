@@ -99,6 +99,17 @@ func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
 		e = &Error{Status: http.StatusInternalServerError, Err: err}
 		level = slog.LevelError
 	}
+	if ex.wroteHeader {
+		// A Stream failed after its first bytes went: its status line
+		// cannot be taken back, and a problem document appended to half
+		// a list would be read as part of it. The connection is closed,
+		// so that the client sees a cut response, and the failure is
+		// logged unless it is the client's own leaving.
+		if !errors.Is(err, errClientGone) && r.Context().Err() == nil {
+			d.logFailure(ex, r, level, e.Status, err)
+		}
+		panic(http.ErrAbortHandler)
+	}
 	if e.Status == http.StatusUnsupportedMediaType && ex.Header().Get("Accept") == "" {
 		// A 415 for the body's Content-Encoding or XML charset, rather
 		// than its type: the types the path reads are as true here.
@@ -107,18 +118,24 @@ func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
 		}
 	}
 	detail := e.Detail
-	// The ID is made before the log line so that the line carries the one
-	// the client gets; a 4xx is not logged, so only a failure pays for it.
-	id := ex.requestIDFor(r, d.ids)
 	if e.Status >= 500 {
-		if logIt, dropped := d.failures.admit(failureKind{route: ex.routeName(), status: e.Status}); logIt {
-			attrs := append([]any{"method", r.Method, "path", r.URL.Path, "route", ex.routeName(),
-				"status", e.Status, "err", err}, notLogged(dropped)...)
-			d.log.Log(r.Context(), level, "request failed", append(attrs, "request_id", id)...)
-		}
+		d.logFailure(ex, r, level, e.Status, err)
 		if detail == "" {
 			detail = "An unexpected error occurred."
 		}
 	}
-	writeProblem(ex, r, e.Status, detail, id)
+	writeProblem(ex, r, e.Status, detail, ex.requestIDFor(r, d.ids))
+}
+
+// logFailure logs a request that failed with status, unless the flood
+// limiter says that enough like it were logged this second.
+func (d *Dispatcher) logFailure(ex *exchange, r *http.Request, level slog.Level, status int, err error) {
+	// The ID is made before the log line so that the line carries the one
+	// the client gets; a 4xx is not logged, so only a failure pays for it.
+	id := ex.requestIDFor(r, d.ids)
+	if logIt, dropped := d.failures.admit(failureKind{route: ex.routeName(), status: status}); logIt {
+		attrs := append([]any{"method", r.Method, "path", r.URL.Path, "route", ex.routeName(),
+			"status", status, "err", err}, notLogged(dropped)...)
+		d.log.Log(r.Context(), level, "request failed", append(attrs, "request_id", id)...)
+	}
 }

@@ -1,6 +1,9 @@
 package dispatch
 
-import "strings"
+import (
+	"reflect"
+	"strings"
+)
 
 // Route declares one endpoint: what requests it takes and what it does.
 type Route struct {
@@ -34,9 +37,21 @@ type Route struct {
 	// 413, 415, 500) are known without it.
 	Errors []int
 
+	// Headers describe the headers a success carries beyond
+	// Content-Type, for the route's description; the handler sets them
+	// (a Stream's Header).
+	Headers []ResponseHeader
+
 	// Handler is the route's action: Returns, Accepts, Exchanges or Runs
 	// for a typed one, Plain for an http.Handler.
 	Handler Handler
+}
+
+// ResponseHeader describes a header of a route's successful responses.
+type ResponseHeader struct {
+	Name        string
+	Description string
+	Type        reflect.Type // of its value: int64, string...
 }
 
 // String names the route as error messages and listings show it.

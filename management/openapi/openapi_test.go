@@ -3,6 +3,7 @@ package openapi
 import (
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -118,6 +119,18 @@ func TestDocument(t *testing.T) {
 				"/components/responses/NotFound":                                `{"content":{"application/problem+json":{"schema":{"$ref":"#/components/schemas/Problem","properties":{"status":{"const":404}}}}},"description":"Not Found"}`,
 				"/components/responses/MethodNotAllowed/headers/Allow/required": `true`,
 				"/components/schemas/Problem/required":                          `["type","title","status","instance"]`,
+			},
+		},
+		{
+			name: "described parameters and response headers",
+			routes: []dispatch.Route{{Method: "GET", Pattern: "/list", Handler: returns("Hi"),
+				Inputs:  []dispatch.Input{dispatch.OptionalQuery[int32]("page").Describe("The page, from 0.")},
+				Headers: []dispatch.ResponseHeader{{Name: "X-Total-Count", Type: reflect.TypeFor[int64](), Description: "How many in all."}},
+			}},
+			want: map[string]string{
+				"/paths/~1list/get/parameters":                        `[{"description":"The page, from 0.","in":"query","name":"page","schema":{"format":"int32","type":"integer"}}]`,
+				"/paths/~1list/get/responses/200/headers":             `{"X-Total-Count":{"description":"How many in all.","schema":{"format":"int64","type":"integer"}}}`,
+				"/paths/~1list/get/responses/200/content/text~1plain": `{"schema":{"type":"string"}}`,
 			},
 		},
 		{

@@ -72,9 +72,10 @@ func (b *builder) operationID(method, path string) string {
 // input, is a string. A parameter is required when every route requires it.
 func (b *builder) parameters(path string, routes []dispatch.RouteInfo) []any {
 	type param struct {
-		in, name string
-		schema   object
-		required int // how many routes require it
+		in, name    string
+		schema      object
+		required    int // how many routes require it
+		description string
 	}
 	var params []*param
 	find := func(in, name string) *param {
@@ -91,6 +92,9 @@ func (b *builder) parameters(path string, routes []dispatch.RouteInfo) []any {
 		for _, in := range r.Inputs {
 			p := find(in.In, in.Name)
 			p.schema = b.schemas.json(in.Type)
+			if in.Description != "" {
+				p.description = in.Description
+			}
 			if in.Required || in.In == "path" {
 				p.required++
 			}
@@ -122,6 +126,9 @@ func (b *builder) parameters(path string, routes []dispatch.RouteInfo) []any {
 		o := object{"name": p.name, "in": p.in, "schema": p.schema}
 		if p.required == len(routes) {
 			o["required"] = true
+		}
+		if p.description != "" {
+			o["description"] = p.description
 		}
 		out = append(out, o)
 	}
@@ -169,6 +176,16 @@ func (b *builder) operationResponses(routes []dispatch.RouteInfo) object {
 		if resp == nil {
 			resp = object{"description": statusText(r.Status)}
 			responses[key] = resp
+		}
+		if len(r.Headers) > 0 {
+			headers, _ := resp["headers"].(object)
+			if headers == nil {
+				headers = object{}
+				resp["headers"] = headers
+			}
+			for _, h := range r.Headers {
+				headers[h.Name] = object{"description": h.Description, "schema": b.schemas.json(h.Type)}
+			}
 		}
 		if r.Result != nil {
 			content, _ := resp["content"].(object)

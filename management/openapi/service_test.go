@@ -16,7 +16,7 @@ import (
 // JSON, with the routes it describes.
 func serviceDocument(t *testing.T) ([]byte, []dispatch.RouteInfo, map[string]any) {
 	t.Helper()
-	routes, err := dispatch.Describe(api.Routes("Hello World!", &inmem.Messages{}, nil, nil)...)
+	routes, err := dispatch.Describe(api.Routes("Hello World!", &inmem.Messages{}, api.Paging{}, nil, nil)...)
 	if err != nil {
 		t.Fatal(err)
 	}

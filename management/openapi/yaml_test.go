@@ -35,7 +35,7 @@ tags:
 // TestYAMLRoundTrip reads what encodeYAML writes with a YAML parser: it
 // must be the same data as the JSON.
 func TestYAMLRoundTrip(t *testing.T) {
-	routes, err := dispatch.Describe(api.Routes("Hello World!", &inmem.Messages{}, nil, nil)...)
+	routes, err := dispatch.Describe(api.Routes("Hello World!", &inmem.Messages{}, api.Paging{}, nil, nil)...)
 	if err != nil {
 		t.Fatal(err)
 	}
