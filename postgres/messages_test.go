@@ -37,7 +37,7 @@ func setPageSize(t *testing.T, url string, size int) {
 func empty(t *testing.T, url string) {
 	t.Helper()
 	query(t, url, "TRUNCATE greeter_messages, greeter_message_pages")
-	query(t, url, "UPDATE greeter_message_bounds SET n = 0")
+	query(t, url, "UPDATE greeter_message_bounds SET n = 0, bytes = 0")
 }
 
 func TestMessagesContract(t *testing.T) {

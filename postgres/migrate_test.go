@@ -42,9 +42,9 @@ func TestInstancesStartingTogetherMigrateOnce(t *testing.T) {
 		return
 	}
 	var applied, versions int
-	query(t, url, "SELECT count(*) FILTER (WHERE version_id = 3), count(*) FROM greeter_schema_version", &applied, &versions)
-	if applied != 1 || versions != 4 {
-		t.Errorf("greeter_schema_version records version 3 %d times in %d rows, want once, beside versions 0, 1 and 2", applied, versions)
+	query(t, url, "SELECT count(*) FILTER (WHERE version_id = 4), count(*) FROM greeter_schema_version", &applied, &versions)
+	if applied != 1 || versions != 5 {
+		t.Errorf("greeter_schema_version records version 4 %d times in %d rows, want once, beside versions 0 to 3", applied, versions)
 	}
 	var gooseDefault bool
 	query(t, url, "SELECT to_regclass('goose_db_version') IS NOT NULL", &gooseDefault)
@@ -77,14 +77,14 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	if err == nil {
 		t.Fatal("Open accepted a schema at version 7")
 	}
-	want := "the database schema is at version 7, newer than the newest this binary knows (3)"
+	want := "the database schema is at version 7, newer than the newest this binary knows (4)"
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("Open's error:\ngot  %v\nwant one saying %q", err, want)
 	}
 	var rows int
 	query(t, url, "SELECT count(*) FROM greeter_schema_version", &rows)
-	if rows != 5 {
-		t.Errorf("greeter_schema_version has %d rows after the refusal, want the 5 it had", rows)
+	if rows != 6 {
+		t.Errorf("greeter_schema_version has %d rows after the refusal, want the 6 it had", rows)
 	}
 }
 
@@ -136,7 +136,7 @@ FROM (SELECT position, row_number() OVER (ORDER BY position) AS i FROM greeter_m
 // stored returns the texts that s holds, in order.
 func stored(t *testing.T, s message.Store) []string {
 	t.Helper()
-	all, err := s.All(t.Context())
+	all, err := message.All(t.Context(), s)
 	if err != nil {
 		t.Fatalf("All: %v", err)
 	}
@@ -163,8 +163,8 @@ func TestMigrateFromVersion1AndBack(t *testing.T) {
 	db := open(t, url)
 	var version int64
 	query(t, url, "SELECT max(version_id) FROM greeter_schema_version", &version)
-	if version != 3 {
-		t.Fatalf("after Open the schema is at version %d, want 3", version)
+	if version != 4 {
+		t.Fatalf("after Open the schema is at version %d, want 4", version)
 	}
 	s := db.Messages()
 	if got := stored(t, s); !slices.Equal(got, texts) {
@@ -222,7 +222,7 @@ func TestMigrateDownRefusesNUL(t *testing.T) {
 	var version int64
 	query(t, url, "SELECT max(version_id) FROM greeter_schema_version", &version)
 	if got := stored(t, s); version != 2 || !slices.Equal(got, []string{"a", "with \x00 a NUL byte", "c"}) {
-		t.Errorf("after the refusal, version %d holding %q; want version 2 (version 3's Down applied, 2's refused) unchanged", version, got)
+		t.Errorf("after the refusal, version %d holding %q; want version 2 (the Downs of versions 4 and 3 applied, 2's refused) unchanged", version, got)
 	}
 }
 

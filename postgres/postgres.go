@@ -151,6 +151,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/springport/greeter/domain/message"
 )
 
 // Defaults for the zero values of Options.
@@ -174,6 +175,9 @@ type Options struct {
 	ConnectTimeout  time.Duration // dialing one connection (default 5s when 0)
 	Timeout         time.Duration // bound on each store operation incl. waiting for a pooled connection (default 5s when 0)
 	Logger          *slog.Logger  // may be nil
+	// Limits bound the collection (0: no bound). Every instance passes
+	// its own to the database with each change, which checks them there.
+	Limits message.Limits
 }
 
 // DB is a pool of connections to one PostgreSQL database whose schema is
@@ -239,7 +243,13 @@ func open(ctx context.Context, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("connecting to %s: %w", target, err)
 	}
 	db := &DB{pool: pool, timeout: timeout}
-	db.messages = &Messages{pool: pool, timeout: timeout, appends: newAppender(pool, timeout)}
+	db.messages = &Messages{
+		pool:     pool,
+		timeout:  timeout,
+		limits:   opts.Limits,
+		appends:  newAppender(pool, timeout, opts.Limits),
+		listings: make(chan struct{}, max(1, cfg.MaxConns/2)),
+	}
 	if err := db.ping(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("connecting to %s: %w", target, err)
