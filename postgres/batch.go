@@ -76,8 +76,8 @@ type appender struct {
 	pool        *pgxpool.Pool
 	timeout     time.Duration  // Options.Timeout
 	limits      message.Limits // Options.Limits
-	maxMessages int           // maxBatchMessages, but for tests
-	maxBytes    int           // maxBatchBytes, but for tests
+	maxMessages int            // maxBatchMessages, but for tests
+	maxBytes    int            // maxBatchBytes, but for tests
 
 	mu       sync.Mutex
 	queue    []*waiting // in order of arrival

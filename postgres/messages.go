@@ -53,7 +53,6 @@ const (
 	)
 )
 FROM greeter_message_bounds b`
-
 )
 
 // Append adds m after the last message, in one transaction with the

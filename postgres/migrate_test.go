@@ -283,3 +283,43 @@ func TestVersion2InstancesKeepAppending(t *testing.T) {
 		t.Fatalf("at version 2 again: %v", err)
 	}
 }
+
+// expectUsage checks s's Usage against the texts of the database of url,
+// counted apart.
+func expectUsage(t *testing.T, what string, s message.Store, url string) {
+	t.Helper()
+	var want message.Usage
+	query(t, url, "SELECT count(*), coalesce(sum(octet_length(text)), 0) FROM greeter_messages", &want.Count, &want.Bytes)
+	if got, err := s.Usage(t.Context()); err != nil || got != want {
+		t.Errorf("%s: Usage = %+v, %v; want %+v", what, got, err, want)
+	}
+}
+
+// TestUsageAfterUpgradeFromVersion3 checks that version 4 counts the
+// bytes of the messages a database of version 3 holds, and that the
+// functions of version 3, which instances of the previous binary call
+// during a rolling upgrade, keep the count right.
+func TestUsageAfterUpgradeFromVersion3(t *testing.T) {
+	url := enginetest.Postgres(t)
+	if err := postgres.MigrateTo(t.Context(), url, 3); err != nil {
+		t.Fatal(err)
+	}
+	setPageSize(t, url, 2)
+	query(t, url, `SELECT greeter_append_messages('{"héllo", "", "abc", "wörld"}'::text[]::bytea[])`)
+	s := open(t, url).Messages()
+	expectUsage(t, "after the upgrade", s, url)
+	for _, sql := range []string{
+		"SELECT greeter_append_message('one more'::bytea)",
+		"SELECT greeter_append_messages('{x, yy, zzz}'::bytea[])",
+		"SELECT greeter_replace_message(0, 'a longer text than before'::bytea)",
+		"SELECT greeter_replace_message(1, 'a'::bytea)",
+		"SELECT greeter_remove_message(2)",
+		"SELECT greeter_remove_message(0)",
+	} {
+		query(t, url, sql)
+		expectUsage(t, "after version 3's "+sql, s, url)
+	}
+	if err := checkLayout(t.Context(), connect(t, url), 2, []string{"a", "wörld", "one more", "x", "yy", "zzz"}); err != nil {
+		t.Error(err)
+	}
+}
