@@ -487,3 +487,19 @@ func TestAppendMessagesArrays(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendMessagesAdmitsInOrder checks that a batch admits each message
+// iff it fits at its turn, as Appends one after another would: a smaller
+// message after a refused one may fit.
+func TestAppendMessagesAdmitsInOrder(t *testing.T) {
+	_, url := fresh(t)
+	var n, bytes int64
+	var refused []int32
+	query(t, url, "SELECT len, size, refused FROM greeter_append_messages('{aaaa, bbbbbbbbb, cc, d, e}'::bytea[], 3, 10)", &n, &bytes, &refused)
+	if n != 0 || bytes != 0 || !slices.Equal(refused, []int32{1, 4}) {
+		t.Errorf("greeter_append_messages = %d, %d, %v; want 0, 0, [1 4]", n, bytes, refused)
+	}
+	if err := checkLayout(t.Context(), connect(t, url), 1024, []string{"aaaa", "cc", "d"}); err != nil {
+		t.Error(err)
+	}
+}

@@ -17,9 +17,11 @@ var _ message.Store = (*Messages)(nil)
 // when the server cannot be reached in time, and otherwise with a plain
 // error. The package comment explains how it stays consistent.
 type Messages struct {
-	pool    *pgxpool.Pool
-	timeout time.Duration // Options.Timeout
-	appends *appender
+	pool     *pgxpool.Pool
+	timeout  time.Duration  // Options.Timeout
+	limits   message.Limits // Options.Limits
+	appends  *appender
+	listings chan struct{} // a token for each listing that holds a connection (listing.go)
 }
 
 // The statements of the store. Each is one round trip; Append (a batch
@@ -28,10 +30,11 @@ type Messages struct {
 // of the Go string, so that any string is kept as it is, NUL bytes
 // included.
 const (
-	appendOneSQL = `SELECT greeter_append_message($1)`
-	appendSQL    = `SELECT greeter_append_messages($1)`
-	replaceSQL   = `SELECT greeter_replace_message($1, $2)`
+	appendOneSQL = `SELECT len, size, admitted FROM greeter_append_message($1, $2, $3)`
+	appendSQL    = `SELECT len, size, refused FROM greeter_append_messages($1, $2, $3)`
+	replaceSQL   = `SELECT len, size, growth, replaced FROM greeter_replace_message($1, $2, $3)`
 	removeSQL    = `SELECT greeter_remove_message($1)`
+	usageSQL     = `SELECT n, bytes FROM greeter_message_bounds`
 
 	// getSQL reads the bounds and the message from one snapshot. The
 	// message is a subquery rather than a join so that, whatever the
@@ -50,15 +53,11 @@ const (
 	)
 )
 FROM greeter_message_bounds b`
-
-	// allSQL relies on page ids increasing along the collection (see the
-	// migration), so that one scan of the primary key gives the order.
-	allSQL = `SELECT text FROM greeter_messages ORDER BY page_id, slot`
 )
 
 // Append adds m after the last message, in one transaction with the
-// other Appends of this process that wait at the same time (batch.go). An
-// error that wraps an *outage.Error, or that of a context that ended
+// other Appends of this process that wait at the same time (batch.go),
+// unless the limits refuse it (a *message.LimitError). An error that wraps an *outage.Error, or that of a context that ended
 // while its batch was in flight, leaves unknown whether m was stored.
 func (s *Messages) Append(ctx context.Context, m message.Message) error {
 	return s.appends.append(ctx, m.Text)
@@ -82,15 +81,24 @@ func (s *Messages) Get(ctx context.Context, index int64) (message.Message, error
 	return message.Message{Text: string(text)}, nil
 }
 
-// Replace sets the text of the message at index to m's text.
+// Replace sets the text of the message at index to m's text, unless that
+// grows the texts past Limits.MaxBytes (a *message.LimitError).
 func (s *Messages) Replace(ctx context.Context, index int64, m message.Message) error {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	var n int64
-	if err := s.pool.QueryRow(ctx, replaceSQL, index, textBytes(m.Text)).Scan(&n); err != nil {
+	var u message.Usage
+	var growth int64
+	var replaced bool
+	if err := s.pool.QueryRow(ctx, replaceSQL, index, textBytes(m.Text), s.limits.MaxBytes).Scan(&u.Count, &u.Bytes, &growth, &replaced); err != nil {
 		return fmt.Errorf("replacing message %d: %w", index, classify(err))
 	}
-	return check(index, n)
+	if err := check(index, u.Count); err != nil {
+		return err
+	}
+	if !replaced {
+		return refusal(s.limits, u, 0, growth)
+	}
+	return nil
 }
 
 // Remove deletes the message at index; the messages after it move up.
@@ -104,27 +112,16 @@ func (s *Messages) Remove(ctx context.Context, index int64) error {
 	return check(index, n)
 }
 
-// All returns every message in order, as a snapshot.
-func (s *Messages) All(ctx context.Context) ([]message.Message, error) {
+// Usage returns what the collection holds, from the bounds row, which
+// every change keeps up to date.
+func (s *Messages) Usage(ctx context.Context) (message.Usage, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	rows, err := s.pool.Query(ctx, allSQL)
-	if err != nil {
-		return nil, fmt.Errorf("reading the messages: %w", classify(err))
+	var u message.Usage
+	if err := s.pool.QueryRow(ctx, usageSQL).Scan(&u.Count, &u.Bytes); err != nil {
+		return message.Usage{}, fmt.Errorf("reading the usage: %w", classify(err))
 	}
-	defer rows.Close()
-	all := []message.Message{} // not nil: an empty collection is an empty list
-	var text []byte
-	for rows.Next() {
-		if err := rows.Scan(&text); err != nil {
-			return nil, fmt.Errorf("reading the messages: %w", classify(err))
-		}
-		all = append(all, message.Message{Text: string(text)})
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading the messages: %w", classify(err))
-	}
-	return all, nil
+	return u, nil
 }
 
 // check returns the IndexError for an index out of range of a collection
@@ -134,6 +131,17 @@ func check(index, n int64) error {
 		return &message.IndexError{Index: index, Len: int(n)}
 	}
 	return nil
+}
+
+// refusal returns the *message.LimitError of a change of count messages
+// and growth bytes that the database refused when the collection held u.
+// The functions apply the rule of Limits.Admits, so it finds the bound
+// that was met; an error of its own says so should they ever disagree.
+func refusal(l message.Limits, u message.Usage, count, growth int64) error {
+	if err := l.Admits(u, count, growth); err != nil {
+		return err
+	}
+	return fmt.Errorf("the database refused a change of %d messages and %d bytes that %+v admit at %+v", count, growth, l, u)
 }
 
 // textBytes returns text as a bytea parameter. It is never nil, which pgx

@@ -7,6 +7,7 @@ import (
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/domain/message/messagetest"
 	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/postgres"
 )
 
 // pageSizes are the page sizes the store is tested with: the default,
@@ -37,7 +38,7 @@ func setPageSize(t *testing.T, url string, size int) {
 func empty(t *testing.T, url string) {
 	t.Helper()
 	query(t, url, "TRUNCATE greeter_messages, greeter_message_pages")
-	query(t, url, "UPDATE greeter_message_bounds SET n = 0")
+	query(t, url, "UPDATE greeter_message_bounds SET n = 0, bytes = 0")
 }
 
 func TestMessagesContract(t *testing.T) {
@@ -80,4 +81,26 @@ func TestTwoInstancesRemoveAndReplace(t *testing.T) {
 			messagetest.ConcurrentOperations(t, 100, a.Messages(), b.Messages())
 		})
 	}
+}
+
+func TestMessagesLimits(t *testing.T) {
+	enginetest.PostgresServer(t)
+	messagetest.RunLimits(t, func(t *testing.T, l message.Limits) message.Store {
+		db, _ := fresh(t, withLimits(l))
+		return db.Messages()
+	})
+}
+
+// TestTwoInstancesAppendAtTheLimit checks that the bound holds across
+// instances: each checks it in the database, under the bounds row's lock.
+func TestTwoInstancesAppendAtTheLimit(t *testing.T) {
+	limits := message.Limits{MaxCount: 100}
+	a, url := fresh(t, withLimits(limits))
+	b := open(t, url, withLimits(limits))
+	messagetest.ConcurrentAppendsAtTheLimit(t, 8, 40, 100, a.Messages(), b.Messages())
+}
+
+// withLimits sets Options.Limits.
+func withLimits(l message.Limits) func(*postgres.Options) {
+	return func(o *postgres.Options) { o.Limits = l }
 }

@@ -42,9 +42,9 @@ func TestInstancesStartingTogetherMigrateOnce(t *testing.T) {
 		return
 	}
 	var applied, versions int
-	query(t, url, "SELECT count(*) FILTER (WHERE version_id = 3), count(*) FROM greeter_schema_version", &applied, &versions)
-	if applied != 1 || versions != 4 {
-		t.Errorf("greeter_schema_version records version 3 %d times in %d rows, want once, beside versions 0, 1 and 2", applied, versions)
+	query(t, url, "SELECT count(*) FILTER (WHERE version_id = 4), count(*) FROM greeter_schema_version", &applied, &versions)
+	if applied != 1 || versions != 5 {
+		t.Errorf("greeter_schema_version records version 4 %d times in %d rows, want once, beside versions 0 to 3", applied, versions)
 	}
 	var gooseDefault bool
 	query(t, url, "SELECT to_regclass('goose_db_version') IS NOT NULL", &gooseDefault)
@@ -77,14 +77,14 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	if err == nil {
 		t.Fatal("Open accepted a schema at version 7")
 	}
-	want := "the database schema is at version 7, newer than the newest this binary knows (3)"
+	want := "the database schema is at version 7, newer than the newest this binary knows (4)"
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("Open's error:\ngot  %v\nwant one saying %q", err, want)
 	}
 	var rows int
 	query(t, url, "SELECT count(*) FROM greeter_schema_version", &rows)
-	if rows != 5 {
-		t.Errorf("greeter_schema_version has %d rows after the refusal, want the 5 it had", rows)
+	if rows != 6 {
+		t.Errorf("greeter_schema_version has %d rows after the refusal, want the 6 it had", rows)
 	}
 }
 
@@ -136,7 +136,7 @@ FROM (SELECT position, row_number() OVER (ORDER BY position) AS i FROM greeter_m
 // stored returns the texts that s holds, in order.
 func stored(t *testing.T, s message.Store) []string {
 	t.Helper()
-	all, err := s.All(t.Context())
+	all, err := message.All(t.Context(), s)
 	if err != nil {
 		t.Fatalf("All: %v", err)
 	}
@@ -163,8 +163,8 @@ func TestMigrateFromVersion1AndBack(t *testing.T) {
 	db := open(t, url)
 	var version int64
 	query(t, url, "SELECT max(version_id) FROM greeter_schema_version", &version)
-	if version != 3 {
-		t.Fatalf("after Open the schema is at version %d, want 3", version)
+	if version != 4 {
+		t.Fatalf("after Open the schema is at version %d, want 4", version)
 	}
 	s := db.Messages()
 	if got := stored(t, s); !slices.Equal(got, texts) {
@@ -222,7 +222,7 @@ func TestMigrateDownRefusesNUL(t *testing.T) {
 	var version int64
 	query(t, url, "SELECT max(version_id) FROM greeter_schema_version", &version)
 	if got := stored(t, s); version != 2 || !slices.Equal(got, []string{"a", "with \x00 a NUL byte", "c"}) {
-		t.Errorf("after the refusal, version %d holding %q; want version 2 (version 3's Down applied, 2's refused) unchanged", version, got)
+		t.Errorf("after the refusal, version %d holding %q; want version 2 (the Downs of versions 4 and 3 applied, 2's refused) unchanged", version, got)
 	}
 }
 
@@ -281,5 +281,45 @@ func TestVersion2InstancesKeepAppending(t *testing.T) {
 	version2Append("e")
 	if err := checkLayout(t.Context(), connect(t, url), 2, append(want, "e")); err != nil {
 		t.Fatalf("at version 2 again: %v", err)
+	}
+}
+
+// expectUsage checks s's Usage against the texts of the database of url,
+// counted apart.
+func expectUsage(t *testing.T, what string, s message.Store, url string) {
+	t.Helper()
+	var want message.Usage
+	query(t, url, "SELECT count(*), coalesce(sum(octet_length(text)), 0) FROM greeter_messages", &want.Count, &want.Bytes)
+	if got, err := s.Usage(t.Context()); err != nil || got != want {
+		t.Errorf("%s: Usage = %+v, %v; want %+v", what, got, err, want)
+	}
+}
+
+// TestUsageAfterUpgradeFromVersion3 checks that version 4 counts the
+// bytes of the messages a database of version 3 holds, and that the
+// functions of version 3, which instances of the previous binary call
+// during a rolling upgrade, keep the count right.
+func TestUsageAfterUpgradeFromVersion3(t *testing.T) {
+	url := enginetest.Postgres(t)
+	if err := postgres.MigrateTo(t.Context(), url, 3); err != nil {
+		t.Fatal(err)
+	}
+	setPageSize(t, url, 2)
+	query(t, url, `SELECT greeter_append_messages('{"héllo", "", "abc", "wörld"}'::text[]::bytea[])`)
+	s := open(t, url).Messages()
+	expectUsage(t, "after the upgrade", s, url)
+	for _, sql := range []string{
+		"SELECT greeter_append_message('one more'::bytea)",
+		"SELECT greeter_append_messages('{x, yy, zzz}'::bytea[])",
+		"SELECT greeter_replace_message(0, 'a longer text than before'::bytea)",
+		"SELECT greeter_replace_message(1, 'a'::bytea)",
+		"SELECT greeter_remove_message(2)",
+		"SELECT greeter_remove_message(0)",
+	} {
+		query(t, url, sql)
+		expectUsage(t, "after version 3's "+sql, s, url)
+	}
+	if err := checkLayout(t.Context(), connect(t, url), 2, []string{"a", "wörld", "one more", "x", "yy", "zzz"}); err != nil {
+		t.Error(err)
 	}
 }

@@ -31,7 +31,7 @@ func operations(db *postgres.DB) []struct {
 		{"Get", func(ctx context.Context) error { _, err := s.Get(ctx, 0); return err }},
 		{"Replace", func(ctx context.Context) error { return s.Replace(ctx, 1, message.Message{Text: "y"}) }},
 		{"Remove", func(ctx context.Context) error { return s.Remove(ctx, 1) }},
-		{"All", func(ctx context.Context) error { _, err := s.All(ctx); return err }},
+		{"List", func(ctx context.Context) error { _, err := message.All(ctx, s); return err }},
 		{"Ping", db.Ping},
 	}
 }
@@ -89,7 +89,7 @@ func TestOutageAndRecovery(t *testing.T) {
 	}
 	// Nothing reached the server during the faults, and each round of
 	// operations after them appended a message and removed it.
-	all, err := s.All(t.Context())
+	all, err := message.All(t.Context(), s)
 	if err != nil || len(all) != 1 || all[0].Text != "kept" {
 		t.Errorf("All = %v, %v; want only the message appended before the faults", all, err)
 	}
@@ -191,7 +191,7 @@ func TestConnectionCutUnderLoad(t *testing.T) {
 	// Every acknowledged append is stored once, in its writer's order; an
 	// append that failed may or may not have been stored (it may have
 	// committed before its connection was cut), but at most once.
-	all, err := s.All(t.Context())
+	all, err := message.All(t.Context(), s)
 	if err != nil {
 		t.Fatal(err)
 	}

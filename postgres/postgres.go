@@ -6,7 +6,8 @@
 // # Layout
 //
 // Message i of n is at position base + i; base and n live in the single
-// row of greeter_message_bounds. The messages are cut into pages of at
+// row of greeter_message_bounds, with bytes, the texts' lengths summed.
+// The messages are cut into pages of at
 // most page_size (1024, a column of the same row) consecutive positions:
 // a row of greeter_message_pages gives a page's start, the position of its
 // first message, and its first_slot, and message i is the row of
@@ -33,7 +34,9 @@
 // page_size messages or fewer (moving at most page_size - 1 rows), so
 // that there are at most 2n/page_size + 1 pages however the removals fall;
 // an Append fills the last page or opens a new one. Page ids increase
-// along the collection, so All reads the primary key in order. The unique
+// along the collection, so List reads the primary key in order from the
+// window's first message, found as Get finds one: O(log n + k) for a
+// window of k messages at any offset. The unique
 // constraints on start and on (page_id, slot) are DEFERRABLE INITIALLY
 // DEFERRED, checked at commit, so that each move is a single UPDATE whose
 // intermediate states may collide.
@@ -80,8 +83,27 @@
 //     now and then.
 //   - Get is one statement that reads the bounds, the page and the row
 //     from one snapshot, so an out-of-range answer carries the length the
-//     collection had in that snapshot. All reads every row in one
-//     statement, hence one snapshot.
+//     collection had in that snapshot. List reads the bounds and its
+//     window in one statement, hence one snapshot (listing.go), and Usage
+//     reads the bounds row.
+//
+// # Limits
+//
+// Options.Limits bound the collection; each instance passes its own with
+// every change, and the database checks them, so that instances sharing
+// it cannot together exceed a bound. An Append (a batch) locks the bounds
+// row before it reads n and bytes, and admits each message in turn iff
+// it fits beside those admitted before it, as one Append after another
+// would; the function returns what the collection held before the batch
+// and which messages it refused, from which the store gives each refused
+// member its *message.LimitError, with the Usage it met, in the same round
+// trip. A Replace that grows the texts locks the bounds row too, after
+// the message's row, to check and update bytes; one that shrinks them is
+// always made. Remove keeps bytes right through a trigger on the one row
+// it deletes. The cost: a Replace that changes a text's length now
+// updates the bounds row, so it queues behind the Appends of the moment
+// and they behind it (each holds the row until its commit), where it
+// used to run beside them.
 //
 // Append, Remove and Replace are PL/pgSQL functions (created by the
 // migrations), so that every operation is one round trip. They are
@@ -123,7 +145,14 @@
 // and dropped by the pool, which dials new ones when they are needed, so
 // the store recovers by itself when the server is back. DB.Close fails
 // the Appends still queued (they are not appended) and waits for the
-// batch in flight.
+// batch in flight, and for every listing to be closed.
+//
+// A listing's statement may outlast Options.Timeout while an HTTP client
+// reads it slowly, so the timeout bounds only its start: taking one of
+// max(1, MaxConns/2) listing slots (so that slow readers leave
+// connections to everything else), acquiring a connection, and receiving
+// the first row. A List that gets no slot in time fails with an outage
+// that says the listings are busy. listing.go explains how.
 //
 // # Schema
 //
@@ -140,7 +169,10 @@
 // the functions they call change signature. Version 3 only adds
 // greeter_append_messages, so instances of version 2 keep working while
 // those of version 3 start (though a version 2 binary refuses to start on
-// a database at version 3).
+// a database at version 3). Version 4 adds bytes and the functions that
+// take limits, as overloads, and redefines those of version 3 as the new
+// ones without limits, so instances of version 3 keep working, and
+// keeping bytes right, while those of version 4 start.
 package postgres
 
 import (
@@ -151,6 +183,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/springport/greeter/domain/message"
 )
 
 // Defaults for the zero values of Options.
@@ -174,6 +207,9 @@ type Options struct {
 	ConnectTimeout  time.Duration // dialing one connection (default 5s when 0)
 	Timeout         time.Duration // bound on each store operation incl. waiting for a pooled connection (default 5s when 0)
 	Logger          *slog.Logger  // may be nil
+	// Limits bound the collection (0: no bound). Every instance passes
+	// its own to the database with each change, which checks them there.
+	Limits message.Limits
 }
 
 // DB is a pool of connections to one PostgreSQL database whose schema is
@@ -239,7 +275,13 @@ func open(ctx context.Context, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("connecting to %s: %w", target, err)
 	}
 	db := &DB{pool: pool, timeout: timeout}
-	db.messages = &Messages{pool: pool, timeout: timeout, appends: newAppender(pool, timeout)}
+	db.messages = &Messages{
+		pool:     pool,
+		timeout:  timeout,
+		limits:   opts.Limits,
+		appends:  newAppender(pool, timeout, opts.Limits),
+		listings: make(chan struct{}, max(1, cfg.MaxConns/2)),
+	}
 	if err := db.ping(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("connecting to %s: %w", target, err)

@@ -27,10 +27,10 @@ func open(t *testing.T, url string, opts ...func(*postgres.Options)) *postgres.D
 }
 
 // fresh opens a DB on a new database of the test's own.
-func fresh(t *testing.T) (*postgres.DB, string) {
+func fresh(t *testing.T, opts ...func(*postgres.Options)) (*postgres.DB, string) {
 	t.Helper()
 	url := enginetest.Postgres(t)
-	return open(t, url), url
+	return open(t, url, opts...), url
 }
 
 // query runs sql on a connection of its own to the database of url, as an
