@@ -14,15 +14,29 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/springport/greeter/internal/enginetest"
 )
+
+// eachStore runs test once with the messages in memory and once in
+// PostgreSQL (skipped, saying why, when no test database is configured),
+// passing the arguments that choose the store.
+func eachStore(t *testing.T, test func(t *testing.T, storeArgs []string)) {
+	t.Run("memory", func(t *testing.T) { test(t, nil) })
+	t.Run("postgres", func(t *testing.T) {
+		test(t, []string{"--app.datasource.url=" + enginetest.Postgres(t)})
+	})
+}
 
 // TestMessageLimits checks that a POST past app.messages.max-count, or a
 // POST or PUT past app.messages.max-total-size, is refused with a 507
 // problem document that names the setting, that nothing stored changes,
 // and that /actuator/prometheus shows the usage against the limits.
-func TestMessageLimits(t *testing.T) {
-	s := start(t, []string{"--app.messages.max-count=3", "--app.messages.max-total-size=10B",
-		"--management.endpoints.web.exposure.include=health,prometheus"}, nil)
+func TestMessageLimits(t *testing.T) { eachStore(t, testMessageLimits) }
+
+func testMessageLimits(t *testing.T, storeArgs []string) {
+	s := start(t, append(storeArgs, "--app.messages.max-count=3", "--app.messages.max-total-size=10B",
+		"--management.endpoints.web.exposure.include=health,prometheus"), nil)
 	for _, text := range []string{"1234", "", "56"} {
 		if r := s.do(t, "POST", "/api/messages", `{"text":"`+text+`"}`, "Content-Type: application/json"); r.status != 201 {
 			t.Fatalf("POST %q: %d %s", text, r.status, r.body)
@@ -55,8 +69,10 @@ func TestMessageLimits(t *testing.T) {
 // TestListPaging checks the pages of GET /api/messages through the whole
 // program: Spring Data's parameters and settings, X-Total-Count and the
 // Link header a client follows to the end.
-func TestListPaging(t *testing.T) {
-	s := start(t, []string{"--app.data.web.pageable.default-page-size=2", "--app.data.web.pageable.max-page-size=3"}, nil)
+func TestListPaging(t *testing.T) { eachStore(t, testListPaging) }
+
+func testListPaging(t *testing.T, storeArgs []string) {
+	s := start(t, append(storeArgs, "--app.data.web.pageable.default-page-size=2", "--app.data.web.pageable.max-page-size=3"), nil)
 	for i := range 5 {
 		if r := s.do(t, "POST", "/api/messages", fmt.Sprintf(`{"text":"m%d"}`, i), "Content-Type: application/json"); r.status != 201 {
 			t.Fatalf("POST: %d %s", r.status, r.body)
