@@ -35,7 +35,7 @@ func (c loadCase) load(t *testing.T) (*Environment, error) {
 			t.Fatal(err)
 		}
 	}
-	return Load(Options{Embedded: embedded, Dir: dir, Args: c.args, Getenv: func(k string) string { return c.env[k] }})
+	return Load(Options{Embedded: embedded, Dir: dir, Args: c.args, LookupEnv: func(k string) (string, bool) { v, ok := c.env[k]; return v, ok }})
 }
 
 func mustLoad(t *testing.T, c loadCase) *Environment {
