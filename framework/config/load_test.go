@@ -249,3 +249,6 @@ func TestEnvNames(t *testing.T) {
 		}
 	}
 }
+
+// contains reports whether err's message contains s.
+func contains(err error, s string) bool { return err != nil && strings.Contains(err.Error(), s) }
