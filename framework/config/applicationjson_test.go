@@ -7,11 +7,7 @@ import (
 
 func TestApplicationJSON(t *testing.T) {
 	const doc = `{"app": {"greeting": "Hi", "n": 1.50, "on": true, "none": null}, "hosts": ["a", "b"], "shared": "json"}`
-	tests := []struct {
-		name string
-		c    loadCase
-		want []wantSetting
-	}{
+	checkSettingsCases(t, []settingsCase{
 		{"from the environment, above it", loadCase{env: map[string]string{"APP_APPLICATION_JSON": doc, "SHARED": "env"}},
 			[]wantSetting{{"app.greeting", "Hi", "environment variable APP_APPLICATION_JSON", "app.application.json"},
 				{"app.n", "1.50", "environment variable APP_APPLICATION_JSON", ""}, {"app.on", "true", "environment variable APP_APPLICATION_JSON", ""},
@@ -23,10 +19,7 @@ func TestApplicationJSON(t *testing.T) {
 			[]wantSetting{{"app.greeting", "Hi", "command-line argument --app.application.json", "app.application.json"}}},
 		{"it may name the locations", loadCase{env: map[string]string{"APP_APPLICATION_JSON": `{"app.config.location": "elsewhere/"}`}, files: map[string]string{"elsewhere/application.properties": "shared=elsewhere"}},
 			[]wantSetting{{"shared", "elsewhere", "file [elsewhere/application.properties] line 1", ""}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { checkSettings(t, tt.c, tt.want) })
-	}
+	})
 }
 
 func TestInvalidApplicationJSON(t *testing.T) {

@@ -8,11 +8,7 @@ import (
 func TestMultiDocumentFiles(t *testing.T) {
 	props := "a=base\nb=base\n#---\napp.config.activate.on-profile=dev\na=dev\n#---\napp.config.activate.on-profile=!dev\nb=not-dev\n"
 	yml := "a: base\n---\napp:\n  config:\n    activate:\n      on-profile: dev & cloud\na: dev-cloud\n---\na: last\n"
-	tests := []struct {
-		name string
-		c    loadCase
-		want []wantSetting
-	}{
+	checkSettingsCases(t, []settingsCase{
 		{"without dev, the !dev document applies", loadCase{files: map[string]string{"application.properties": props}},
 			[]wantSetting{{"a", "base", "file [application.properties] line 1", "Config resource 'file [application.properties]' via location 'optional:./' (document #0)"},
 				{"b", "not-dev", "file [application.properties] line 8", "Config resource 'file [application.properties]' via location 'optional:./' (document #2)"}}},
@@ -27,10 +23,7 @@ func TestMultiDocumentFiles(t *testing.T) {
 		{"a conditional document in a profile file's location keeps file order", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{
 			"application.yml": "a: base\n---\napp.config.activate.on-profile: dev\na: dev-doc\n", "application-dev.properties": "a=dev-file"}},
 			[]wantSetting{{"a", "dev-file", "file [application-dev.properties] line 1", ""}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { checkSettings(t, tt.c, tt.want) })
-	}
+	})
 }
 
 func TestIncludeMergesAcrossSources(t *testing.T) {
@@ -45,11 +38,7 @@ func TestIncludeMergesAcrossSources(t *testing.T) {
 }
 
 func TestDocumentErrors(t *testing.T) {
-	tests := []struct {
-		name string
-		c    loadCase
-		want []string
-	}{
+	checkLoadErrors(t, []loadErrorCase{
 		{"malformed on-profile expression", loadCase{files: map[string]string{"application.properties": "a=1\n#---\napp.config.activate.on-profile=dev & qa | x\n"}},
 			[]string{"app.config.activate.on-profile", "file [application.properties] line 3", "dev & qa | x"}},
 		{"active in a conditional document", loadCase{files: map[string]string{"application.yml": "a: 1\n---\napp.config.activate.on-profile: '!dev'\napp.profiles.active: qa\n"}},
@@ -60,18 +49,5 @@ func TestDocumentErrors(t *testing.T) {
 			[]string{"app.profiles.group.dev", "file [application-dev.yml] line 1", "profile-specific"}},
 		{"on-profile in a profile file", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{"application-dev.properties": "app.config.activate.on-profile=dev\n"}},
 			[]string{"app.config.activate.on-profile", "file [application-dev.properties] line 1", "profile-specific"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.c.load(t)
-			if err == nil {
-				t.Fatal("Load succeeded, want an error")
-			}
-			for _, w := range tt.want {
-				if !contains(err, w) {
-					t.Errorf("error %q does not contain %q", err, w)
-				}
-			}
-		})
-	}
+	})
 }

@@ -7,11 +7,7 @@ import (
 )
 
 func TestImports(t *testing.T) {
-	tests := []struct {
-		name string
-		c    loadCase
-		want []wantSetting
-	}{
+	checkSettingsCases(t, []settingsCase{
 		{"an imported file overrides the file that imports it", loadCase{files: map[string]string{
 			"application.properties": "app.config.import=extra.yml\na=base\nb=base", "extra.yml": "a: extra"}},
 			[]wantSetting{{"a", "extra", "file [extra.yml] line 1 column 4", "Config resource 'file [extra.yml]' via location 'extra.yml'"}, {"b", "base", "file [application.properties] line 3", ""}}},
@@ -39,10 +35,7 @@ func TestImports(t *testing.T) {
 			"application.properties": "app.config.import=configtree:tree/\napp.greeting=base", "tree/app/greeting": "Hi from a tree\n", "tree/db/password": "s3cret\r\n", "tree/..data/app/greeting": "hidden"}},
 			[]wantSetting{{"app.greeting", "Hi from a tree", "file [tree/app/greeting]", "Config resource 'config tree [tree]' via location 'configtree:tree/'"},
 				{"db.password", "s3cret", "file [tree/db/password]", ""}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { checkSettings(t, tt.c, tt.want) })
-	}
+	})
 }
 
 // TestConfigTreeFollowsLinks mounts a tree as Kubernetes does: each key a
@@ -69,11 +62,7 @@ func TestConfigTreeFollowsLinks(t *testing.T) {
 }
 
 func TestImportErrors(t *testing.T) {
-	tests := []struct {
-		name string
-		c    loadCase
-		want []string
-	}{
+	checkLoadErrors(t, []loadErrorCase{
 		{"missing file", loadCase{files: map[string]string{"application.properties": "a=1\napp.config.import=gone.properties"}},
 			[]string{"app.config.import", `"gone.properties"`, "file [application.properties] line 2", "optional:"}},
 		{"missing config tree on the command line", loadCase{args: []string{"--app.config.import=configtree:/no/such/dir/"}},
@@ -85,18 +74,5 @@ func TestImportErrors(t *testing.T) {
 			"4.properties": "app.config.import=5.properties", "5.properties": "app.config.import=6.properties", "6.properties": "app.config.import=7.properties",
 			"7.properties": "app.config.import=8.properties", "8.properties": "app.config.import=9.properties", "9.properties": "a=1"}},
 			[]string{"app.config.import", "file [8.properties] line 1", "deep"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.c.load(t)
-			if err == nil {
-				t.Fatal("Load succeeded, want an error")
-			}
-			for _, w := range tt.want {
-				if !contains(err, w) {
-					t.Errorf("error %q does not contain %q", err, w)
-				}
-			}
-		})
-	}
+	})
 }

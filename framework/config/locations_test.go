@@ -7,23 +7,30 @@ type wantSetting struct {
 	key, value, origin, source string // source "" is not checked
 }
 
-func checkSettings(t *testing.T, c loadCase, want []wantSetting) {
+// settingsCase is a Load whose settings must be as want says.
+type settingsCase struct {
+	name string
+	c    loadCase
+	want []wantSetting
+}
+
+func checkSettingsCases(t *testing.T, tests []settingsCase) {
 	t.Helper()
-	env := mustLoad(t, c)
-	for _, w := range want {
-		v := get(t, env, w.key)
-		if v.Resolved != w.value || v.Origin != w.origin || (w.source != "" && v.Source != w.source) {
-			t.Errorf("%s:\ngot  %q from %q in %q\nwant %q from %q in %q", w.key, v.Resolved, v.Origin, v.Source, w.value, w.origin, w.source)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := mustLoad(t, tt.c)
+			for _, w := range tt.want {
+				v := get(t, env, w.key)
+				if v.Resolved != w.value || v.Origin != w.origin || (w.source != "" && v.Source != w.source) {
+					t.Errorf("%s:\ngot  %q from %q in %q\nwant %q from %q in %q", w.key, v.Resolved, v.Origin, v.Source, w.value, w.origin, w.source)
+				}
+			}
+		})
 	}
 }
 
 func TestSettingsFileForms(t *testing.T) {
-	tests := []struct {
-		name string
-		c    loadCase
-		want []wantSetting
-	}{
+	checkSettingsCases(t, []settingsCase{
 		{"application.yml in ./config/", loadCase{files: map[string]string{"config/application.yml": "shared: yaml\napp:\n  example:\n    prop-b: 5\n"}},
 			[]wantSetting{{"shared", "yaml", "file [config/application.yml] line 1 column 9", "Config resource 'file [config/application.yml]' via location 'optional:./config/'"},
 				{"app.example.prop-b", "5", "file [config/application.yml] line 4 column 13", ""}}},
@@ -50,20 +57,12 @@ func TestSettingsFileForms(t *testing.T) {
 			[]wantSetting{{"hosts", "x", "file [config/application.properties] line 1", ""}}},
 		{"an empty environment variable is set", loadCase{env: map[string]string{"SHARED": ""}},
 			[]wantSetting{{"shared", "", "environment variable SHARED", "systemEnvironment"}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { checkSettings(t, tt.c, tt.want) })
-	}
+	})
 }
 
 func TestMalformedYAMLStopsLoad(t *testing.T) {
-	_, err := loadCase{files: map[string]string{"config/application.yml": "a: 1\nb: [\n"}}.load(t)
-	if err == nil {
-		t.Fatal("Load succeeded with a malformed YAML file")
-	}
-	for _, w := range []string{"file [config/application.yml]", "line 3"} {
-		if !contains(err, w) {
-			t.Errorf("error %q does not name %q", err, w)
-		}
-	}
+	checkLoadErrors(t, []loadErrorCase{
+		{"unclosed list", loadCase{files: map[string]string{"config/application.yml": "a: 1\nb: [\n"}}, []string{"file [config/application.yml]", "line 3"}},
+		{"a list at the top", loadCase{files: map[string]string{"application.yaml": "- a\n"}}, []string{"file [application.yaml]", "line 1", "must be a map"}},
+	})
 }
