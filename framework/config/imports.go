@@ -15,10 +15,12 @@ import (
 //
 // Each entry is a settings file (.properties, .yml or .yaml), a directory
 // read as a location is (its application.* files), or with "configtree:" a
-// config tree (see configtree.go). "optional:" lets it be missing; "file:"
-// is allowed and changes nothing. A relative path is relative to the file
-// that imports it, or to the working directory for an import on the
-// command line or in the environment. Placeholders in the list resolve
+// config tree (see configtree.go). "optional:" lets it be missing. A
+// relative path is relative to the file that imports it (in the embedded
+// resources for an embedded file), or to the working directory for an
+// import on the command line or in the environment; with "file:" it is
+// always relative to the working directory, as Spring reads "file:"
+// locations. Placeholders in the list resolve
 // against the command line, APP_APPLICATION_JSON and the environment.
 //
 // What is imported overrides the document that imports it, and a later
@@ -49,7 +51,12 @@ func (l *loader) importList(v Value, from settingsFile, bound bool, depth int) [
 		if dir, ok := strings.CutPrefix(rest, "configtree:"); ok {
 			found, sources = l.importConfigTree(v, entry, dir, bound)
 		} else {
-			found, sources = l.importFiles(entry, strings.TrimPrefix(rest, "file:"), from, bound, depth)
+			target, fromWorkingDir := strings.CutPrefix(rest, "file:")
+			relativeTo := from
+			if fromWorkingDir {
+				relativeTo = settingsFile{}
+			}
+			found, sources = l.importFiles(entry, target, relativeTo, bound, depth)
 		}
 		if !found && !optional {
 			l.errs = append(l.errs, &SettingError{Value: v, Reason: fmt.Sprintf("import %q does not exist; prefix it with optional: if it may be missing", entry)})
@@ -62,14 +69,15 @@ func (l *loader) importList(v Value, from settingsFile, bound bool, depth int) [
 // importFiles reads the settings file or directory at target, an entry of
 // an import list, and reports whether it exists.
 func (l *loader) importFiles(entry, target string, from settingsFile, bound bool, depth int) (bool, []*source) {
-	f := settingsFile{fsys: from.fsys, via: entry}
+	f := settingsFile{via: entry}
 	switch {
-	case from.fsys != nil:
-		// An embedded file imports from the embedded resources.
-		f.path = path.Join(path.Dir(from.path), target)
-		f.shown = f.path
 	case filepath.IsAbs(target):
 		f.path, f.shown = target, target
+	case from.fsys != nil:
+		// An embedded file imports from the embedded resources.
+		f.fsys = from.fsys
+		f.path = path.Join(path.Dir(from.path), target)
+		f.shown = f.path
 	case from.path != "":
 		f.path, f.shown = filepath.Join(filepath.Dir(from.path), target), filepath.Join(filepath.Dir(from.shown), target)
 	default:

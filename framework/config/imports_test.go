@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 )
 
 func TestImports(t *testing.T) {
@@ -11,9 +12,17 @@ func TestImports(t *testing.T) {
 		{"an imported file overrides the file that imports it", loadCase{files: map[string]string{
 			"application.properties": "app.config.import=extra.yml\na=base\nb=base", "extra.yml": "a: extra"}},
 			[]wantSetting{{"a", "extra", "file [extra.yml] line 1 column 4", "Config resource 'file [extra.yml]' via location 'extra.yml'"}, {"b", "base", "file [application.properties] line 3", ""}}},
-		{"relative to the importing file; a later import wins; file: and optional: prefixes", loadCase{files: map[string]string{
-			"config/application.properties": "app.config.import=file:one.properties,optional:two.properties,optional:missing.properties", "config/one.properties": "a=one\nb=one", "config/two.properties": "a=two"}},
+		{"relative to the importing file; a later import wins; optional: prefix", loadCase{files: map[string]string{
+			"config/application.properties": "app.config.import=one.properties,optional:two.properties,optional:missing.properties", "config/one.properties": "a=one\nb=one", "config/two.properties": "a=two"}},
 			[]wantSetting{{"a", "two", "file [config/two.properties] line 1", ""}, {"b", "one", "file [config/one.properties] line 2", ""}}},
+		{"file: is relative to the working directory", loadCase{files: map[string]string{
+			"config/application.properties": "app.config.import=file:one.properties,two.properties", "one.properties": "a=top\nb=top", "config/one.properties": "a=config",
+			"config/two.properties": "b=config two"}},
+			[]wantSetting{{"a", "top", "file [one.properties] line 1", "Config resource 'file [one.properties]' via location 'file:one.properties'"},
+				{"b", "config two", "file [config/two.properties] line 1", ""}}},
+		{"an embedded file imports from the embedded resources", loadCase{embedded: fstest.MapFS{
+			"application.yml": {Data: []byte("app.config.import: extra/more.properties\n")}, "extra/more.properties": {Data: []byte("a=embedded extra\n")}}},
+			[]wantSetting{{"a", "embedded extra", "embedded [extra/more.properties] line 1", "Config resource 'embedded [extra/more.properties]' via location 'extra/more.properties'"}}},
 		{"a directory import reads its application files", loadCase{files: map[string]string{"application.yml": "app.config.import: extra/", "extra/application.properties": "a=dir"}},
 			[]wantSetting{{"a", "dir", "file [extra/application.properties] line 1", ""}}},
 		{"imports in imported files; cycles end", loadCase{files: map[string]string{

@@ -18,9 +18,10 @@ var embedded = fstest.MapFS{
 }
 
 type loadCase struct {
-	args  []string
-	env   map[string]string
-	files map[string]string // path under the working directory → content
+	args     []string
+	env      map[string]string
+	files    map[string]string // path under the working directory → content
+	embedded fstest.MapFS      // nil: the package's embedded mirror
 }
 
 func (c loadCase) load(t *testing.T) (*Environment, error) {
@@ -35,7 +36,11 @@ func (c loadCase) load(t *testing.T) (*Environment, error) {
 			t.Fatal(err)
 		}
 	}
-	return Load(Options{Embedded: embedded, Dir: dir, Args: c.args, LookupEnv: func(k string) (string, bool) { v, ok := c.env[k]; return v, ok }})
+	resources := embedded
+	if c.embedded != nil {
+		resources = c.embedded
+	}
+	return Load(Options{Embedded: resources, Dir: dir, Args: c.args, LookupEnv: func(k string) (string, bool) { v, ok := c.env[k]; return v, ok }})
 }
 
 func mustLoad(t *testing.T, c loadCase) *Environment {
