@@ -101,7 +101,7 @@ func (s *serveOnce) serve() {
 // arguments and no environment: the embedded settings, metrics on.
 func serviceHandler(tb testing.TB) http.Handler {
 	tb.Helper()
-	env, err := config.Load(config.Options{Embedded: embeddedSettings(), Getenv: func(string) string { return "" }})
+	env, err := config.Load(config.Options{Embedded: embeddedSettings(), LookupEnv: noEnvironment})
 	if err != nil {
 		tb.Fatal(err)
 	}

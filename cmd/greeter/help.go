@@ -59,7 +59,7 @@ var settingMeanings = map[string]string{
 // would use here with no arguments and no environment: the settings files
 // it would read (embedded, ./, ./config/) included.
 func printHelp(w io.Writer) error {
-	env, err := config.Load(config.Options{Embedded: embeddedSettings(), Getenv: func(string) string { return "" }})
+	env, err := config.Load(config.Options{Embedded: embeddedSettings(), LookupEnv: noEnvironment})
 	if err != nil {
 		return err
 	}

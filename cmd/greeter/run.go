@@ -20,13 +20,13 @@ import (
 //
 // A failure to start is returned and reported on stderr, in the manner of
 // Spring Boot's "APPLICATION FAILED TO START".
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
+func run(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stdout, stderr io.Writer) (err error) {
 	var env *config.Environment
 	defer func() {
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			var se startupError
-			if errors.As(err, &se) && logFormat(env, args, getenv) == "json" {
+			if errors.As(err, &se) && logFormat(env, args, lookupEnv) == "json" {
 				// A log pipeline that reads JSON lines gets the report as
 				// one record too; the banner stays on stderr for people.
 				newLogger("json", stdout).Error("application failed to start", "report", err.Error())
@@ -44,7 +44,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	env, err = config.Load(config.Options{Embedded: embeddedSettings(), Args: args, Getenv: getenv})
+	env, err = config.Load(config.Options{Embedded: embeddedSettings(), Args: args, LookupEnv: lookupEnv})
 	if err != nil {
 		return startupError{err}
 	}
@@ -81,7 +81,7 @@ func (e startupError) Unwrap() error { return e.err }
 // logFormat is logging.format as far as it can be known when start-up
 // fails: from the settings when they loaded, else from the arguments and
 // the environment as given.
-func logFormat(env *config.Environment, args []string, getenv func(string) string) string {
+func logFormat(env *config.Environment, args []string, lookupEnv func(string) (string, bool)) string {
 	if env != nil {
 		if v, ok, err := env.Lookup("logging.format"); ok && err == nil {
 			return v.Resolved
@@ -93,5 +93,11 @@ func logFormat(env *config.Environment, args []string, getenv func(string) strin
 			return v
 		}
 	}
-	return getenv("LOGGING_FORMAT")
+	v, _ := lookupEnv("LOGGING_FORMAT")
+	return v
 }
+
+// noEnvironment is an environment in which no variable is set: what
+// --help and the tests read settings from when only the packaged files
+// should count.
+func noEnvironment(string) (string, bool) { return "", false }

@@ -139,7 +139,7 @@ func launch(t *testing.T, args []string, env map[string]string) *service {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &service{program: newProgram(), cancel: cancel}
 	go func() {
-		s.err = run(ctx, args, func(k string) string { return env[k] }, s.stdout, s.stderr)
+		s.err = run(ctx, args, mapLookup(env), s.stdout, s.stderr)
 		close(s.exited)
 	}()
 	t.Cleanup(func() {
@@ -149,6 +149,15 @@ func launch(t *testing.T, args []string, env map[string]string) *service {
 	})
 	s.base = "http://127.0.0.1:" + s.waitForLog(t, startedAddr)[1]
 	return s
+}
+
+// mapLookup looks variables up in env: a variable in env is set, even to
+// the empty string.
+func mapLookup(env map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		v, ok := env[k]
+		return v, ok
+	}
 }
 
 // stop cancels run's context and returns what run returned.
@@ -173,7 +182,7 @@ func failToStart(t *testing.T, args []string, env map[string]string) (stderr str
 	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 	defer cancel()
 	var out, errOut logtest.Buffer
-	err = run(ctx, args, func(k string) string { return env[k] }, &out, &errOut)
+	err = run(ctx, args, mapLookup(env), &out, &errOut)
 	return errOut.String(), err
 }
 

@@ -18,9 +18,10 @@ import (
 	"github.com/springport/greeter/redis"
 )
 
-// resources are the settings files packaged in the binary.
+// resources are the settings files packaged in the binary: the whole
+// folder, so that an application.yml put there is packaged too.
 //
-//go:embed resources/*.properties
+//go:embed resources
 var resources embed.FS
 
 func embeddedSettings() fs.FS {

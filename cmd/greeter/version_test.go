@@ -14,7 +14,7 @@ import (
 
 func TestVersionFlag(t *testing.T) {
 	var out, errOut logtest.Buffer
-	if err := run(context.Background(), []string{"--version"}, func(string) string { return "" }, &out, &errOut); err != nil {
+	if err := run(context.Background(), []string{"--version"}, noEnvironment, &out, &errOut); err != nil {
 		t.Fatalf("--version: %v\n%s", err, errOut.String())
 	}
 	if got := out.String(); !strings.HasPrefix(got, "github.com/springport/greeter ") || strings.Contains(got, "FAILED") || errOut.String() != "" {
@@ -36,7 +36,7 @@ func TestPrintVersion(t *testing.T) {
 // each with its meaning, from the binding itself.
 func TestHelpListsEverySetting(t *testing.T) {
 	var out, errOut logtest.Buffer
-	if err := run(context.Background(), []string{"--help"}, func(string) string { return "" }, &out, &errOut); err != nil {
+	if err := run(context.Background(), []string{"--help"}, noEnvironment, &out, &errOut); err != nil {
 		t.Fatalf("--help: %v\n%s", err, errOut.String())
 	}
 	s, err := bindSettings(mustLoad(t))
@@ -63,7 +63,7 @@ func TestHelpListsEverySetting(t *testing.T) {
 
 func mustLoad(t *testing.T) *config.Environment {
 	t.Helper()
-	env, err := config.Load(config.Options{Embedded: embeddedSettings(), Getenv: func(string) string { return "" }})
+	env, err := config.Load(config.Options{Embedded: embeddedSettings(), LookupEnv: noEnvironment})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestFailureReportIsAlsoAJSONRecord(t *testing.T) {
 		{"--logging.format=json", "--app.config.location=nowhere/"},
 	} {
 		var out, errOut logtest.Buffer
-		err := run(context.Background(), args, func(string) string { return "" }, &out, &errOut)
+		err := run(context.Background(), args, noEnvironment, &out, &errOut)
 		if err == nil {
 			t.Fatalf("%q: the service started", args)
 		}

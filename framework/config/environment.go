@@ -2,6 +2,7 @@ package config
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -12,9 +13,16 @@ type source struct {
 	entries map[string]Entry // by key
 	keys    []string         // in order of definition
 
-	// getenv, when set, makes this the environment source: it holds no
+	// profileBound marks a source read only because of the active profiles:
+	// a profile-specific file, a document with app.config.activate.on-profile,
+	// or what either imports. It may not decide profiles (refuseProfileKeys).
+	profileBound bool
+	// profileFile marks a profile-specific file (application-dev.yml).
+	profileFile bool
+
+	// lookupEnv, when set, makes this the environment source: it holds no
 	// entries, but looks a key up on demand under the key's relaxed names.
-	getenv func(string) string
+	lookupEnv func(string) (string, bool)
 }
 
 // Entry is one setting of a source as listings show it.
@@ -38,16 +46,44 @@ func (s *source) set(key, value, origin string) {
 // lookup finds key in the source. For the environment, the entry found is
 // the first of the key's relaxed names that is set.
 func (s *source) lookup(key string) (Entry, bool) {
-	if s.getenv == nil {
-		e, ok := s.entries[key]
-		return e, ok
+	if s.lookupEnv == nil {
+		if e, ok := s.entries[key]; ok {
+			return e, true
+		}
+		return s.indexedList(key)
 	}
+	// A variable set to the empty string is set, as in Spring: it
+	// overrides the files with an empty value.
 	for _, name := range EnvNames(key) {
-		if v := s.getenv(name); v != "" {
+		if v, ok := s.lookupEnv(name); ok {
 			return Entry{Key: name, Value: v, Origin: "environment variable " + name}, true
 		}
 	}
 	return Entry{}, false
+}
+
+// indexedList finds a list that the source holds element by element, as
+// YAML and JSON lists flatten (key[0], key[1], ...), and returns it as
+// one comma-separated entry: the form list-typed settings parse, so
+// "hosts: [a, b]" in YAML binds as hosts=a,b does. As in Spring, the
+// source that holds any element of a list holds the whole list: a lower
+// source's elements do not fill in. The entry's origin is that of the
+// first element. An element holding a comma splits into two, as it would
+// written comma-separated.
+func (s *source) indexedList(key string) (Entry, bool) {
+	first, ok := s.entries[key+"[0]"]
+	if !ok {
+		return Entry{}, false
+	}
+	values := []string{first.Value}
+	for i := 1; ; i++ {
+		e, ok := s.entries[key+"["+strconv.Itoa(i)+"]"]
+		if !ok {
+			break
+		}
+		values = append(values, e.Value)
+	}
+	return Entry{Key: key, Value: strings.Join(values, ","), Origin: first.Origin}, true
 }
 
 // EnvNames returns the environment variables that can set key, by Spring

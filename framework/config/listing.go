@@ -28,7 +28,7 @@ func (e *Environment) PropertySources(read []string) []PropertySource {
 	list := make([]PropertySource, len(e.sources))
 	for i, src := range e.sources {
 		list[i].Name = src.name
-		if src.getenv != nil {
+		if src.lookupEnv != nil {
 			list[i].Entries = e.variables(read)
 			continue
 		}
@@ -47,7 +47,7 @@ func (e *Environment) variables(read []string) []Entry {
 	// lookup is rawValue, noting the variable when the environment wins.
 	lookup := func(key string) (string, bool) {
 		src, ent, ok := e.raw(key)
-		if ok && src.getenv != nil && !listed[ent.Key] {
+		if ok && src.lookupEnv != nil && !listed[ent.Key] {
 			listed[ent.Key] = true
 			vars = append(vars, ent)
 		}
@@ -89,7 +89,7 @@ func (e *Environment) LookupListed(key string, read []string) (Value, bool, erro
 	if !ok {
 		return Value{}, false, nil
 	}
-	if src.getenv != nil && !slices.ContainsFunc(e.variables(read), func(v Entry) bool { return v.Key == ent.Key }) {
+	if src.lookupEnv != nil && !slices.ContainsFunc(e.variables(read), func(v Entry) bool { return v.Key == ent.Key }) {
 		return Value{}, false, nil
 	}
 	return e.Lookup(key)

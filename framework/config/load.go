@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -14,34 +12,46 @@ import (
 
 // Load order, lowest precedence first (Spring Boot's):
 //
-//	application.properties embedded in the binary
-//	application-<profile>.properties embedded, one per active profile
-//	application.properties in ./ then ./config/ (or app.config.location)
-//	application-<profile>.properties in the same locations
+//	settings files embedded in the binary: application.{yaml,yml,properties}
+//	their profile files, application-<profile>.*, one per active profile
+//	settings files in ./, ./config/ and each ./config/*/ (or app.config.location)
+//	their profile files in the same locations
+//	files imported on the command line or in the environment (app.config.import)
 //	environment variables, by relaxed names
+//	APP_APPLICATION_JSON (or --app.application.json), a JSON object
 //	--key=value command-line arguments
 //
-// Where several profiles are active the later profile's file wins, and a
-// later location wins over an earlier one. Profiles are decided from the
-// command line, the environment and the non-profile files before any
-// profile file is read, so a profile file cannot activate profiles.
+// At one location .properties wins over .yml, which wins over .yaml. A
+// file's later documents win over its earlier ones, and what a document
+// imports wins over the document (see imports.go). Where several profiles
+// are active the later profile's file wins, and a later location wins over
+// an earlier one.
+//
+// Profiles are decided in two passes, as Spring does. The first pass reads
+// the files without the documents that apply only under some profiles
+// (app.config.activate.on-profile) and without profile files, and decides
+// the profiles from what it read. The second reads everything again under
+// those profiles. So a profile file or a conditional document cannot
+// activate profiles, and one that tries is refused.
 
 // Options say where Load finds settings.
 type Options struct {
-	// Embedded holds the packaged application.properties and
-	// application-<profile>.properties; nil means none.
+	// Embedded holds the packaged application.* and application-<profile>.*
+	// settings files; nil means none.
 	Embedded fs.FS
 	// Dir is the working directory that relative locations are read from;
 	// empty means the process's.
 	Dir string
 	// Args are the command-line arguments; each must be --key=value.
 	Args []string
-	// Getenv reads environment variables.
-	Getenv func(string) string
+	// LookupEnv reads an environment variable and says whether it is set,
+	// as os.LookupEnv does; a variable set to "" is set. Nil means no
+	// variable is set.
+	LookupEnv func(string) (string, bool)
 }
 
 // Keys that control profiles; only the command line, the environment and
-// non-profile files may set them.
+// documents that are not profile-specific may set them.
 const (
 	keyActive   = "app.profiles.active"
 	keyInclude  = "app.profiles.include"
@@ -51,102 +61,61 @@ const (
 	keyAddLoc   = "app.config.additional-location"
 )
 
-var defaultLocations = []string{"optional:./", "optional:./config/"}
+var defaultLocations = []string{"optional:./", "optional:./config/", "optional:./config/*/"}
 
 // Load reads every source, decides the active profiles and checks that
 // every placeholder resolves. Its error lists every problem found, each
 // naming the setting, its value, where it came from and why it is wrong.
 func Load(opts Options) (*Environment, error) {
-	if opts.Getenv == nil {
-		opts.Getenv = func(string) string { return "" }
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = func(string) (string, bool) { return "", false }
 	}
 	args, err := argsSource(opts.Args)
 	if err != nil {
 		return nil, err
 	}
 	envSrc := newSource("systemEnvironment")
-	envSrc.getenv = opts.Getenv
-	env := &Environment{sources: []*source{args, envSrc}}
-
-	locations, err := searchLocations(env)
+	envSrc.lookupEnv = opts.LookupEnv
+	// initial holds what is known before any file is read: it names the
+	// files, and placeholders in import lists resolve against it.
+	initial := &Environment{sources: []*source{args, envSrc}, loadKeys: []string{keyApplicationJSON, keyImport}}
+	jsonSrc, err := applicationJSON(initial)
 	if err != nil {
 		return nil, err
 	}
-	var errs []error
-	load := func(fsys fs.FS, path, name, via string) *source {
-		src, err := loadFile(fsys, path, name, via)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		return src
+	if jsonSrc != nil {
+		initial.sources = []*source{args, jsonSrc, envSrc}
+	}
+	locations, err := searchLocations(initial, opts.Dir)
+	if err != nil {
+		return nil, err
 	}
 
-	// Non-profile files, lowest first.
-	var embeddedBase, externalBase []*source
-	if opts.Embedded != nil {
-		embeddedBase = appendSource(embeddedBase, load(opts.Embedded, "application.properties", "embedded [application.properties]", ""))
+	l := &loader{opts: opts, initial: initial, parsed: map[string][]document{}}
+	env := &Environment{sources: slices.Concat(initial.sources, l.readFiles(locations)), loadKeys: initial.loadKeys}
+	if len(l.errs) > 0 {
+		return nil, errors.Join(l.errs...)
 	}
-	for _, loc := range locations {
-		if err := loc.check(opts.Dir); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		for _, f := range loc.files(opts.Dir, "") {
-			externalBase = appendSource(externalBase, load(nil, f.path, "file ["+f.shown+"]", loc.raw))
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	env.sources = append(env.sources, reversed(externalBase)...)
-	env.sources = append(env.sources, reversed(embeddedBase)...)
-
 	if err := env.decideProfiles(); err != nil {
 		return nil, err
 	}
 
-	// Profile files, lowest first.
-	var embeddedProfile, externalProfile []*source
-	for _, p := range env.active {
-		if opts.Embedded != nil {
-			name := "application-" + p + ".properties"
-			embeddedProfile = appendSource(embeddedProfile, load(opts.Embedded, name, "embedded ["+name+"]", ""))
-		}
+	l.profiles = env.active
+	files := l.readFiles(locations)
+	for _, src := range files {
+		l.errs = append(l.errs, refuseProfileKeys(src)...)
 	}
-	// Profile-major, so that the later profile wins across locations too:
-	// ./config/application-qa.properties does not beat
-	// ./application-dev.properties when dev comes after qa.
-	for _, p := range env.active {
-		for _, loc := range locations {
-			for _, f := range loc.files(opts.Dir, p) {
-				externalProfile = appendSource(externalProfile, load(nil, f.path, "file ["+f.shown+"]", loc.raw))
-			}
-		}
+	if len(l.errs) > 0 {
+		return nil, errors.Join(l.errs...)
 	}
-	for _, src := range append(slices.Clone(embeddedProfile), externalProfile...) {
-		for _, k := range src.keys {
-			if isProfileKey(k) {
-				e := src.entries[k]
-				errs = append(errs, &SettingError{
-					Value:  Value{Key: k, Raw: e.Value, Source: src.name, Origin: e.Origin},
-					Reason: "profiles can only be set on the command line, in the environment or in a file that is not profile-specific",
-				})
-			}
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	// Highest first: args, env, external profile, external base, embedded
-	// profile, embedded base.
-	env.sources = slices.Concat([]*source{args, envSrc}, reversed(externalProfile), reversed(externalBase),
-		reversed(embeddedProfile), reversed(embeddedBase))
+	env.sources = slices.Concat(initial.sources, files)
 
 	// Every placeholder in every file and argument must resolve.
+	var errs []error
 	checked := map[string]bool{}
 	for _, src := range env.sources {
 		for _, k := range src.keys {
-			if checked[k] || src.getenv != nil {
+			if checked[k] || src.lookupEnv != nil {
 				continue
 			}
 			checked[k] = true
@@ -161,15 +130,122 @@ func Load(opts Options) (*Environment, error) {
 	return env, nil
 }
 
-func isProfileKey(k string) bool {
-	return k == keyActive || k == keyInclude || k == keyDefault || strings.HasPrefix(k, keyGroup)
+// loader reads the settings files of one Load.
+type loader struct {
+	opts    Options
+	initial *Environment
+	// profiles are the active profiles; nil in the first pass, before
+	// they are decided, when conditional documents and profile files wait.
+	profiles []string
+	// loaded holds the files read in this pass: as in Spring, a file is
+	// read once however many times it is named, which also ends import
+	// cycles.
+	loaded map[string]bool
+	// parsed holds every file read in either pass, so that each is parsed
+	// and its errors reported once.
+	parsed map[string][]document
+	errs   []error
 }
 
-func appendSource(list []*source, s *source) []*source {
-	if s == nil {
-		return list
+// readFiles reads every settings file of one pass and returns their
+// sources, highest precedence first.
+func (l *loader) readFiles(locations []location) []*source {
+	l.loaded = map[string]bool{}
+	var embeddedBase, embeddedProfile, externalBase, externalProfile []*source
+	if l.opts.Embedded != nil {
+		root := settingsFile{fsys: l.opts.Embedded, path: "."}
+		for _, f := range root.directoryFiles("") {
+			embeddedBase = append(embeddedBase, l.fileSources(f, false, false, 0)...)
+		}
+		for _, p := range l.profiles {
+			for _, f := range root.directoryFiles(p) {
+				embeddedProfile = append(embeddedProfile, l.fileSources(f, true, true, 0)...)
+			}
+		}
 	}
-	return append(list, s)
+	for _, loc := range locations {
+		if err := loc.check(l.opts.Dir); err != nil {
+			l.errs = append(l.errs, err)
+			continue
+		}
+		for _, f := range loc.files(l.opts.Dir, "") {
+			externalBase = append(externalBase, l.fileSources(f, false, false, 0)...)
+		}
+	}
+	// Profile-major, so that the later profile wins across locations too:
+	// ./config/application-qa.properties does not beat
+	// ./application-dev.properties when dev comes after qa.
+	for _, p := range l.profiles {
+		for _, loc := range locations {
+			for _, f := range loc.files(l.opts.Dir, p) {
+				externalProfile = append(externalProfile, l.fileSources(f, true, true, 0)...)
+			}
+		}
+	}
+	var imported []*source
+	if v, ok, err := l.initial.Lookup(keyImport); err != nil {
+		l.errs = append(l.errs, err)
+	} else if ok {
+		imported = l.importList(v, settingsFile{}, false, 0)
+	}
+	return slices.Concat(reversed(imported), reversed(externalProfile), reversed(externalBase),
+		reversed(embeddedProfile), reversed(embeddedBase))
+}
+
+// fileSources returns the sources of the file f, lowest first: each of its
+// documents that applies under the profiles, followed by what it imports.
+// bound marks a file read because of the profiles, profileFile a
+// profile-specific file; depth is how deeply f is imported.
+func (l *loader) fileSources(f settingsFile, bound, profileFile bool, depth int) []*source {
+	if l.loaded[f.id()] {
+		return nil
+	}
+	l.loaded[f.id()] = true
+	docs := l.documents(f)
+	var out []*source
+	for i, d := range docs {
+		if !d.applies(l.profiles) {
+			continue
+		}
+		src := newSource(documentSourceName(f.sourceName(), i, len(docs)))
+		for _, p := range d.props {
+			src.set(p.Key, p.Value, f.origin(p))
+		}
+		src.profileBound = bound || d.conditional
+		src.profileFile = profileFile
+		out = append(out, src)
+		if ent, ok := src.entries[keyImport]; ok {
+			v := Value{Key: keyImport, Raw: ent.Value, Resolved: l.initial.Resolve(ent.Value), Source: src.name, Origin: ent.Origin}
+			out = append(out, l.importList(v, f, src.profileBound, depth+1)...)
+		}
+	}
+	return out
+}
+
+// documents returns the documents of f, nil when it is missing or broken;
+// a broken file is reported the first time it is read.
+func (l *loader) documents(f settingsFile) []document {
+	if docs, ok := l.parsed[f.id()]; ok {
+		return docs
+	}
+	var docs []document
+	data, err := f.read()
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		l.errs = append(l.errs, fmt.Errorf("reading %s: %w", f.name(), err))
+	default:
+		var se *SettingError
+		docs, err = parseDocuments(f.path, string(data), f.origin)
+		if errors.As(err, &se) {
+			se.Value.Source = f.sourceName()
+			l.errs = append(l.errs, se)
+		} else if err != nil {
+			l.errs = append(l.errs, fmt.Errorf("reading %s: %w", f.name(), err))
+		}
+	}
+	l.parsed[f.id()] = docs
+	return docs
 }
 
 func reversed(s []*source) []*source {
@@ -191,142 +267,18 @@ func argsSource(args []string) (*source, error) {
 	return src, nil
 }
 
-// location is one place to look for settings files: a directory (ending in
-// a slash, or found to be one) or a file.
-type location struct {
-	raw      string // as given, for source names
-	path     string
-	optional bool
-	key      string // the setting that named it; empty for the defaults
-	origin   string // where that setting came from
-	secrets  []string
-}
-
-// check fails for a location that must exist and does not: a folder that
-// is missing, or a file. A folder without settings files is fine.
-func (l location) check(dir string) error {
-	if l.optional {
-		return nil
-	}
-	path := l.path
-	if !filepath.IsAbs(path) && dir != "" {
-		path = filepath.Join(dir, path)
-	}
-	if _, err := os.Stat(path); err != nil {
-		return &SettingError{
-			Value:  Value{Key: l.key, Raw: l.raw, Origin: l.origin, secrets: l.secrets},
-			Reason: fmt.Sprintf("location %q does not exist; prefix it with optional: if it may be missing", l.path),
-		}
-	}
-	return nil
-}
-
-type locatedFile struct {
-	path  string // to open
-	shown string // as source names show it
-}
-
-// files returns the files of the location for profile p ("" for the
-// non-profile file).
-func (l location) files(dir, p string) []locatedFile {
-	path := l.path
-	if !filepath.IsAbs(path) && dir != "" {
-		path = filepath.Join(dir, path)
-	}
-	suffix := ""
-	if p != "" {
-		suffix = "-" + p
-	}
-	if info, err := os.Stat(path); strings.HasSuffix(l.path, "/") || (err == nil && info.IsDir()) {
-		name := "application" + suffix + ".properties"
-		return []locatedFile{{path: filepath.Join(path, name), shown: filepath.Join(l.path, name)}}
-	}
-	if p == "" {
-		return []locatedFile{{path: path, shown: l.path}}
-	}
-	ext := filepath.Ext(path)
-	return []locatedFile{{path: strings.TrimSuffix(path, ext) + suffix + ext, shown: strings.TrimSuffix(l.path, ext) + suffix + ext}}
-}
-
-// searchLocations reads app.config.location (which replaces the default
-// ./ and ./config/) and app.config.additional-location (which adds to them)
-// from the command line and the environment.
-func searchLocations(env *Environment) ([]location, error) {
-	env.loadKeys = append(env.loadKeys, keyLocation, keyAddLoc)
-	var locs []location
-	add := func(list []string, v Value) {
-		for _, r := range list {
-			path, optional := strings.CutPrefix(r, "optional:")
-			path, _ = strings.CutPrefix(path, "file:")
-			locs = append(locs, location{raw: r, path: path, optional: optional, key: v.Key, secrets: v.secrets})
-			if v.Key != "" {
-				locs[len(locs)-1].origin = v.Origin
-			}
-		}
-	}
-	if v, ok, err := env.Lookup(keyLocation); err != nil {
-		return nil, err
-	} else if ok {
-		add(splitList(v.Resolved), v)
-	} else {
-		add(defaultLocations, Value{})
-	}
-	if v, ok, err := env.Lookup(keyAddLoc); err != nil {
-		return nil, err
-	} else if ok {
-		add(splitList(v.Resolved), v)
-	}
-	return locs, nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, part := range strings.Split(s, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			out = append(out, part)
-		}
-	}
-	return out
-}
-
-// loadFile reads one settings file; a missing one is nil.
-func loadFile(fsys fs.FS, path, name, via string) (*source, error) {
-	var data []byte
-	var err error
-	if fsys != nil {
-		data, err = fs.ReadFile(fsys, path)
-	} else {
-		data, err = os.ReadFile(path)
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
-	}
-	props, err := ParseProperties(string(data))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
-	}
-	srcName := "Config resource '" + name + "'"
-	if via != "" {
-		srcName += " via location '" + via + "'"
-	}
-	src := newSource(srcName)
-	for _, p := range props {
-		src.set(p.Key, p.Value, fmt.Sprintf("%s line %d", name, p.Line))
-	}
-	return src, nil
-}
-
 // decideProfiles sets the active profiles from the sources loaded so far:
 // app.profiles.active from the highest source that sets it, after the
 // profiles of app.profiles.include, each expanded by its
 // app.profiles.group.<name>; app.profiles.default when that leaves none.
+//
+// Unlike the other keys, app.profiles.include is merged across sources, as
+// Spring Boot 3 merges it: every source that sets it adds its profiles,
+// the highest source's first, each profile once.
 func (e *Environment) decideProfiles() error {
-	list := func(key string) ([]string, error) {
-		e.loadKeys = append(e.loadKeys, key)
-		v, ok, err := e.Lookup(key)
+	e.loadKeys = append(e.loadKeys, keyInclude)
+	listIn := func(env *Environment, key string) ([]string, error) {
+		v, ok, err := env.Lookup(key)
 		if err != nil || !ok {
 			return nil, err
 		}
@@ -341,9 +293,28 @@ func (e *Environment) decideProfiles() error {
 		}
 		return names, nil
 	}
-	include, err := list(keyInclude)
-	if err != nil {
-		return err
+	list := func(key string) ([]string, error) {
+		e.loadKeys = append(e.loadKeys, key)
+		return listIn(e, key)
+	}
+	var include []string
+	for _, src := range e.sources {
+		ent, ok := src.lookup(keyInclude)
+		if !ok {
+			continue
+		}
+		// The source's own value, resolved against the whole environment.
+		own := newSource(src.name)
+		own.set(keyInclude, ent.Value, ent.Origin)
+		names, err := listIn(&Environment{sources: slices.Concat([]*source{own}, e.sources)}, keyInclude)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			if !slices.Contains(include, n) {
+				include = append(include, n)
+			}
+		}
 	}
 	active, err := list(keyActive)
 	if err != nil {

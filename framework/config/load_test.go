@@ -18,9 +18,10 @@ var embedded = fstest.MapFS{
 }
 
 type loadCase struct {
-	args  []string
-	env   map[string]string
-	files map[string]string // path under the working directory → content
+	args     []string
+	env      map[string]string
+	files    map[string]string // path under the working directory → content
+	embedded fstest.MapFS      // nil: the package's embedded mirror
 }
 
 func (c loadCase) load(t *testing.T) (*Environment, error) {
@@ -35,7 +36,11 @@ func (c loadCase) load(t *testing.T) (*Environment, error) {
 			t.Fatal(err)
 		}
 	}
-	return Load(Options{Embedded: embedded, Dir: dir, Args: c.args, Getenv: func(k string) string { return c.env[k] }})
+	resources := embedded
+	if c.embedded != nil {
+		resources = c.embedded
+	}
+	return Load(Options{Embedded: resources, Dir: dir, Args: c.args, LookupEnv: func(k string) (string, bool) { v, ok := c.env[k]; return v, ok }})
 }
 
 func mustLoad(t *testing.T, c loadCase) *Environment {
@@ -143,11 +148,7 @@ func TestDefaultProfileFileIsRead(t *testing.T) {
 
 // TestLoadErrors checks that each failure names what is wrong and where.
 func TestLoadErrors(t *testing.T) {
-	tests := []struct {
-		name string
-		c    loadCase
-		want []string
-	}{
+	checkLoadErrors(t, []loadErrorCase{
 		{"invalid profile name", loadCase{args: []string{"--app.profiles.active=dev,-bad"}}, []string{"app.profiles.active", "-bad", "command-line argument"}},
 		{"invalid profile from environment", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": "a b"}}, []string{"app.profiles.active", "environment variable APP_PROFILES_ACTIVE"}},
 		{"profile key in a profile file", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{"application-dev.properties": "app.profiles.active=qa"}}, []string{"app.profiles.active", "file [application-dev.properties] line 1", "profile-specific"}},
@@ -156,20 +157,7 @@ func TestLoadErrors(t *testing.T) {
 		{"missing mandatory additional location", loadCase{env: map[string]string{"APP_CONFIG_ADDITIONALLOCATION": "gone.properties"}}, []string{"gone.properties", "app.config.additional-location", "environment variable APP_CONFIG_ADDITIONALLOCATION"}},
 		{"malformed argument", loadCase{args: []string{"server.port=1"}}, []string{`"server.port=1"`, "--key=value"}},
 		{"malformed file", loadCase{files: map[string]string{"config/application.properties": "a=\\u12"}}, []string{"file [config/application.properties]", "line 1"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.c.load(t)
-			if err == nil {
-				t.Fatal("Load succeeded, want an error")
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not contain %q", err, w)
-				}
-			}
-		})
-	}
+	})
 }
 
 func TestBind(t *testing.T) {
@@ -247,5 +235,32 @@ func TestEnvNames(t *testing.T) {
 		if got := EnvNames(key); !slices.Equal(got, want) {
 			t.Errorf("%q:\ngot  %q\nwant %q", key, got, want)
 		}
+	}
+}
+
+// contains reports whether err's message contains s.
+func contains(err error, s string) bool { return err != nil && strings.Contains(err.Error(), s) }
+
+// loadErrorCase is a Load that must fail, its error containing each of want.
+type loadErrorCase struct {
+	name string
+	c    loadCase
+	want []string
+}
+
+func checkLoadErrors(t *testing.T, tests []loadErrorCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.c.load(t)
+			if err == nil {
+				t.Fatal("Load succeeded, want an error")
+			}
+			for _, w := range tt.want {
+				if !contains(err, w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
 	}
 }

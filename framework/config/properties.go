@@ -24,17 +24,19 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// Property is one entry of a .properties file: its key, its value and the line
+// Property is one entry of a settings file: its key, its value and the line
 // where the entry starts (1-based).
 type Property struct {
-	Key   string
-	Value string
-	Line  int
+	Key    string
+	Value  string
+	Line   int
+	Column int // 1-based; 0 where the format does not say (.properties)
 }
 
 // ParseProperties reads text in the java.util.Properties format and returns
@@ -55,13 +57,32 @@ type Property struct {
 // ("=value"), and a key alone ("key") has the empty value. Placeholders such
 // as ${name} are returned unresolved; see ResolvePlaceholders.
 func ParseProperties(text string) ([]Property, error) {
+	docs, err := ParsePropertiesDocuments(text)
+	return slices.Concat(docs...), err
+}
+
+// ParsePropertiesDocuments is ParseProperties for a file of several
+// documents, as Spring Boot reads application.properties: a line that is
+// exactly "#---" or "!---" ends one document and starts the next, unless
+// the line before or after it is a comment with the same first character
+// (so that a banner of comments is not split). Documents without entries
+// are dropped, as in Spring, so the result may be empty.
+func ParsePropertiesDocuments(text string) ([][]Property, error) {
 	text = strings.TrimPrefix(text, "\uFEFF")
 	var (
+		docs       [][]Property
 		props      []Property
 		entry      logicalLine
 		continuing bool
 		line       int
+		previous   string // the physical line before this one
 	)
+	endDocument := func() {
+		if len(props) > 0 {
+			docs = append(docs, props)
+		}
+		props = nil
+	}
 	for pos := 0; pos < len(text); {
 		line++
 		physical := text[pos:]
@@ -77,7 +98,14 @@ func ParseProperties(text string) ([]Property, error) {
 		if !utf8.ValidString(physical) {
 			return nil, fmt.Errorf("line %d: invalid UTF-8", line)
 		}
+		raw := physical
 		physical = strings.TrimLeft(physical, " \t\f")
+		if !continuing && isDocumentSeparator(raw, previous, nextLine(text[pos:])) {
+			endDocument()
+			previous = raw
+			continue
+		}
+		previous = raw
 		if continuing {
 			entry.breaks = append(entry.breaks, lineBreak{offset: entry.text.Len(), line: line})
 		} else {
@@ -106,7 +134,31 @@ func ParseProperties(text string) ([]Property, error) {
 		}
 		props = append(props, p)
 	}
-	return props, nil
+	endDocument()
+	return docs, nil
+}
+
+// isDocumentSeparator reports whether line, between previous and next,
+// separates two documents: it is exactly "#---" or "!---", at the start of
+// the line, and neither neighbour is a comment starting with the same
+// character (Spring Boot's rule).
+func isDocumentSeparator(line, previous, next string) bool {
+	if line != "#---" && line != "!---" {
+		return false
+	}
+	sameComment := func(s string) bool {
+		s = strings.TrimLeft(s, " \t\f")
+		return s != "" && s[0] == line[0]
+	}
+	return !sameComment(previous) && !sameComment(next)
+}
+
+// nextLine returns the first physical line of text.
+func nextLine(text string) string {
+	if end := strings.IndexAny(text, "\r\n"); end >= 0 {
+		return text[:end]
+	}
+	return text
 }
 
 // logicalLine is one entry's physical lines joined, continuation backslashes

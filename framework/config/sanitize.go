@@ -12,9 +12,16 @@ var sensitiveSuffixes = []string{"password", "secret", "key", "token"}
 
 // Sensitive reports whether key holds a secret: its name ends in
 // password, secret, key or token, or mentions credentials, in any case
-// and in either spelling (app.datasource.password, APP_DATASOURCE_PASSWORD).
+// and in either spelling (app.datasource.password, APP_DATASOURCE_PASSWORD),
+// or it is app.application.json (APP_APPLICATION_JSON), a JSON document of
+// settings that may hold any of these.
 func Sensitive(key string) bool {
 	k := strings.ToLower(key)
+	if k == keyApplicationJSON || k == "app_application_json" {
+		// A whole settings document, which may hold secrets under keys of
+		// its own; those keys are masked by these rules once it is read.
+		return true
+	}
 	if strings.Contains(k, "credentials") {
 		return true
 	}

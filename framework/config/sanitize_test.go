@@ -10,6 +10,8 @@ func TestSanitize(t *testing.T) {
 		{"api.key", "k", Mask},
 		{"auth.token", "t", Mask},
 		{"aws.credentials.id", "c", Mask},
+		{"app.application.json", `{"db":{"password":"hunter2"}}`, Mask},
+		{"APP_APPLICATION_JSON", `{"db":{"password":"hunter2"}}`, Mask},
 		{"app.greeting", "Hello", "Hello"},
 		{"app.datasource.url", "postgres://app:hunter2@db:5432/greeter?sslmode=disable", "postgres://app:" + Mask + "@db:5432/greeter?sslmode=disable"},
 		{"app.datasource.url", "postgres://app@db/greeter", "postgres://app@db/greeter"},

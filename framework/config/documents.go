@@ -1,0 +1,116 @@
+package config
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/springport/greeter/framework/profile"
+)
+
+// A settings file holds one or more documents ("---" in YAML, "#---" in
+// .properties). Each document is its own source, later documents over
+// earlier ones, so that a later document overrides an earlier one of the
+// same file. A document may apply only under some profiles:
+//
+//	app.config.activate.on-profile=dev & !cloud
+//
+// Profiles are decided from the documents without such a condition; the
+// conditional ones are then kept or dropped by the profiles decided. So a
+// conditional document cannot activate profiles, and Load refuses one that
+// tries (see refuseProfileKeys).
+
+// keyOnProfile makes a document conditional on the active profiles.
+const keyOnProfile = "app.config.activate.on-profile"
+
+// document is one document of a settings file.
+type document struct {
+	props []Property
+	// onProfile is the condition under which the document applies; the
+	// zero Condition (conditional false) for a document that always does.
+	onProfile   profile.Condition
+	conditional bool
+}
+
+// parseDocuments reads a settings file's text by its extension. An
+// on-profile expression that does not parse is a *SettingError naming the
+// file and line; origin names a line of the file.
+func parseDocuments(name, text string, origin func(Property) string) ([]document, error) {
+	var parsed [][]Property
+	var err error
+	switch ext := path.Ext(name); ext {
+	case ".properties":
+		parsed, err = ParsePropertiesDocuments(text)
+	case ".yml", ".yaml":
+		parsed, err = ParseYAML(text)
+	default:
+		return nil, fmt.Errorf("%s: settings files are .properties, .yml or .yaml, not %q", name, ext)
+	}
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]document, len(parsed))
+	for i, props := range parsed {
+		docs[i].props = props
+		for _, p := range props {
+			if p.Key != keyOnProfile {
+				continue
+			}
+			cond, err := profile.Parse(splitList(p.Value)...)
+			if err != nil {
+				return nil, &SettingError{Value: Value{Key: p.Key, Raw: p.Value, Origin: origin(p)}, Reason: err.Error()}
+			}
+			docs[i].onProfile, docs[i].conditional = cond, true
+		}
+	}
+	return docs, nil
+}
+
+// applies reports whether the document is in effect under the active
+// profiles; nil profiles means they are not decided yet, when only an
+// unconditional document is.
+func (d document) applies(profiles []string) bool {
+	if !d.conditional {
+		return true
+	}
+	return profiles != nil && d.onProfile.Matches(profiles)
+}
+
+// documentSourceName names the source of document i of n in a file, as
+// Spring does: the file's own name when it holds one document, with
+// " (document #i)" (counting from 0) when it holds several.
+func documentSourceName(fileSource string, i, n int) string {
+	if n == 1 {
+		return fileSource
+	}
+	return fmt.Sprintf("%s (document #%d)", fileSource, i)
+}
+
+// refuseProfileKeys reports the keys that src may not hold: a document
+// that applies only under some profiles, or a profile-specific file, is
+// read after the profiles are decided, so a key that decides them would
+// silently do nothing there. A profile-specific file cannot be made
+// conditional either, as in Spring.
+func refuseProfileKeys(src *source) []error {
+	var errs []error
+	for _, k := range src.keys {
+		var reason string
+		switch {
+		case src.profileBound && isProfileKey(k):
+			reason = "profiles can only be set on the command line, in the environment or in a document that is not profile-specific (not in a profile file, nor after " + keyOnProfile + ")"
+		case src.profileFile && k == keyOnProfile:
+			reason = "a profile-specific file applies under its profile already; " + keyOnProfile + " belongs in a file that is not profile-specific"
+		default:
+			continue
+		}
+		e := src.entries[k]
+		errs = append(errs, &SettingError{Value: Value{Key: k, Raw: e.Value, Source: src.name, Origin: e.Origin}, Reason: reason})
+	}
+	return errs
+}
+
+// isProfileKey reports whether k decides the active profiles.
+func isProfileKey(k string) bool {
+	return k == keyActive || k == keyInclude || k == keyDefault || strings.HasPrefix(k, keyGroup) ||
+		strings.HasPrefix(k, keyActive+"[") || strings.HasPrefix(k, keyInclude+"[") || strings.HasPrefix(k, keyDefault+"[")
+}
