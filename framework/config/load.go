@@ -18,6 +18,7 @@ import (
 //	application-<profile>.properties embedded, one per active profile
 //	application.properties in ./ then ./config/ (or app.config.location)
 //	application-<profile>.properties in the same locations
+//	random values, ${random.int} and the like (see random.go)
 //	environment variables, by relaxed names
 //	--key=value command-line arguments
 //
@@ -25,6 +26,11 @@ import (
 // later location wins over an earlier one. Profiles are decided from the
 // command line, the environment and the non-profile files before any
 // profile file is read, so a profile file cannot activate profiles.
+//
+// Placeholders are resolved when a value is read, as in Spring: a key
+// nobody reads may hold one that does not resolve. Load reads only the
+// keys that find the files and decide the profiles; the application reads
+// the rest through a Binder, which reports what does not resolve.
 
 // Options say where Load finds settings.
 type Options struct {
@@ -53,9 +59,9 @@ const (
 
 var defaultLocations = []string{"optional:./", "optional:./config/"}
 
-// Load reads every source, decides the active profiles and checks that
-// every placeholder resolves. Its error lists every problem found, each
-// naming the setting, its value, where it came from and why it is wrong.
+// Load reads every source and decides the active profiles. Its error lists
+// every problem found, each naming the setting, its value, where it came
+// from and why it is wrong.
 func Load(opts Options) (*Environment, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
@@ -66,7 +72,8 @@ func Load(opts Options) (*Environment, error) {
 	}
 	envSrc := newSource("systemEnvironment")
 	envSrc.getenv = opts.Getenv
-	env := &Environment{sources: []*source{args, envSrc}}
+	random := newRandomSource()
+	env := &Environment{sources: []*source{args, envSrc, random}}
 
 	locations, err := searchLocations(env)
 	if err != nil {
@@ -137,27 +144,10 @@ func Load(opts Options) (*Environment, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	// Highest first: args, env, external profile, external base, embedded
-	// profile, embedded base.
-	env.sources = slices.Concat([]*source{args, envSrc}, reversed(externalProfile), reversed(externalBase),
+	// Highest first: args, env, random, external profile, external base,
+	// embedded profile, embedded base.
+	env.sources = slices.Concat([]*source{args, envSrc, random}, reversed(externalProfile), reversed(externalBase),
 		reversed(embeddedProfile), reversed(embeddedBase))
-
-	// Every placeholder in every file and argument must resolve.
-	checked := map[string]bool{}
-	for _, src := range env.sources {
-		for _, k := range src.keys {
-			if checked[k] || src.getenv != nil {
-				continue
-			}
-			checked[k] = true
-			if _, _, err := env.Lookup(k); err != nil {
-				errs = append(errs, err)
-			}
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
 	return env, nil
 }
 

@@ -151,7 +151,9 @@ func TestLoadErrors(t *testing.T) {
 		{"invalid profile name", loadCase{args: []string{"--app.profiles.active=dev,-bad"}}, []string{"app.profiles.active", "-bad", "command-line argument"}},
 		{"invalid profile from environment", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": "a b"}}, []string{"app.profiles.active", "environment variable APP_PROFILES_ACTIVE"}},
 		{"profile key in a profile file", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{"application-dev.properties": "app.profiles.active=qa"}}, []string{"app.profiles.active", "file [application-dev.properties] line 1", "profile-specific"}},
-		{"unresolvable placeholder", loadCase{files: map[string]string{"application.properties": "a=1\nb=${nope}"}}, []string{`b="${nope}"`, "file [application.properties] line 2", "nope"}},
+		{"unresolvable placeholder in a profile key", loadCase{files: map[string]string{"application.properties": "a=1\napp.profiles.active=${nope}"}}, []string{`app.profiles.active="${nope}"`, "file [application.properties] line 2", "nope"}},
+		{"unresolvable placeholder in a location key", loadCase{args: []string{"--app.config.additional-location=${nope}/"}}, []string{"app.config.additional-location", "command-line argument", "nope"}},
+		{"bad random range in a profile key", loadCase{args: []string{"--app.profiles.active=p${random.int(0)}"}}, []string{"app.profiles.active", "random.int(0)", "max > 0"}},
 		{"missing mandatory location", loadCase{args: []string{"--app.config.location=nowhere/"}}, []string{"nowhere/", "app.config.location", "command-line argument"}},
 		{"missing mandatory additional location", loadCase{env: map[string]string{"APP_CONFIG_ADDITIONALLOCATION": "gone.properties"}}, []string{"gone.properties", "app.config.additional-location", "environment variable APP_CONFIG_ADDITIONALLOCATION"}},
 		{"malformed argument", loadCase{args: []string{"server.port=1"}}, []string{`"server.port=1"`, "--key=value"}},
@@ -247,5 +249,61 @@ func TestEnvNames(t *testing.T) {
 		if got := EnvNames(key); !slices.Equal(got, want) {
 			t.Errorf("%q:\ngot  %q\nwant %q", key, got, want)
 		}
+	}
+}
+
+// TestPlaceholdersResolveWhenRead: as in Spring, a placeholder is resolved
+// when its setting is read, so one that does not resolve in a key nobody
+// reads is no error; read through a Binder, it is one, naming the key, the
+// placeholder, the file and the line.
+func TestPlaceholdersResolveWhenRead(t *testing.T) {
+	env := mustLoad(t, loadCase{
+		args:  []string{"--other.arg=${NOT_SET}"},
+		files: map[string]string{"application.properties": "app.greeting=Hi\nsome.other.value=${NOT_SET}\ngreeting.copy=${some.other.value}\n"},
+	})
+	if v := get(t, env, "app.greeting"); v.Resolved != "Hi" {
+		t.Errorf("app.greeting = %q, want Hi", v.Resolved)
+	}
+	// Listing the sources resolves nothing that could fail.
+	if got := len(env.PropertySources(nil)); got != 5 {
+		t.Errorf("%d property sources, want 5", got)
+	}
+	if got := env.Resolve("${some.other.value}"); got != "${some.other.value}" {
+		t.Errorf("Resolve of an unresolvable value = %q, want it as written", got)
+	}
+
+	tests := []struct {
+		key  string
+		want []string
+	}{
+		{"some.other.value", []string{`some.other.value="${NOT_SET}"`, "file [application.properties] line 2", `could not resolve placeholder "${NOT_SET}"`}},
+		{"greeting.copy", []string{`greeting.copy="${some.other.value}"`, "file [application.properties] line 3", `"${NOT_SET}"`}},
+		{"other.arg", []string{"other.arg", "command-line argument --other.arg=${NOT_SET}", `"${NOT_SET}"`}},
+	}
+	for _, tt := range tests {
+		b := NewBinder(env)
+		if got := Bind(b, tt.key, "default", String); got != "default" {
+			t.Errorf("%s: bound %q, want the default", tt.key, got)
+		}
+		var se *SettingError
+		if err := b.Err(); !errors.As(err, &se) || se.Value.Key != tt.key {
+			t.Fatalf("%s: Err() = %v, want a *SettingError for it", tt.key, err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(se.Error(), w) {
+				t.Errorf("%s: %q lacks %q", tt.key, se.Error(), w)
+			}
+		}
+	}
+}
+
+// TestUnresolvedSecretStaysMasked: a secret whose own placeholder fails is
+// masked in the error, value and origin, when it is read.
+func TestUnresolvedSecretStaysMasked(t *testing.T) {
+	env := mustLoad(t, loadCase{args: []string{"--db.password=abc${nope}hunter2"}})
+	b := NewBinder(env)
+	Bind(b, "db.password", "", String)
+	if err := b.Err(); err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), Mask) {
+		t.Errorf("the error shows the secret, or is missing: %v", err)
 	}
 }
