@@ -1,15 +1,9 @@
 package config
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestDataSize(t *testing.T) {
-	tests := []struct {
-		in   string
-		want ByteSize // 0: refused
-	}{
+	checkParser(t, "DataSize", DataSize, []parserCase[ByteSize]{
 		{"1048576", 1 << 20},
 		{"10B", 10},
 		{"10b", 10},
@@ -33,21 +27,7 @@ func TestDataSize(t *testing.T) {
 		{"1 M B", 1 << 20}, // Spring drops every space
 		{"9999999999TB", 0},
 		{"", 0},
-	}
-	for _, tt := range tests {
-		got, err := DataSize(tt.in)
-		if tt.want == 0 {
-			if err == nil {
-				t.Errorf("DataSize(%q) = %d, want it refused", tt.in, got)
-			} else if !strings.Contains(err.Error(), "B, KB, MB, GB or TB") {
-				t.Errorf("DataSize(%q): the reason %q does not list the units", tt.in, err)
-			}
-			continue
-		}
-		if err != nil || got != tt.want {
-			t.Errorf("DataSize(%q):\ngot  %d, %v\nwant %d", tt.in, got, err, tt.want)
-		}
-	}
+	}, "B, KB, MB, GB or TB")
 }
 
 func TestByteSizeString(t *testing.T) {

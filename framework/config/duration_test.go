@@ -7,10 +7,7 @@ import (
 )
 
 func TestDuration(t *testing.T) {
-	tests := []struct {
-		in   string
-		want time.Duration // 0: refused
-	}{
+	checkParser(t, "Duration", Duration, []parserCase[time.Duration]{
 		// Spring's simple form, any case; a bare number is milliseconds.
 		{"30s", 30 * time.Second},
 		{"30S", 30 * time.Second},
@@ -65,21 +62,7 @@ func TestDuration(t *testing.T) {
 		{"99999999999999d", 0},
 		{"999999999999999999999", 0},
 		{"P999999999999999D", 0},
-	}
-	for _, tt := range tests {
-		got, err := Duration(tt.in)
-		if tt.want == 0 {
-			if err == nil {
-				t.Errorf("Duration(%q) = %v, want it refused", tt.in, got)
-			} else if !strings.Contains(err.Error(), "PT30S") || !strings.Contains(err.Error(), "bare number of milliseconds") {
-				t.Errorf("Duration(%q): the reason %q does not list the accepted forms", tt.in, err)
-			}
-			continue
-		}
-		if err != nil || got != tt.want {
-			t.Errorf("Duration(%q):\ngot  %v, %v\nwant %v", tt.in, got, err, tt.want)
-		}
-	}
+	}, "PT30S", "bare number of milliseconds")
 }
 
 func TestDurationOrZero(t *testing.T) {
@@ -116,6 +99,37 @@ func TestFormatDuration(t *testing.T) {
 		}
 		if back, err := DurationOrZero(got); err != nil || back != d {
 			t.Errorf("%q reads back as %v, %v; want %v", got, back, err, d)
+		}
+	}
+}
+
+// parserCase is one input of a parser and what it gives; the zero value
+// means the input is refused.
+type parserCase[T comparable] struct {
+	in   string
+	want T
+}
+
+// checkParser runs parse over cases. A refused input must be given a
+// reason that contains each of reason: the accepted forms.
+func checkParser[T comparable](t *testing.T, name string, parse func(string) (T, error), cases []parserCase[T], reason ...string) {
+	t.Helper()
+	var zero T
+	for _, tt := range cases {
+		got, err := parse(tt.in)
+		if tt.want == zero {
+			if err == nil {
+				t.Errorf("%s(%q) = %v, want it refused", name, tt.in, got)
+			}
+			for _, r := range reason {
+				if err != nil && !strings.Contains(err.Error(), r) {
+					t.Errorf("%s(%q): the reason %q does not say %q", name, tt.in, err, r)
+				}
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("%s(%q):\ngot  %v, %v\nwant %v", name, tt.in, got, err, tt.want)
 		}
 	}
 }
