@@ -81,7 +81,8 @@ func EnvNames(key string) []string {
 
 // Environment is the loaded configuration: its sources in precedence order
 // and the profiles they activated. It does not change after Load; looking
-// a setting up records nothing.
+// a setting up records nothing, except the value a random.* key is given
+// the first time, which it keeps.
 type Environment struct {
 	sources        []*source // highest precedence first
 	active         []string
@@ -141,8 +142,9 @@ func (e *Environment) rawValue(key string) (string, bool, error) {
 	return ent.Value, ok, err
 }
 
-// raw finds the source that wins for key and its entry there; an error
-// is the random source's, which names the source that failed.
+// raw finds the source that wins for key and its entry there. Its error
+// is a random value that cannot be made (random.int(0)), and the source
+// returned with it is the one that failed.
 func (e *Environment) raw(key string) (*source, Entry, bool, error) {
 	for _, s := range e.sources {
 		if ent, ok, err := s.find(key); err != nil || ok {
