@@ -112,7 +112,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 
 	// Handlers: management shares server.port unless it has a port of its
 	// own.
-	opts := dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize,
+	opts := dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: int64(s.server.maxRequestSize),
 		Observers: observers, RequestIDs: s.server.accessLog, Catalog: catalog}
 	routes := slices.Concat(service, docs)
 	if !s.management.ownPort() {

@@ -144,7 +144,7 @@ func TestActuatorExposure(t *testing.T) {
 	for _, ps := range all.PropertySources {
 		names = append(names, ps.Name)
 	}
-	want := []string{"commandLineArgs", "systemEnvironment", "Config resource 'embedded [application.properties]'"}
+	want := []string{"commandLineArgs", "systemEnvironment", "random", "Config resource 'embedded [application.properties]'"}
 	if strings.Join(names, "|") != strings.Join(want, "|") {
 		t.Errorf("property sources:\ngot  %q\nwant %q", names, want)
 	}
@@ -349,7 +349,7 @@ func TestStartupReportMasksSecretsReachedThroughPlaceholders(t *testing.T) {
 		{"--app.profiles.active=${db.password}", "--db.password=-hunter2"},
 		// A valid profile name, but a secret: it would be logged.
 		{"--app.profiles.active=${db.password}", "--db.password=hunter2"},
-		{"--db.password=abc${nope}hunter2"},
+		{"--app.datasource.password=abc${nope}hunter2"},
 	} {
 		stderr, err := failToStart(t, append([]string{"--server.port=0"}, args...), nil)
 		if err == nil {
@@ -358,6 +358,111 @@ func TestStartupReportMasksSecretsReachedThroughPlaceholders(t *testing.T) {
 		}
 		if strings.Contains(stderr, "hunter2") || !strings.Contains(stderr, "******") {
 			t.Errorf("%q: the report shows the secret:\n%s", args, stderr)
+		}
+	}
+}
+
+// TestRandomGreeting: ${random.int(10)} in a settings file gives a digit,
+// the same on every request, and /actuator/env lists the random source
+// without entries, as Spring does.
+func TestRandomGreeting(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "application.properties"), []byte("app.greeting=Lucky ${random.int(10)}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	s := start(t, exposeEnv, nil)
+	first := s.do(t, "GET", "/api/hello", "").body
+	if !regexp.MustCompile(`^\{"text":"Lucky [0-9]"\}$`).MatchString(first) {
+		t.Fatalf("/api/hello = %s, want Lucky and a digit", first)
+	}
+	for range 5 {
+		if again := s.do(t, "GET", "/api/hello", "").body; again != first {
+			t.Fatalf("/api/hello = %s, then %s: the random value should hold for the whole run", first, again)
+		}
+	}
+	if r := s.do(t, "GET", "/actuator/env", ""); !strings.Contains(r.body, `{"name":"random","properties":{}}`) {
+		t.Errorf("/actuator/env should list the random source without entries:\n%s", r.body)
+	}
+	if p := readProperty(t, s, "app.greeting"); "{\"text\":\""+p.Property.Value+"\"}" != first {
+		t.Errorf("/actuator/env shows app.greeting = %q, the service %s", p.Property.Value, first)
+	}
+	stderr, err := failToStart(t, []string{"--server.port=0", "--app.greeting=${random.int(0)}"}, nil)
+	for _, w := range []string{"Property: app.greeting", "Origin: command-line argument --app.greeting=${random.int(0)}", "random.int(0)", "max > 0"} {
+		if err == nil || !strings.Contains(stderr, w) {
+			t.Errorf("random.int(0): the report lacks %q:\n%s", w, stderr)
+		}
+	}
+}
+
+// TestPlaceholdersResolveWhenRead: an unresolvable placeholder in a
+// setting nothing reads starts (and /actuator/env shows it as written);
+// one in a setting that is read stops start-up naming the setting, the
+// placeholder and where it was written.
+func TestPlaceholdersResolveWhenRead(t *testing.T) {
+	s := start(t, append([]string{"--some.other.key=${NOT_SET}", "--some.other.thing=a ${NOT_SET}"}, exposeEnv...), nil)
+	if r := s.do(t, "GET", "/api/hello", ""); r.status != 200 {
+		t.Errorf("/api/hello: %d %s", r.status, r.body)
+	}
+	if p := readProperty(t, s, "some.other.thing"); p.Property.Value != "a ${NOT_SET}" {
+		t.Errorf("/actuator/env/some.other.thing = %q, want the value as written", p.Property.Value)
+	}
+	if r := s.do(t, "GET", "/actuator/env", ""); r.status != 200 || !strings.Contains(r.body, `"value":"a ${NOT_SET}"`) {
+		t.Errorf("/actuator/env: %d %s", r.status, r.body)
+	}
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "application.properties"), []byte("# copied\napp.greeting=Hi ${NOT_SET}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--app.greeting=${NOT_SET}"}, []string{"Property: app.greeting", `Value: "${NOT_SET}"`, "Origin: command-line argument --app.greeting=${NOT_SET}", `could not resolve placeholder "${NOT_SET}"`}},
+		{nil, []string{"Property: app.greeting", `Value: "Hi ${NOT_SET}"`, "Origin: file [application.properties] line 2", `could not resolve placeholder "${NOT_SET}"`}},
+	} {
+		stderr, err := failToStart(t, append([]string{"--server.port=0"}, tt.args...), nil)
+		for _, w := range tt.want {
+			if err == nil || !strings.Contains(stderr, w) {
+				t.Errorf("%q: the report lacks %s:\n%s", tt.args, w, stderr)
+			}
+		}
+	}
+}
+
+// TestRelaxedValues: a Spring user's spellings of durations, sizes and
+// choices start the service and take effect; a bad one is refused with
+// the accepted forms.
+func TestRelaxedValues(t *testing.T) {
+	s := start(t, []string{"--server.read-timeout=PT45S", "--server.idle-timeout=1m30s", "--server.shutdown-delay=0ms",
+		"--server.max-request-size=16b", "--management.endpoints.web.exposure.include=health,env",
+		"--management.endpoint.env.show-values=ALWAYS", "--app.number.scope=Singleton", "--logging.format=JSON",
+		"--server.access-log.enabled=Yes"}, map[string]string{"APP_SESSION_STORETYPE": "Memory"})
+	if p := readProperty(t, s, "server.read-timeout"); p.Property.Value != "PT45S" {
+		t.Errorf("show-values=ALWAYS should show values: server.read-timeout = %q", p.Property.Value)
+	}
+	if a, b := s.do(t, "GET", "/api/number/val-a", "").body, s.do(t, "GET", "/api/number/val-b", "").body; a != b {
+		t.Errorf("app.number.scope=Singleton: val-a %s, val-b %s; want one instance", a, b)
+	}
+	if r := s.do(t, "POST", "/api/messages", `{"text":"0123456789"}`, "Content-Type: application/json"); r.status != 413 {
+		t.Errorf("server.max-request-size=16b: a 21-byte body answered %d", r.status)
+	}
+	if !strings.HasPrefix(strings.TrimSpace(s.stdout.String()), "{") {
+		t.Errorf("logging.format=JSON: the log is not JSON:\n%s", s.stdout)
+	}
+
+	for _, tt := range []struct{ arg, want string }{
+		{"--server.read-timeout=-PT5M", "PT30S"},
+		{"--server.read-timeout=soon", "bare number of milliseconds"},
+		{"--server.max-request-size=1.5MB", "B, KB, MB, GB or TB"},
+		{"--management.endpoint.env.show-values=sometimes", "want one of never, when-authorized, always (in any case)"},
+	} {
+		stderr, err := failToStart(t, []string{"--server.port=0", tt.arg}, nil)
+		key, _, _ := strings.Cut(strings.TrimPrefix(tt.arg, "--"), "=")
+		if err == nil || !strings.Contains(stderr, "Property: "+key) || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%s: the report should name %s and say %q:\n%s", tt.arg, key, tt.want, stderr)
 		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // a bound setting has no meaning here, so the list cannot drift.
 var settingMeanings = map[string]string{
 	"server.port":                                "listening port; 0 picks a free one",
-	"server.max-request-size":                    "larger request bodies are refused with 413 (B, KB, MB, GB, or bytes)",
+	"server.max-request-size":                    "larger request bodies are refused with 413 (B, KB, MB, GB, TB, or bytes)",
 	"server.read-header-timeout":                 "a client must send its headers within this",
 	"server.read-timeout":                        "... and its whole request within this",
 	"server.write-timeout":                       "bound on writing a response",
@@ -69,6 +69,8 @@ func printHelp(w io.Writer) error {
 	fmt.Fprintln(w, "")
 	fmt.Fprintln(w, "Each setting may also come from an environment variable (server.port: SERVER_PORT) or")
 	fmt.Fprintln(w, "from application.properties in ./ or ./config/; see the README. --version prints the version.")
+	fmt.Fprintln(w, "Durations: 30s, 5m, 1m30s, 250ms, 1d, PT30S, or a bare number of milliseconds. Sizes: 512KB,")
+	fmt.Fprintln(w, "10MB (1KB = 1024 bytes), or bytes. Choices and units in any case: ALWAYS, 10mb.")
 	fmt.Fprintln(w, "")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SETTING\tDEFAULT\tMEANING")

@@ -44,9 +44,9 @@ type settings struct {
 
 type serverSettings struct {
 	port              int
-	maxRequestSize    int64         // larger request bodies are refused with 413
-	readHeaderTimeout time.Duration // a client must finish its headers within this
-	readTimeout       time.Duration // … and its whole request within this
+	maxRequestSize    config.ByteSize // larger request bodies are refused with 413
+	readHeaderTimeout time.Duration   // a client must finish its headers within this
+	readTimeout       time.Duration   // … and its whole request within this
 	writeTimeout      time.Duration
 	idleTimeout       time.Duration // a keep-alive connection is closed after this
 	shutdownTimeout   time.Duration // requests in flight get this long at shutdown
@@ -112,7 +112,7 @@ func bindWith(b *config.Binder) settings {
 	s := settings{
 		server: serverSettings{
 			port:              config.Bind(b, "server.port", 8080, config.Port),
-			maxRequestSize:    config.Bind(b, "server.max-request-size", int64(1<<20), config.DataSize),
+			maxRequestSize:    config.Bind(b, "server.max-request-size", config.ByteSize(1<<20), config.DataSize),
 			readHeaderTimeout: config.Bind(b, "server.read-header-timeout", 5*time.Second, atLeast100ms),
 			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, atLeast100ms),
 			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, atLeast100ms),
@@ -156,7 +156,7 @@ func bindMessageSettings(b *config.Binder) messageSettings {
 	return messageSettings{
 		limits: message.Limits{
 			MaxCount: int64(config.Bind(b, "app.messages.max-count", 1_000_000, config.IntIn(1, math.MaxInt))),
-			MaxBytes: config.Bind(b, "app.messages.max-total-size", int64(512<<20), config.DataSize),
+			MaxBytes: int64(config.Bind(b, "app.messages.max-total-size", config.ByteSize(512<<20), config.DataSize)),
 		},
 		paging: api.Paging{
 			DefaultSize: int32(config.Bind(b, "app.data.web.pageable.default-page-size", api.DefaultPageSize, config.IntIn(1, math.MaxInt32))),
@@ -228,14 +228,15 @@ func (m managementSettings) ownPort() bool { return m.port >= 0 }
 var numberScopes = []component.Scope{component.Prototype, component.Request, component.Session, component.Singleton}
 
 // numberScope reads app.number.scope: the Spring name of one of
-// numberScopes.
+// numberScopes, in any case (Singleton, REQUEST).
 func numberScope(s string) (component.Scope, error) {
 	names := make([]string, len(numberScopes))
 	for i, scope := range numberScopes {
-		if scope.String() == strings.TrimSpace(s) {
-			return scope, nil
-		}
 		names[i] = scope.String()
 	}
-	return 0, fmt.Errorf("want one of %s", strings.Join(names, ", "))
+	name, err := config.OneOf(names...)(s)
+	if err != nil {
+		return 0, err
+	}
+	return numberScopes[slices.Index(names, name)], nil
 }

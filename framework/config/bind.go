@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // SettingError reports a setting that cannot be used: its key, its value,
@@ -75,15 +76,7 @@ func (b *Binder) Default(key string) (string, bool) {
 func formatDefault(v any) string {
 	switch v := v.(type) {
 	case time.Duration:
-		for _, u := range []struct {
-			unit   time.Duration
-			suffix string
-		}{{24 * time.Hour, "d"}, {time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}, {time.Millisecond, "ms"}} {
-			if v != 0 && v%u.unit == 0 {
-				return strconv.FormatInt(int64(v/u.unit), 10) + u.suffix
-			}
-		}
-		return v.String()
+		return formatDuration(v)
 	case []string:
 		return strings.Join(v, ",")
 	}
@@ -149,98 +142,42 @@ func Port(s string) (int, error) {
 	return n, nil
 }
 
-// Bool parses true or false, in any case.
+// Bool parses true or false, in any case, and the other words Spring's
+// conversion takes for them: on, yes, 1 and off, no, 0.
 func Bool(s string) (bool, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "true":
+	case "true", "on", "yes", "1":
 		return true, nil
-	case "false":
+	case "false", "off", "no", "0":
 		return false, nil
 	}
-	return false, errors.New("want true or false")
+	return false, errors.New("want true or false (or on/off, yes/no, 1/0), in any case")
 }
 
-// Duration parses a positive duration as Spring Boot writes them: "500ms",
-// "5s", "1m", "2h", "1d", or a bare number of milliseconds.
-func Duration(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	bad := errors.New("want a positive duration such as 500ms, 5s or 1m")
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if n <= 0 || n > math.MaxInt64/int64(time.Millisecond) {
-			return 0, bad
-		}
-		return time.Duration(n) * time.Millisecond, nil
-	}
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.ParseInt(days, 10, 64)
-		if err != nil || n <= 0 || n > 100000 {
-			return 0, bad
-		}
-		return time.Duration(n) * 24 * time.Hour, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, bad
-	}
-	return d, nil
-}
-
-// DurationAtLeast returns a parser of durations (as Duration) no shorter
-// than min: a timeout of 10ns parses, and makes a server refuse every
-// request.
-func DurationAtLeast(min time.Duration) func(string) (time.Duration, error) {
-	return func(s string) (time.Duration, error) {
-		d, err := Duration(s)
-		if err == nil && d < min {
-			err = fmt.Errorf("want at least %v: a shorter one leaves no time for the work it bounds", min)
-		}
-		return d, err
-	}
-}
-
-// DurationOrZero is Duration, also allowing zero for "none".
-func DurationOrZero(s string) (time.Duration, error) {
-	if t := strings.TrimSpace(s); t == "0" || t == "0s" || t == "0ms" {
-		return 0, nil
-	}
-	d, err := Duration(s)
-	if err != nil {
-		return 0, errors.New("want a duration such as 0, 500ms, 5s or 1m")
-	}
-	return d, nil
-}
-
-// DataSize parses a size as Spring Boot writes them: "512KB", "1MB",
-// "10B", or a bare number of bytes. Units are powers of 1024.
-func DataSize(s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	bad := errors.New("want a positive size such as 1048576, 512KB or 1MB")
-	unit := int64(1)
-	for _, u := range []struct {
-		suffix string
-		size   int64
-	}{{"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"TB", 1 << 40}, {"B", 1}} {
-		if n, ok := strings.CutSuffix(strings.ToUpper(s), u.suffix); ok {
-			s, unit = strings.TrimSpace(n), u.size
-			break
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 || n > math.MaxInt64/unit {
-		return 0, bad
-	}
-	return n * unit, nil
-}
-
-// OneOf returns a parser that allows only the given values.
+// OneOf returns a parser that allows only the given values, and returns
+// the one given. As Spring binds enums, case and separators do not count:
+// ALWAYS, When_Authorized and whenAuthorized are always and
+// when-authorized.
 func OneOf(allowed ...string) func(string) (string, error) {
 	return func(s string) (string, error) {
-		s = strings.TrimSpace(s)
-		if slices.Contains(allowed, s) {
-			return s, nil
+		for _, a := range allowed {
+			if canonicalName(a) == canonicalName(s) {
+				return a, nil
+			}
 		}
-		return "", fmt.Errorf("want one of %s", strings.Join(allowed, ", "))
+		return "", fmt.Errorf("want one of %s (in any case)", strings.Join(allowed, ", "))
 	}
+}
+
+// canonicalName is s as Spring's lenient enum rule compares names: in
+// lower case, with everything but letters and digits dropped.
+func canonicalName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, s)
 }
 
 // List parses a comma-separated list, trimming each element and dropping

@@ -6,8 +6,10 @@ import (
 	"strings"
 )
 
-// source is one layer of settings: a settings file, the environment or the
-// command line. Nothing changes a source once it is loaded, reading included.
+// source is one layer of settings: a settings file, the environment, the
+// random values or the command line. Nothing changes a source once it is
+// loaded, reading included, except that the random source fixes a key's
+// value the first time it is read (see random.go).
 type source struct {
 	name    string           // how /actuator/env names the source, in Spring's wording
 	entries map[string]Entry // by key
@@ -23,6 +25,10 @@ type source struct {
 	// lookupEnv, when set, makes this the environment source: it holds no
 	// entries, but looks a key up on demand under the key's relaxed names.
 	lookupEnv func(string) (string, bool)
+
+	// random, when set, makes this the random source: it holds no
+	// entries, and makes the value of a key "random.*" when first asked.
+	random *randomValues
 }
 
 // Entry is one setting of a source as listings show it.
@@ -86,6 +92,16 @@ func (s *source) indexedList(key string) (Entry, bool) {
 	return Entry{Key: key, Value: strings.Join(values, ","), Origin: first.Origin}, true
 }
 
+// find is lookup for every kind of source: the random source's can fail,
+// on a malformed range such as random.int(0).
+func (s *source) find(key string) (Entry, bool, error) {
+	if s.random != nil {
+		return s.random.lookup(key)
+	}
+	e, ok := s.lookup(key)
+	return e, ok, nil
+}
+
 // EnvNames returns the environment variables that can set key, by Spring
 // Boot's relaxed rules: upper case, '.' becomes '_', and '-' is either
 // dropped or becomes '_'. So APP_EXAMPLE_PROPB and APP_EXAMPLE_PROP_B both
@@ -101,7 +117,8 @@ func EnvNames(key string) []string {
 
 // Environment is the loaded configuration: its sources in precedence order
 // and the profiles they activated. It does not change after Load; looking
-// a setting up records nothing.
+// a setting up records nothing, except the value a random.* key is given
+// the first time, which it keeps.
 type Environment struct {
 	sources        []*source // highest precedence first
 	active         []string
@@ -129,17 +146,20 @@ type Value struct {
 // Lookup returns the winning value of key with its placeholders resolved.
 // An unresolvable placeholder is a *SettingError.
 func (e *Environment) Lookup(key string) (Value, bool, error) {
-	src, ent, ok := e.raw(key)
+	src, ent, ok, err := e.raw(key)
+	if err != nil {
+		return Value{Key: key}, true, &SettingError{Value: Value{Key: key, Source: src.name}, Reason: err.Error()}
+	}
 	if !ok {
 		return Value{}, false, nil
 	}
 	var secrets []string
-	resolved, err := ResolvePlaceholders(ent.Value, func(name string) (string, bool) {
-		raw, ok := e.rawValue(name)
+	resolved, err := resolvePlaceholders(ent.Value, func(name string) (string, bool, error) {
+		raw, ok, err := e.rawValue(name)
 		if ok && Sensitive(name) {
 			secrets = append(secrets, raw, e.Resolve(raw))
 		}
-		return raw, ok
+		return raw, ok, err
 	})
 	if Sensitive(key) {
 		secrets = append(secrets, ent.Value, resolved)
@@ -153,24 +173,27 @@ func (e *Environment) Lookup(key string) (Value, bool, error) {
 
 // rawValue is the winning value of key, placeholders unresolved: what a
 // placeholder refers to.
-func (e *Environment) rawValue(key string) (string, bool) {
-	_, ent, ok := e.raw(key)
-	return ent.Value, ok
+func (e *Environment) rawValue(key string) (string, bool, error) {
+	_, ent, ok, err := e.raw(key)
+	return ent.Value, ok, err
 }
 
-func (e *Environment) raw(key string) (*source, Entry, bool) {
+// raw finds the source that wins for key and its entry there. Its error
+// is a random value that cannot be made (random.int(0)), and the source
+// returned with it is the one that failed.
+func (e *Environment) raw(key string) (*source, Entry, bool, error) {
 	for _, s := range e.sources {
-		if ent, ok := s.lookup(key); ok {
-			return s, ent, true
+		if ent, ok, err := s.find(key); err != nil || ok {
+			return s, ent, ok, err
 		}
 	}
-	return nil, Entry{}, false
+	return nil, Entry{}, false, nil
 }
 
 // Resolve replaces the placeholders in value; one that does not resolve is
 // left as written.
 func (e *Environment) Resolve(value string) string {
-	resolved, err := ResolvePlaceholders(value, e.rawValue)
+	resolved, err := resolvePlaceholders(value, e.rawValue)
 	if err != nil {
 		return value
 	}

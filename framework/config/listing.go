@@ -45,13 +45,13 @@ func (e *Environment) variables(read []string) []Entry {
 	var vars []Entry
 	listed := map[string]bool{}
 	// lookup is rawValue, noting the variable when the environment wins.
-	lookup := func(key string) (string, bool) {
-		src, ent, ok := e.raw(key)
+	lookup := func(key string) (string, bool, error) {
+		src, ent, ok, err := e.raw(key)
 		if ok && src.lookupEnv != nil && !listed[ent.Key] {
 			listed[ent.Key] = true
 			vars = append(vars, ent)
 		}
-		return ent.Value, ok
+		return ent.Value, ok, err
 	}
 	seen := map[string]bool{}
 	for _, k := range e.readKeys(read) {
@@ -59,11 +59,12 @@ func (e *Environment) variables(read []string) []Entry {
 			continue
 		}
 		seen[k] = true
-		if v, ok := lookup(k); ok {
+		if v, ok, _ := lookup(k); ok {
 			// Resolved for the names it looks up on the way, as Lookup
-			// would; a value that does not resolve has been reported by
-			// Load or by the binding.
-			_, _ = ResolvePlaceholders(v, lookup)
+			// would. A value that does not resolve is fine here: a
+			// setting nobody reads may hold one, and one that is read has
+			// stopped start-up.
+			_, _ = resolvePlaceholders(v, lookup)
 		}
 	}
 	return vars
@@ -85,8 +86,10 @@ func (e *Environment) readKeys(read []string) []string {
 // lookup by name would read any variable of the process, and whether it
 // answers at all would tell that the variable exists.
 func (e *Environment) LookupListed(key string, read []string) (Value, bool, error) {
-	src, ent, ok := e.raw(key)
-	if !ok {
+	src, ent, ok, _ := e.raw(key)
+	if !ok || src.random != nil {
+		// The random source lists no entries, as in Spring; answering
+		// random.* by name would also let requests grow its memory.
 		return Value{}, false, nil
 	}
 	if src.lookupEnv != nil && !slices.ContainsFunc(e.variables(read), func(v Entry) bool { return v.Key == ent.Key }) {

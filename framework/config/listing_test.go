@@ -110,6 +110,7 @@ func TestLookupListed(t *testing.T) {
 		{"APP_EXAMPLE_PROP_B", "2"}, // listed
 		{"server.address", ""},      // set nowhere
 		{"no.such.key", ""},         //
+		{"random.int", ""},          // the random source lists nothing
 	}
 	for _, tt := range tests {
 		v, ok, err := env.LookupListed(tt.key, read)
@@ -132,6 +133,7 @@ func TestPropertySources(t *testing.T) {
 			{Key: "a", Value: "1", Origin: "command-line argument --a=1"},
 		}},
 		{Name: "systemEnvironment"},
+		{Name: "random"}, // listed without entries, as Spring lists it
 		{Name: "Config resource 'file [config/application.properties]' via location 'optional:./config/'", Entries: []Entry{
 			{Key: "shared", Value: "${a}", Origin: "file [config/application.properties] line 1"},
 		}},

@@ -17,6 +17,7 @@ import (
 //	settings files in ./, ./config/ and each ./config/*/ (or app.config.location)
 //	their profile files in the same locations
 //	files imported on the command line or in the environment (app.config.import)
+//	random values, ${random.int} and the like (see random.go)
 //	environment variables, by relaxed names
 //	APP_APPLICATION_JSON (or --app.application.json), a JSON object
 //	--key=value command-line arguments
@@ -33,6 +34,11 @@ import (
 // the profiles from what it read. The second reads everything again under
 // those profiles. So a profile file or a conditional document cannot
 // activate profiles, and one that tries is refused.
+//
+// Placeholders are resolved when a value is read, as in Spring: a key
+// nobody reads may hold one that does not resolve. Load reads only the
+// keys that find the files and decide the profiles; the application reads
+// the rest through a Binder, which reports what does not resolve.
 
 // Options say where Load finds settings.
 type Options struct {
@@ -63,9 +69,9 @@ const (
 
 var defaultLocations = []string{"optional:./", "optional:./config/", "optional:./config/*/"}
 
-// Load reads every source, decides the active profiles and checks that
-// every placeholder resolves. Its error lists every problem found, each
-// naming the setting, its value, where it came from and why it is wrong.
+// Load reads every source and decides the active profiles. Its error lists
+// every problem found, each naming the setting, its value, where it came
+// from and why it is wrong.
 func Load(opts Options) (*Environment, error) {
 	if opts.LookupEnv == nil {
 		opts.LookupEnv = func(string) (string, bool) { return "", false }
@@ -76,15 +82,16 @@ func Load(opts Options) (*Environment, error) {
 	}
 	envSrc := newSource("systemEnvironment")
 	envSrc.lookupEnv = opts.LookupEnv
+	random := newRandomSource()
 	// initial holds what is known before any file is read: it names the
 	// files, and placeholders in import lists resolve against it.
-	initial := &Environment{sources: []*source{args, envSrc}, loadKeys: []string{keyApplicationJSON, keyImport}}
+	initial := &Environment{sources: []*source{args, envSrc, random}, loadKeys: []string{keyApplicationJSON, keyImport}}
 	jsonSrc, err := applicationJSON(initial)
 	if err != nil {
 		return nil, err
 	}
 	if jsonSrc != nil {
-		initial.sources = []*source{args, jsonSrc, envSrc}
+		initial.sources = []*source{args, jsonSrc, envSrc, random}
 	}
 	locations, err := searchLocations(initial, opts.Dir)
 	if err != nil {
@@ -109,24 +116,6 @@ func Load(opts Options) (*Environment, error) {
 		return nil, errors.Join(l.errs...)
 	}
 	env.sources = slices.Concat(initial.sources, files)
-
-	// Every placeholder in every file and argument must resolve.
-	var errs []error
-	checked := map[string]bool{}
-	for _, src := range env.sources {
-		for _, k := range src.keys {
-			if checked[k] || src.lookupEnv != nil {
-				continue
-			}
-			checked[k] = true
-			if _, _, err := env.Lookup(k); err != nil {
-				errs = append(errs, err)
-			}
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
 	return env, nil
 }
 

@@ -152,7 +152,9 @@ func TestLoadErrors(t *testing.T) {
 		{"invalid profile name", loadCase{args: []string{"--app.profiles.active=dev,-bad"}}, []string{"app.profiles.active", "-bad", "command-line argument"}},
 		{"invalid profile from environment", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": "a b"}}, []string{"app.profiles.active", "environment variable APP_PROFILES_ACTIVE"}},
 		{"profile key in a profile file", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{"application-dev.properties": "app.profiles.active=qa"}}, []string{"app.profiles.active", "file [application-dev.properties] line 1", "profile-specific"}},
-		{"unresolvable placeholder", loadCase{files: map[string]string{"application.properties": "a=1\nb=${nope}"}}, []string{`b="${nope}"`, "file [application.properties] line 2", "nope"}},
+		{"unresolvable placeholder in a profile key", loadCase{files: map[string]string{"application.properties": "a=1\napp.profiles.active=${nope}"}}, []string{`app.profiles.active="${nope}"`, "file [application.properties] line 2", "nope"}},
+		{"unresolvable placeholder in a location key", loadCase{args: []string{"--app.config.additional-location=${nope}/"}}, []string{"app.config.additional-location", "command-line argument", "nope"}},
+		{"bad random range in a profile key", loadCase{args: []string{"--app.profiles.active=p${random.int(0)}"}}, []string{"app.profiles.active", "random.int(0)", "max > 0"}},
 		{"missing mandatory location", loadCase{args: []string{"--app.config.location=nowhere/"}}, []string{"nowhere/", "app.config.location", "command-line argument"}},
 		{"missing mandatory additional location", loadCase{env: map[string]string{"APP_CONFIG_ADDITIONALLOCATION": "gone.properties"}}, []string{"gone.properties", "app.config.additional-location", "environment variable APP_CONFIG_ADDITIONALLOCATION"}},
 		{"malformed argument", loadCase{args: []string{"server.port=1"}}, []string{`"server.port=1"`, "--key=value"}},
@@ -168,7 +170,7 @@ func TestBind(t *testing.T) {
 	b := NewBinder(env)
 	port := Bind(b, "server.port", 8080, Port)
 	propB := Bind(b, "app.example.prop-b", int32(0), Int32)
-	size := Bind(b, "size", int64(1), DataSize)
+	size := Bind(b, "size", ByteSize(1), DataSize)
 	timeout := Bind(b, "timeout", 0, Duration)
 	mode := Bind(b, "mode", "slow", OneOf("slow", "careful"))
 	unset := Bind(b, "not.set", 42, IntIn(0, 100))
@@ -192,37 +194,14 @@ func TestBind(t *testing.T) {
 	want := []failure{
 		{"server.port", "eighty", "command-line argument --server.port=eighty", "want a port number from 0 to 65535 (0 picks a free port)"},
 		{"app.example.prop-b", "x", "environment variable APP_EXAMPLE_PROPB", "want an integer from -2147483648 to 2147483647"},
-		{"mode", "fast", "command-line argument --mode=fast", "want one of slow, careful"},
+		{"mode", "fast", "command-line argument --mode=fast", "want one of slow, careful (in any case)"},
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("failures:\ngot  %q\nwant %q", got, want)
 	}
 	wantKeys := []string{"server.port", "app.example.prop-b", "size", "timeout", "mode", "not.set"}
-	if Bind(b, "size", int64(1), DataSize); !slices.Equal(b.Keys(), wantKeys) {
+	if Bind(b, "size", ByteSize(1), DataSize); !slices.Equal(b.Keys(), wantKeys) {
 		t.Errorf("keys, each once in the order first bound:\ngot  %q\nwant %q", b.Keys(), wantKeys)
-	}
-}
-
-func TestParsers(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want int64
-		ok   bool
-	}{{"1048576", 1 << 20, true}, {"1MB", 1 << 20, true}, {"512KB", 512 << 10, true}, {"10b", 10, true}, {" 2 GB ", 2 << 30, true}, {"0", 0, false}, {"-1", 0, false}, {"1.5MB", 0, false}, {"MB", 0, false}, {"9999999999TB", 0, false}} {
-		got, err := DataSize(tt.in)
-		if (err == nil) != tt.ok || got != tt.want {
-			t.Errorf("DataSize(%q):\ngot  %d, %v\nwant %d, ok=%v", tt.in, got, err, tt.want, tt.ok)
-		}
-	}
-	for _, tt := range []struct {
-		in   string
-		want string
-		ok   bool
-	}{{"500ms", "500ms", true}, {"5s", "5s", true}, {"2000", "2s", true}, {"1d", "24h0m0s", true}, {"0s", "", false}, {"soon", "", false}, {"-5s", "", false}} {
-		got, err := Duration(tt.in)
-		if (err == nil) != tt.ok || (tt.ok && got.String() != tt.want) {
-			t.Errorf("Duration(%q):\ngot  %v, %v\nwant %s, ok=%v", tt.in, got, err, tt.want, tt.ok)
-		}
 	}
 }
 
@@ -262,5 +241,94 @@ func checkLoadErrors(t *testing.T, tests []loadErrorCase) {
 				}
 			}
 		})
+	}
+}
+
+// TestPlaceholdersResolveWhenRead: as in Spring, a placeholder is resolved
+// when its setting is read, so one that does not resolve in a key nobody
+// reads is no error; read through a Binder, it is one, naming the key, the
+// placeholder, the file and the line.
+func TestPlaceholdersResolveWhenRead(t *testing.T) {
+	env := mustLoad(t, loadCase{
+		args:  []string{"--other.arg=${NOT_SET}"},
+		files: map[string]string{"application.properties": "app.greeting=Hi\nsome.other.value=${NOT_SET}\ngreeting.copy=${some.other.value}\n"},
+	})
+	if v := get(t, env, "app.greeting"); v.Resolved != "Hi" {
+		t.Errorf("app.greeting = %q, want Hi", v.Resolved)
+	}
+	// Listing the sources resolves nothing that could fail.
+	if got := len(env.PropertySources(nil)); got != 5 {
+		t.Errorf("%d property sources, want 5", got)
+	}
+	if got := env.Resolve("${some.other.value}"); got != "${some.other.value}" {
+		t.Errorf("Resolve of an unresolvable value = %q, want it as written", got)
+	}
+
+	tests := []struct {
+		key  string
+		want []string
+	}{
+		{"some.other.value", []string{`some.other.value="${NOT_SET}"`, "file [application.properties] line 2", `could not resolve placeholder "${NOT_SET}"`}},
+		{"greeting.copy", []string{`greeting.copy="${some.other.value}"`, "file [application.properties] line 3", `"${NOT_SET}"`}},
+		{"other.arg", []string{"other.arg", "command-line argument --other.arg=${NOT_SET}", `"${NOT_SET}"`}},
+	}
+	for _, tt := range tests {
+		b := NewBinder(env)
+		if got := Bind(b, tt.key, "default", String); got != "default" {
+			t.Errorf("%s: bound %q, want the default", tt.key, got)
+		}
+		var se *SettingError
+		if err := b.Err(); !errors.As(err, &se) || se.Value.Key != tt.key {
+			t.Fatalf("%s: Err() = %v, want a *SettingError for it", tt.key, err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(se.Error(), w) {
+				t.Errorf("%s: %q lacks %q", tt.key, se.Error(), w)
+			}
+		}
+	}
+}
+
+// TestUnresolvedSecretStaysMasked: a secret whose own placeholder fails is
+// masked in the error, value and origin, when it is read.
+func TestUnresolvedSecretStaysMasked(t *testing.T) {
+	env := mustLoad(t, loadCase{args: []string{"--db.password=abc${nope}hunter2"}})
+	b := NewBinder(env)
+	Bind(b, "db.password", "", String)
+	if err := b.Err(); err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), Mask) {
+		t.Errorf("the error shows the secret, or is missing: %v", err)
+	}
+}
+
+// TestRelaxedValues: enum-like settings and booleans are bound in any
+// case (and for enums, any separators), returning the canonical value.
+func TestRelaxedValues(t *testing.T) {
+	show := OneOf("never", "when-authorized", "always")
+	tests := []struct {
+		in, want string
+	}{
+		{"always", "always"}, {"ALWAYS", "always"}, {" Always ", "always"},
+		{"when-authorized", "when-authorized"}, {"WHEN_AUTHORIZED", "when-authorized"}, {"whenAuthorized", "when-authorized"},
+		{"sometimes", ""}, {"", ""}, {"-", ""},
+	}
+	for _, tt := range tests {
+		got, err := show(tt.in)
+		if tt.want == "" {
+			if err == nil || err.Error() != "want one of never, when-authorized, always (in any case)" {
+				t.Errorf("OneOf(%q) = %q, %v; want it refused, listing the values", tt.in, got, err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("OneOf(%q):\ngot  %q, %v\nwant %q", tt.in, got, err, tt.want)
+		}
+	}
+	for in, want := range map[string]bool{"true": true, "TRUE": true, "on": true, "Yes": true, "1": true, "false": false, "False": false, "off": false, "NO": false, "0": false} {
+		if got, err := Bool(in); err != nil || got != want {
+			t.Errorf("Bool(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if _, err := Bool("maybe"); err == nil {
+		t.Error("Bool(maybe) parsed")
 	}
 }

@@ -38,6 +38,16 @@ const (
 // plain text, since it is almost always a typo. At most 10,000 placeholders
 // are resolved for one value.
 func ResolvePlaceholders(value string, lookup func(name string) (string, bool)) (string, error) {
+	return resolvePlaceholders(value, func(name string) (string, bool, error) {
+		v, ok := lookup(name)
+		return v, ok, nil
+	})
+}
+
+// resolvePlaceholders is ResolvePlaceholders with a lookup that can fail,
+// as the random source's does on random.int(0): the failure ends the
+// resolution, default or not, since it is a mistake in the placeholder.
+func resolvePlaceholders(value string, lookup func(name string) (string, bool, error)) (string, error) {
 	r := placeholderResolver{lookup: lookup}
 	resolved, err := r.resolve(value, 0)
 	if err != nil {
@@ -48,7 +58,7 @@ func ResolvePlaceholders(value string, lookup func(name string) (string, bool)) 
 
 // placeholderResolver holds the state of one ResolvePlaceholders call.
 type placeholderResolver struct {
-	lookup     func(name string) (string, bool)
+	lookup     func(name string) (string, bool, error)
 	resolving  []string // names whose values are being resolved, outermost first
 	expansions int
 }
@@ -94,7 +104,11 @@ func (r *placeholderResolver) placeholder(content string, depth int) (string, er
 	if err != nil {
 		return "", err
 	}
-	if v, ok := r.lookup(name); ok {
+	v, ok, err := r.lookup(name)
+	if err != nil {
+		return "", fmt.Errorf("placeholder %q: %w", abbreviate(text), err)
+	}
+	if ok {
 		for _, outer := range r.resolving {
 			if outer == name {
 				return "", fmt.Errorf("circular placeholder reference %q", name)

@@ -85,11 +85,17 @@ func handleEnvProperty(opts Options) func(*dispatch.Request) (envPropertyDescrip
 		// Only what /actuator/env lists, so that the two agree and a
 		// variable the service does not read answers as one not set.
 		v, ok, err := opts.Env.LookupListed(name, opts.Bound)
-		if !ok || err != nil {
+		if !ok {
 			return envPropertyDescriptor{}, &dispatch.Error{Status: http.StatusNotFound, Detail: "No property '" + dispatch.Clip(name) + "' is set."}
 		}
+		value := v.Resolved
+		if err != nil {
+			// A setting nobody reads may hold a placeholder that does not
+			// resolve; as Spring does, show it as written.
+			value = v.Raw
+		}
 		d := envPropertyDescriptor{
-			Property:        propertyWinner{Source: v.Source, Value: opts.show(name, v.Resolved)},
+			Property:        propertyWinner{Source: v.Source, Value: opts.show(name, value)},
 			ActiveProfiles:  opts.Env.ExplicitProfiles(),
 			DefaultProfiles: opts.Env.DefaultProfiles(),
 		}
