@@ -17,6 +17,7 @@ import (
 	"github.com/springport/greeter/management/actuator"
 	"github.com/springport/greeter/management/metrics"
 	"github.com/springport/greeter/management/openapi"
+	"github.com/springport/greeter/management/swaggerui"
 )
 
 // app is the wired service: the handlers of its ports and what must be
@@ -95,7 +96,10 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	build, _ := debug.ReadBuildInfo()
 	catalog := &dispatch.Catalog{}
 	service := api.Routes(s.app.greeting, st.messages, s.app.messages.paging, valA, valB)
-	docs := openapi.Routes(openapi.Info{Title: "greeter", Version: moduleVersion(build)}, service)
+	docs := openapi.Routes(documentInfo(build), service)
+	if s.app.openapiUI {
+		docs = append(docs, swaggerui.Routes()...)
+	}
 	management := actuator.Routes(actuator.Options{
 		Exposure:        exposure,
 		Env:             env,
@@ -129,6 +133,20 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 		}
 	}
 	return a, nil
+}
+
+// documentInfo is what the OpenAPI document says of the service.
+func documentInfo(build *debug.BuildInfo) openapi.Info {
+	info := openapi.Info{
+		Title:       "greeter",
+		Version:     moduleVersion(build),
+		Description: "Greetings, an ordered collection of messages, and random numbers from components with a configurable lifecycle.",
+		License:     "MIT", // the repository's LICENSE
+	}
+	for _, t := range api.Tags {
+		info.Tags = append(info.Tags, openapi.Tag(t))
+	}
+	return info
 }
 
 // close ends the components, then the stores they may live in.

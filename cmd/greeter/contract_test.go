@@ -36,6 +36,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -150,6 +151,19 @@ func loadContract(base string) (routers.Router, error) {
 	spec, err := loader.LoadFromData(data)
 	if err != nil {
 		return nil, fmt.Errorf("loading /v3/api-docs: %w", err)
+	}
+	// A relative server URL is relative to the document's own, as tools
+	// read it; the router matches requests against absolute ones.
+	docURL, err := url.Parse(base + "/v3/api-docs")
+	if err != nil {
+		return nil, err
+	}
+	for _, srv := range spec.Servers {
+		rel, err := url.Parse(srv.URL)
+		if err != nil {
+			return nil, fmt.Errorf("server URL %q: %w", srv.URL, err)
+		}
+		srv.URL = strings.TrimSuffix(docURL.ResolveReference(rel).String(), "/")
 	}
 	// legacy.NewRouter validates the document first.
 	return legacy.NewRouter(spec)

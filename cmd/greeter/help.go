@@ -27,6 +27,7 @@ var settingMeanings = map[string]string{
 	"app.example.prop-a":                         "the spec's example of a string setting",
 	"app.example.prop-b":                         "the spec's example of an integer setting (200 with the dev profile)",
 	"app.number.scope":                           "lifecycle of the number component: prototype, request, session, singleton",
+	"app.openapi.ui.enabled":                     "serve Swagger UI at /swagger-ui.html, reading /v3/api-docs",
 	"app.messages.max-count":                     "messages held at most; a POST past it is refused with 507",
 	"app.messages.max-total-size":                "bytes of message text held at most (B, KB, MB, GB); a POST or PUT past it is refused with 507",
 	"app.data.web.pageable.default-page-size":    "the size of a page of GET /api/messages?page=N without &size=",

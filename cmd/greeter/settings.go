@@ -61,6 +61,7 @@ type appSettings struct {
 	example     exampleSettings
 	numberScope component.Scope // the number component's lifecycle
 	messages    messageSettings
+	openapiUI   bool // serve Swagger UI at /swagger-ui.html
 }
 
 // messageSettings bound the message collection, and the pages that list
@@ -131,6 +132,7 @@ func bindWith(b *config.Binder) settings {
 			},
 			numberScope: config.Bind(b, "app.number.scope", component.Prototype, numberScope),
 			messages:    bindMessageSettings(b),
+			openapiUI:   config.Bind(b, "app.openapi.ui.enabled", false, config.Bool),
 		},
 		management: managementSettings{
 			include:    config.Bind(b, "management.endpoints.web.exposure.include", []string{"health"}, config.List),

@@ -13,6 +13,8 @@ import (
 type RouteInfo struct {
 	Method   string
 	Pattern  string
+	Summary  string
+	Tags     []string
 	Params   []ParamCondition // request-parameter conditions
 	Consumes []MediaType      // body types read; empty when the route reads none
 	Produces []MediaType      // representations written; empty when success has no body
@@ -64,6 +66,8 @@ func describe(routes []*route) []RouteInfo {
 		info := RouteInfo{
 			Method:   rt.decl.Method,
 			Pattern:  rt.decl.Pattern,
+			Summary:  rt.decl.Summary,
+			Tags:     slices.Clone(rt.decl.Tags),
 			Params:   slices.Clone(rt.params),
 			Consumes: mediaTypes(rt.consumes),
 			Produces: mediaTypes(rt.produces),

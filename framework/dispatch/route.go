@@ -10,6 +10,11 @@ type Route struct {
 	Method  string // GET, POST, PUT, DELETE, PATCH…; GET routes answer HEAD too
 	Pattern string // a ServeMux path pattern without method or host: "/api/hello/{id}"
 
+	// Summary says in a few words what the route does, and Tags group it
+	// with others, for the route's description (the OpenAPI document).
+	Summary string
+	Tags    []string
+
 	// Params are request-parameter conditions in Spring's syntax: "p", "!p",
 	// "p=v", "p!=v". All must hold for the route to be chosen.
 	Params []string

@@ -26,10 +26,23 @@ import (
 	"github.com/springport/greeter/framework/dispatch"
 )
 
-// Info is the document's info object.
+// Info is what the document says of the service as a whole.
 type Info struct {
-	Title   string
-	Version string
+	Title       string
+	Version     string
+	Description string
+	// License is the licence the API is offered under, as an SPDX
+	// identifier ("MIT"); empty for none.
+	License string
+	// Tags describe the tags that routes group themselves by, in the
+	// order tools list them.
+	Tags []Tag
+}
+
+// Tag names a group of operations and says what they have in common.
+type Tag struct {
+	Name        string
+	Description string
 }
 
 // Document returns the OpenAPI document for routes. Routes that share a
@@ -58,15 +71,37 @@ func Document(info Info, routes []dispatch.RouteInfo) map[string]any {
 		item[k.method] = b.operation(k.method, k.path, groups[k])
 	}
 	b.schemas.components["Problem"] = problemSchema()
-	return object{
+	doc := object{
 		"openapi": "3.1.0",
-		"info":    object{"title": info.Title, "version": info.Version},
+		"info":    infoObject(info),
+		// Relative to where the document is served: the service itself,
+		// on whatever host and port the client reached it.
+		"servers": []any{object{"url": "/", "description": "this service"}},
 		"paths":   paths,
 		"components": object{
 			"schemas":   b.schemas.components,
 			"responses": b.responses,
 		},
 	}
+	if len(info.Tags) > 0 {
+		tags := make([]any, len(info.Tags))
+		for i, t := range info.Tags {
+			tags[i] = object{"name": t.Name, "description": t.Description}
+		}
+		doc["tags"] = tags
+	}
+	return doc
+}
+
+func infoObject(info Info) object {
+	o := object{"title": info.Title, "version": info.Version}
+	if info.Description != "" {
+		o["description"] = info.Description
+	}
+	if info.License != "" {
+		o["license"] = object{"name": info.License, "identifier": info.License}
+	}
+	return o
 }
 
 // Routes returns the routes that serve the document of routes. The

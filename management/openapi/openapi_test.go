@@ -122,6 +122,19 @@ func TestDocument(t *testing.T) {
 			},
 		},
 		{
+			name: "summary, tags and security",
+			routes: []dispatch.Route{
+				{Method: "GET", Pattern: "/a", Summary: "The a", Tags: []string{"letters"}, Handler: returns("A")},
+				{Method: "GET", Pattern: "/a", Params: []string{"loud"}, Tags: []string{"letters", "loud"}, Handler: returns("A!")},
+			},
+			want: map[string]string{
+				"/paths/~1a/get/summary":  `"The a"`,
+				"/paths/~1a/get/tags":     `["letters","loud"]`,
+				"/paths/~1a/get/security": `[]`,
+				"/servers":                `[{"description":"this service","url":"/"}]`,
+			},
+		},
+		{
 			name: "described parameters and response headers",
 			routes: []dispatch.Route{{Method: "GET", Pattern: "/list", Handler: returns("Hi"),
 				Inputs:  []dispatch.Input{dispatch.OptionalQuery[int32]("page").Describe("The page, from 0.")},
@@ -320,5 +333,24 @@ func TestDocumentIsDeterministic(t *testing.T) {
 	}
 	if string(ya) != string(yb) {
 		t.Errorf("two YAML documents for one table differ:\n%s\n%s", ya, yb)
+	}
+}
+
+// TestDocumentInfo checks what the document says of the service as a
+// whole: its description, licence and tags.
+func TestDocumentInfo(t *testing.T) {
+	doc := decoded(t, Document(Info{Title: "t", Version: "1", Description: "Does things.", License: "MIT",
+		Tags: []Tag{{Name: "letters", Description: "The alphabet."}}}, nil))
+	for ptr, want := range map[string]string{
+		"/info":  `{"description":"Does things.","license":{"identifier":"MIT","name":"MIT"},"title":"t","version":"1"}`,
+		"/tags":  `[{"description":"The alphabet.","name":"letters"}]`,
+		"/paths": `{}`,
+	} {
+		if got := pointer(doc, ptr); got != want {
+			t.Errorf("%s\ngot  %s\nwant %s", ptr, got, want)
+		}
+	}
+	if got := pointer(decoded(t, Document(Info{Title: "t", Version: "1"}, nil)), "/tags"); got != "<missing>" {
+		t.Errorf("a document without tags has /tags %s", got)
 	}
 }

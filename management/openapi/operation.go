@@ -22,6 +22,15 @@ type builder struct {
 // operation describes the routes of one method and path.
 func (b *builder) operation(method, path string, routes []dispatch.RouteInfo) object {
 	op := object{"operationId": b.operationID(method, path)}
+	if summary := summaryOf(routes); summary != "" {
+		op["summary"] = summary
+	}
+	if tags := tagsOf(routes); len(tags) > 0 {
+		op["tags"] = tags
+	}
+	// The service has no authentication yet: every operation says so,
+	// rather than leaving tools to guess.
+	op["security"] = []any{}
 	if params := b.parameters(path, routes); len(params) > 0 {
 		op["parameters"] = params
 	}
@@ -33,6 +42,30 @@ func (b *builder) operation(method, path string, routes []dispatch.RouteInfo) ob
 	}
 	op["responses"] = b.operationResponses(routes)
 	return op
+}
+
+// summaryOf is the summary of the first route that has one: routes merged
+// into one operation differ in their conditions, not in what they do.
+func summaryOf(routes []dispatch.RouteInfo) string {
+	for _, r := range routes {
+		if r.Summary != "" {
+			return r.Summary
+		}
+	}
+	return ""
+}
+
+// tagsOf is every tag of the routes, each once, in order.
+func tagsOf(routes []dispatch.RouteInfo) []any {
+	var tags []any
+	for _, r := range routes {
+		for _, t := range r.Tags {
+			if !slices.Contains(tags, any(t)) {
+				tags = append(tags, t)
+			}
+		}
+	}
+	return tags
 }
 
 // operationID derives a unique id from the method and path:

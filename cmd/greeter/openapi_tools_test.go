@@ -1,0 +1,85 @@
+package main
+
+// Tests that the OpenAPI document and Swagger UI work in the tools their
+// users run: Redocly's linter, and a browser. Each tool is found through
+// a variable (.ci/run installs both and sets it); without it the test is
+// skipped and says which variable runs it.
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tool returns the path that the variable name gives, or skips the test.
+func tool(t *testing.T, variable, what string) string {
+	t.Helper()
+	path := os.Getenv(variable)
+	if path == "" {
+		t.Skipf("%s test skipped: set %s to its executable to run it (.ci/run installs it)", what, variable)
+	}
+	return path
+}
+
+// TestOpenAPIDocumentPassesRedocly lints the served document with
+// Redocly's recommended ruleset: no error and no warning.
+func TestOpenAPIDocumentPassesRedocly(t *testing.T) {
+	redocly := tool(t, "GREETER_TEST_REDOCLY", "Redocly CLI")
+	s := start(t, nil, nil)
+	doc := filepath.Join(t.TempDir(), "openapi.yaml")
+	if err := os.WriteFile(doc, []byte(s.do(t, "GET", "/v3/api-docs.yaml", "").body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, redocly, "lint", "--extends=recommended", "--max-problems=100", doc)
+	cmd.Env = append(os.Environ(), "REDOCLY_TELEMETRY=off", "REDOCLY_SUPPRESS_UPDATE_NOTICE=true")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Your API description is valid") || strings.Contains(string(out), "Warning was generated") {
+		t.Fatalf("redocly lint: %v\n%s", err, out)
+	}
+}
+
+// TestSwaggerUI opens /swagger-ui.html in headless Chromium and checks
+// that Swagger UI rendered the service's operations from its document;
+// the screenshot is kept in the test's artifact directory (go test
+// -artifacts keeps it), and its path is logged.
+func TestSwaggerUI(t *testing.T) {
+	chromium := tool(t, "GREETER_TEST_CHROMIUM", "Chromium")
+	if r := start(t, nil, nil).do(t, "GET", "/swagger-ui.html", ""); r.status != 404 {
+		t.Errorf("with app.openapi.ui.enabled unset, /swagger-ui.html answers %d, want 404", r.status)
+	}
+	s := start(t, []string{"--app.openapi.ui.enabled=true"}, nil)
+	browse := func(args ...string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+		defer cancel()
+		// The profile directory keeps runs apart; the virtual time budget
+		// lets the page's scripts fetch and render the document before
+		// Chromium dumps or shoots it.
+		args = append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+			"--user-data-dir=" + t.TempDir(), "--virtual-time-budget=10000", "--window-size=1280,1600"}, args...)
+		out, err := exec.CommandContext(ctx, chromium, append(args, s.base+"/swagger-ui.html")...).Output()
+		if err != nil {
+			t.Fatalf("chromium %v: %v", args, err)
+		}
+		return string(out)
+	}
+	dom := browse("--dump-dom")
+	for _, want := range []string{`class="swagger-ui"`, "greeter", "/api/messages/{index}", "Append a message", "opblock-tag"} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("the rendered page lacks %q: Swagger UI did not render the document", want)
+		}
+	}
+	shot := filepath.Join(t.ArtifactDir(), "swagger-ui.png")
+	browse("--screenshot=" + shot)
+	info, err := os.Stat(shot)
+	if err != nil || info.Size() < 10_000 {
+		t.Fatalf("no screenshot of the page: %v", err)
+	}
+	t.Logf("screenshot of Swagger UI (%d bytes): %s", info.Size(), shot)
+}
