@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -95,7 +96,11 @@ func (m *HTTP) Observe(o dispatch.Observation) {
 	if t == nil {
 		t = m.add(key)
 	}
-	t.record(o.Duration, clock(o.End))
+	end := o.End
+	if end.IsZero() { // an observer's caller that does not say when
+		end = time.Now()
+	}
+	t.record(o.Duration, clock(end))
 }
 
 // add makes the series of a label set, once: the hot path then neither
