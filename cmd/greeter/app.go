@@ -72,7 +72,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	// and /actuator/prometheus still serves the runtime and process
 	// metrics.
 	var observers []func(dispatch.Observation)
-	m := metrics.New()
+	m := metrics.New(metrics.Options{PercentilesHistogram: s.management.histogram})
 	if st.inMemory != nil {
 		m.Sessions(st.inMemory.Len, st.inMemory.Max(), st.inMemory.Evicted)
 	}
@@ -109,6 +109,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 		Mappings:        catalog,
 		Prometheus:      prometheus,
 		PrometheusTypes: metrics.ContentTypes,
+		Metrics:         m,
 		Probes:          a.probes,
 		HealthDisplay:   s.management.health,
 		Build:           build,

@@ -36,7 +36,7 @@ var settingMeanings = map[string]string{
 	"management.endpoints.web.exposure.exclude":  "... minus these",
 	"management.endpoint.env.show-values":        "always shows values in /actuator/env (secrets stay masked); never, when-authorized",
 	"management.server.port":                     "a separate port for /actuator (-1: the service's)",
-	"management.metrics.enabled":                 "record request metrics for /actuator/prometheus",
+	"management.metrics.enabled":                 "record request metrics for /actuator/prometheus and /actuator/metrics",
 	"logging.format":                             "text or json log lines on stdout",
 	"management.endpoint.health.show-details":    "always shows the health components' details; never, when-authorized",
 	"management.endpoint.health.show-components": "always lists the health components (db, redis); defaults to show-details",
@@ -53,6 +53,9 @@ var settingMeanings = map[string]string{
 	"app.session.redis.namespace":                "prefix of the session keys in Redis",
 	"app.data.redis.connect-timeout":             "bound on connecting to Redis",
 	"app.data.redis.timeout":                     "bound on each Redis command; past it the request is a 503",
+
+	// Micrometer's distribution settings, named by meter.
+	"management.metrics.distribution.percentiles-histogram.http.server.requests": "publish http_server_requests_seconds as a histogram with Micrometer's buckets (_bucket), not only _count, _sum and _max",
 }
 
 // printHelp writes what --help answers: how to set a setting, then every

@@ -94,17 +94,20 @@ func TestPrometheus(t *testing.T) {
 	}
 	body := s.do(t, "GET", "/actuator/prometheus", "").body
 	for _, want := range []string{
-		`http_server_requests_seconds_count{method="GET",status="200",uri="/api/hello/{id}"} 2`,
-		`http_server_requests_seconds_count{method="GET",status="400",uri="/api/hello/{id}"} 1`,
-		`http_server_requests_seconds_count{method="GET",status="404",uri="NOT_FOUND"} 350`,
-		`http_server_requests_seconds_count{method="other",status="405",uri="UNKNOWN"} 350`,
-		`http_server_requests_seconds_bucket{method="GET",status="200",uri="/api/hello/{id}",le="+Inf"} 2`,
+		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/api/hello/{id}"} 2`,
+		`http_server_requests_seconds_count{error="Error",exception="Error",method="GET",outcome="CLIENT_ERROR",status="400",uri="/api/hello/{id}"} 1`,
+		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="CLIENT_ERROR",status="404",uri="NOT_FOUND"} 350`,
+		`http_server_requests_seconds_count{error="none",exception="none",method="other",outcome="CLIENT_ERROR",status="405",uri="UNKNOWN"} 350`,
+		`http_server_requests_seconds_max{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/api/hello/{id}"} `,
 		"go_goroutines ",
 		"process_resident_memory_bytes ",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/actuator/prometheus lacks %s", want)
 		}
+	}
+	if strings.Contains(body, "http_server_requests_seconds_bucket") {
+		t.Error("/actuator/prometheus has buckets without management.metrics.distribution.percentiles-histogram.http.server.requests")
 	}
 }
 

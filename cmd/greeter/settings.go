@@ -84,6 +84,7 @@ type managementSettings struct {
 	health     actuator.HealthDisplay
 	port       int  // a port of its own; -1 when it shares server.port
 	metrics    bool // record request metrics for /actuator/prometheus
+	histogram  bool // http_server_requests_seconds with Micrometer's buckets
 }
 
 // storeSettings say where the service keeps its state: in memory unless
@@ -141,6 +142,7 @@ func bindWith(b *config.Binder) settings {
 			port:       config.Bind(b, "management.server.port", -1, config.Port),
 			health:     bindHealthDisplay(b),
 			metrics:    config.Bind(b, "management.metrics.enabled", true, config.Bool),
+			histogram:  config.Bind(b, "management.metrics.distribution.percentiles-histogram.http.server.requests", false, config.Bool),
 		},
 		stores:    bindStoreSettings(b),
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),

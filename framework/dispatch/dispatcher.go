@@ -181,6 +181,7 @@ func (d *Dispatcher) identify(ex *exchange, r *http.Request) {
 func (d *Dispatcher) finish(ex *exchange, r *http.Request) {
 	p := recover()
 	if p != nil && p != http.ErrAbortHandler {
+		ex.err = panicked(p)
 		// The ID is made (and its header set) before the log line, so that
 		// the line carries the ID the client gets.
 		id := ex.requestIDFor(r, d.ids)

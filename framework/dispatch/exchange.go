@@ -22,6 +22,7 @@ type exchange struct {
 	requestID   string
 	pattern     string // the matched group's pattern; empty when none matched
 	route       *route // the chosen route, for log lines
+	err         error  // what the answer was made from, when it is a failure
 
 	mux    muxWriter // what the ServeMux writes while it routes
 	req    Request

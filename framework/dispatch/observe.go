@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -17,7 +18,25 @@ type Observation struct {
 	Status    int
 	Bytes     int64 // response body bytes written
 	Duration  time.Duration
+	End       time.Time // when the answer was finished
 	RequestID string
+	// Err is what the answer was made from when a handler or the
+	// dispatcher failed (a handler's panic is a *PanicError); nil otherwise.
+	Err error
+}
+
+// PanicError is the Observation.Err of a request whose handler panicked
+// with a value that is not an error.
+type PanicError struct{ Value any }
+
+func (e *PanicError) Error() string { return fmt.Sprint("panic: ", e.Value) }
+
+// panicked is the error a recovered panic value stands for.
+func panicked(p any) error {
+	if err, ok := p.(error); ok {
+		return err
+	}
+	return &PanicError{Value: p}
 }
 
 // Labels for requests that no route took, as Spring's metrics name them.
@@ -44,8 +63,9 @@ func observe(observers []func(Observation), ex *exchange, r *http.Request) {
 			route = Unknown
 		}
 	}
+	end := time.Now()
 	o := Observation{Method: r.Method, Path: r.URL.EscapedPath(), Route: route, Status: status,
-		Bytes: ex.written, Duration: time.Since(ex.began), RequestID: ex.requestID}
+		Bytes: ex.written, Duration: end.Sub(ex.began), End: end, RequestID: ex.requestID, Err: ex.err}
 	for _, f := range observers {
 		f(o)
 	}

@@ -1,12 +1,17 @@
 package dispatch
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
+
+var errFails = errors.New("fails")
 
 // health chooses its status by its own field, as a health report does.
 type health struct {
@@ -27,6 +32,8 @@ func TestObservations(t *testing.T) {
 	}}},
 		Route{Method: "GET", Pattern: "/items/{id}", Inputs: []Input{Path[int32]("id")},
 			Handler: Returns(func(*Request) (string, error) { return "item", nil })},
+		Route{Method: "GET", Pattern: "/fails", Handler: Returns(func(*Request) (string, error) { return "", errFails })},
+		Route{Method: "GET", Pattern: "/panics", Handler: Returns(func(*Request) (string, error) { panic("at the disco") })},
 		Route{Method: "GET", Pattern: "/health", Handler: Returns(func(r *Request) (health, error) {
 			return health{Status: r.URL.Query().Get("s")}, nil
 		})},
@@ -39,14 +46,17 @@ func TestObservations(t *testing.T) {
 		route          string
 		status         int
 		bytes          int64
+		err            string // the type of Observation.Err
 	}{
-		{"GET", "/items/7", "/items/{id}", 200, 4},
-		{"GET", "/items/x", "/items/{id}", 400, -1},
-		{"GET", "/nowhere/" + strings.Repeat("x", 20), NotFound, 404, -1},
-		{"POST", "/items/7", Unknown, 405, -1},
-		{"GET", "/items//7", Redirection, 307, 0},
-		{"GET", "/health?s=UP", "/health", 200, 15},
-		{"GET", "/health?s=DOWN", "/health", 503, 17},
+		{"GET", "/items/7", "/items/{id}", 200, 4, ""},
+		{"GET", "/items/x", "/items/{id}", 400, -1, "*dispatch.Error"},
+		{"GET", "/fails", "/fails", 500, -1, "*errors.errorString"},
+		{"GET", "/panics", "/panics", 500, -1, "*dispatch.PanicError"},
+		{"GET", "/nowhere/" + strings.Repeat("x", 20), NotFound, 404, -1, ""},
+		{"POST", "/items/7", Unknown, 405, -1, ""},
+		{"GET", "/items//7", Redirection, 307, 0, ""},
+		{"GET", "/health?s=UP", "/health", 200, 15, ""},
+		{"GET", "/health?s=DOWN", "/health", 503, 17, ""},
 	}
 	for _, tt := range tests {
 		w := httptest.NewRecorder()
@@ -63,6 +73,12 @@ func TestObservations(t *testing.T) {
 		}
 		if o.Bytes != int64(w.Body.Len()) {
 			t.Errorf("%q: observed %d bytes, the body has %d", in, o.Bytes, w.Body.Len())
+		}
+		if got := fmt.Sprintf("%T", o.Err); o.Err != nil && got != tt.err || o.Err == nil && tt.err != "" {
+			t.Errorf("%q: observed the error %s, want %s", in, got, tt.err)
+		}
+		if o.End.IsZero() || time.Since(o.End) < 0 {
+			t.Errorf("%q: observed the end %v", in, o.End)
 		}
 		if o.RequestID == "" || o.RequestID != w.Header().Get(RequestIDHeader) || o.Duration <= 0 {
 			t.Errorf("%q: request ID %q (header %q), duration %v", in, o.RequestID, w.Header().Get(RequestIDHeader), o.Duration)

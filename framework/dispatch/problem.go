@@ -90,6 +90,7 @@ func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail, re
 // A 5xx is logged with the error; its internal text never reaches the
 // client.
 func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
+	ex.err = err
 	var e *Error
 	if !errors.As(err, &e) && d.classify != nil {
 		e = d.classify(err)

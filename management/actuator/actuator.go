@@ -27,6 +27,7 @@ const (
 	Beans      = "beans"
 	Mappings   = "mappings"
 	Prometheus = "prometheus"
+	Metrics    = "metrics"
 )
 
 // Exposure decides which endpoints are reachable over HTTP, from
@@ -38,7 +39,7 @@ type Exposure struct {
 }
 
 // IDs are the endpoints there are, in the order the index lists them.
-var IDs = []string{Health, Info, Env, Beans, Mappings, Prometheus}
+var IDs = []string{Health, Info, Env, Beans, Mappings, Metrics, Prometheus}
 
 // Unknown returns the ids in Include and Exclude that name no endpoint,
 // such as a misspelt "healt", which would otherwise go unnoticed while
@@ -81,6 +82,8 @@ type Options struct {
 	// that PrometheusTypes lists.
 	Prometheus      http.Handler
 	PrometheusTypes []string
+	// Metrics serves /actuator/metrics.
+	Metrics MeterRegistry
 	// Probes holds the readiness and the indicators that health reports.
 	Probes *Probes
 	// HealthDisplay says how much /actuator/health shows.
@@ -122,6 +125,9 @@ func Routes(opts Options) []dispatch.Route {
 	}
 	if opts.Mappings != nil {
 		add(Mappings, dispatch.Route{Method: "GET", Pattern: Base + "/mappings", Produces: jsonOnly, Handler: dispatch.Returns(handleMappings(opts.Mappings))})
+	}
+	if opts.Metrics != nil {
+		add(Metrics, metricsRoutes(opts.Metrics)...)
 	}
 	if opts.Prometheus != nil {
 		add(Prometheus, dispatch.Route{Method: "GET", Pattern: Base + "/prometheus", Produces: opts.PrometheusTypes, Handler: dispatch.Plain(opts.Prometheus)})

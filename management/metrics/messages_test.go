@@ -13,7 +13,7 @@ import (
 func TestMessages(t *testing.T) {
 	usage := message.Usage{Count: 3, Bytes: 1234}
 	var err error
-	m := New()
+	m := New(Options{})
 	m.Messages(func(context.Context) (message.Usage, error) { return usage, err }, message.Limits{MaxCount: 1000, MaxBytes: 1 << 20})
 
 	text := scrape(m)

@@ -1,12 +1,17 @@
 // Package metrics records the service's HTTP metrics in a Prometheus
 // registry of its own, with the Go runtime and process collectors, and
-// serves them with promhttp for /actuator/prometheus.
+// serves them with promhttp for /actuator/prometheus, named and tagged as
+// Micrometer's Prometheus registry names Spring Boot's, so that the
+// dashboards made for Spring services work as they are. meters.go reads
+// the same registry back as Micrometer's meters, for /actuator/metrics.
 package metrics
 
 import (
 	"net/http"
+	"reflect"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -16,48 +21,59 @@ import (
 )
 
 // ContentTypes are the representations the handler writes, as promhttp
-// negotiates them from Accept: the text exposition format, and protobuf
-// for a scraper that asks for it.
+// negotiates them from Accept: the text exposition format, OpenMetrics
+// for a scraper that asks for it (Prometheus does), and protobuf.
 var ContentTypes = []string{
 	"text/plain;version=0.0.4;charset=utf-8",
+	"application/openmetrics-text;version=1.0.0;charset=utf-8",
+	"application/openmetrics-text;version=0.0.1;charset=utf-8",
 	"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited",
 }
 
-// HTTP records requests as http_server_requests_seconds, Spring Boot's
-// name: a histogram whose _count is the request count, labelled by method,
-// route pattern (never the raw path) and status. Every label has a bounded
-// set of values: unknown methods count as "other", and requests no route
-// took share the dispatcher's fixed labels.
+// Options configure the metrics.
+type Options struct {
+	// PercentilesHistogram is
+	// management.metrics.distribution.percentiles-histogram.http.server.requests:
+	// publish http_server_requests_seconds as a histogram with Micrometer's
+	// buckets, rather than as a summary of count and sum.
+	PercentilesHistogram bool
+}
+
+// HTTP records requests as Spring MVC's http.server.requests timer, which
+// Micrometer's Prometheus registry writes as http_server_requests_seconds
+// (_count, _sum, and _bucket with the percentiles histogram) and
+// http_server_requests_seconds_max, tagged error, exception, method,
+// outcome, status and uri (the route pattern, never the raw path). Every
+// tag has a bounded set of values: unknown methods count as "other",
+// requests no route took share the dispatcher's fixed labels, and errors
+// are named by their Go type, of which the binary has a fixed number.
 type HTTP struct {
 	registry *prometheus.Registry
-	seconds  *prometheus.HistogramVec
+	requests *timers
 
-	mu        sync.RWMutex
-	observers map[labels]prometheus.Observer
+	mu     sync.RWMutex
+	series map[labels]*timer
 
 	// The Go runtime and process collectors are registered at the first
-	// scrape: building them reads every runtime metric's description,
+	// read: building them reads every runtime metric's description,
 	// which would add to start-up for nothing until someone scrapes.
 	runtimeOnce sync.Once
 }
 
 type labels struct {
-	method, route string
-	status        int
+	method, route, exception string
+	status                   int
 }
 
 // New creates the metrics and their registry.
-func New() *HTTP {
+func New(opts Options) *HTTP {
 	m := &HTTP{
 		registry: prometheus.NewRegistry(),
-		seconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "http_server_requests_seconds",
-			Help:    "Duration of HTTP server requests, by method, route pattern and status.",
-			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
-		}, []string{"method", "uri", "status"}),
-		observers: map[labels]prometheus.Observer{},
+		requests: newTimers("http_server_requests_seconds",
+			"Duration of HTTP server requests, by method, route pattern, status and error.", opts.PercentilesHistogram),
+		series: map[labels]*timer{},
 	}
-	m.registry.MustRegister(m.seconds)
+	m.registry.MustRegister(m.requests)
 	return m
 }
 
@@ -71,29 +87,93 @@ func (m *HTTP) Observe(o dispatch.Observation) {
 		method = "other"
 	}
 	key := labels{method: method, route: o.Route, status: o.Status}
-	m.mu.RLock()
-	obs := m.observers[key]
-	m.mu.RUnlock()
-	if obs == nil {
-		// Once per label set: the children are cached so that the hot path
-		// neither hashes label values nor allocates.
-		obs = m.seconds.WithLabelValues(method, o.Route, strconv.Itoa(o.Status))
-		m.mu.Lock()
-		m.observers[key] = obs
-		m.mu.Unlock()
+	if o.Err != nil {
+		key.exception = errorName(o.Err)
 	}
-	obs.Observe(o.Duration.Seconds())
+	m.mu.RLock()
+	t := m.series[key]
+	m.mu.RUnlock()
+	if t == nil {
+		t = m.add(key)
+	}
+	end := o.End
+	if end.IsZero() { // an observer's caller that does not say when
+		end = time.Now()
+	}
+	t.record(o.Duration, clock(end))
+}
+
+// add makes the series of a label set, once: the hot path then neither
+// formats label values nor allocates.
+func (m *HTTP) add(key labels) *timer {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if t := m.series[key]; t != nil {
+		return t
+	}
+	exception := key.exception
+	if exception == "" {
+		exception = "none"
+	}
+	// Micrometer's error tag (DefaultMeterObservationHandler) and Spring's
+	// exception tag (DefaultServerRequestObservationConvention) both name
+	// the error's class, or say none.
+	t := m.requests.add(exception, exception, key.method, outcome(key.status), strconv.Itoa(key.status), key.route)
+	m.series[key] = t
+	return t
+}
+
+// outcome is Spring's outcome tag for a status: its series, as
+// HttpStatus.Series names them, or UNKNOWN for a status Spring does not
+// know.
+func outcome(status int) string {
+	switch {
+	case status >= 200 && status < 300:
+		return "SUCCESS"
+	case http.StatusText(status) == "":
+		return "UNKNOWN"
+	case status < 200:
+		return "INFORMATIONAL"
+	case status < 400:
+		return "REDIRECTION"
+	case status < 500:
+		return "CLIENT_ERROR"
+	default:
+		return "SERVER_ERROR"
+	}
+}
+
+// errorName is the exception tag of an error, as Spring names an
+// exception by its class's simple name: the name of its Go type, without
+// package or pointer (NotFoundError for a *message.NotFoundError). A
+// *dispatch.Error that carries a cause is named by its cause.
+func errorName(err error) string {
+	if e, ok := err.(*dispatch.Error); ok && e.Err != nil {
+		err = e.Err
+	}
+	t := reflect.TypeOf(err)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if name := t.Name(); name != "" {
+		return name
+	}
+	return t.String()
 }
 
 // Handler serves every metric, in the format the scraper asks for.
 func (m *HTTP) Handler() http.Handler {
-	scrape := promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+	scrape := promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{EnableOpenMetrics: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		m.runtimeOnce.Do(func() {
-			m.registry.MustRegister(collectors.NewGoCollector(),
-				collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-		})
+		m.withRuntime()
 		scrape.ServeHTTP(w, r)
+	})
+}
+
+func (m *HTTP) withRuntime() {
+	m.runtimeOnce.Do(func() {
+		m.registry.MustRegister(collectors.NewGoCollector(),
+			collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	})
 }
 
