@@ -188,11 +188,25 @@ func (rt *route) compileProduces(declared []string) []error {
 				continue
 			}
 			i := slices.IndexFunc(writers, func(w representation) bool { return m.includes(w.mediaType) })
+			if i >= 0 {
+				rt.produces = append(rt.produces, writers[i])
+				continue
+			}
+			// A concrete type that a pattern writer covers, such as
+			// application/vnd.spring-boot.actuator.v3+json under
+			// application/*+json: the route answers in that type even to
+			// a client that sent no Accept, so it is a representation of
+			// its own, written by the pattern's writer.
+			i = slices.IndexFunc(writers, func(w representation) bool { return !m.isPattern() && w.mediaType.includes(m) })
 			if i < 0 {
 				fail("produces %q, but its %s result can only be written as %s", s, rt.result, listTypes(writers))
 				continue
 			}
-			rt.produces = append(rt.produces, writers[i])
+			ct := m.String()
+			if writers[i].format == FormatXML {
+				ct += ";charset=UTF-8"
+			}
+			rt.produces = append(rt.produces, representation{mediaType: m, contentType: ct, contentTypeHeader: []string{ct}, format: writers[i].format})
 		}
 	}
 	for _, p := range rt.produces {

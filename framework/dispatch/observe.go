@@ -18,6 +18,12 @@ type Observation struct {
 	Bytes     int64 // response body bytes written
 	Duration  time.Duration
 	RequestID string
+	// Request and ResponseHeader are the exchange itself, for an
+	// observer that records more than the fields above (the recent
+	// exchanges of /actuator/httpexchanges). They are valid only during
+	// the call: an observer must copy what it keeps.
+	Request        *http.Request
+	ResponseHeader http.Header
 }
 
 // Labels for requests that no route took, as Spring's metrics name them.
@@ -45,7 +51,8 @@ func observe(observers []func(Observation), ex *exchange, r *http.Request) {
 		}
 	}
 	o := Observation{Method: r.Method, Path: r.URL.EscapedPath(), Route: route, Status: status,
-		Bytes: ex.written, Duration: time.Since(ex.began), RequestID: ex.requestID}
+		Bytes: ex.written, Duration: time.Since(ex.began), RequestID: ex.requestID,
+		Request: r, ResponseHeader: ex.Header()}
 	for _, f := range observers {
 		f(o)
 	}
