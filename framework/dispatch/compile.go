@@ -192,12 +192,15 @@ func (rt *route) compileProduces(declared []string) []error {
 				rt.produces = append(rt.produces, writers[i])
 				continue
 			}
-			// A concrete type that a pattern writer covers, such as
-			// application/vnd.spring-boot.actuator.v3+json under
-			// application/*+json: the route answers in that type even to
-			// a client that sent no Accept, so it is a representation of
-			// its own, written by the pattern's writer.
-			i = slices.IndexFunc(writers, func(w representation) bool { return !m.isPattern() && w.mediaType.includes(m) })
+			// A concrete type in a syntax that a writer writes, such as
+			// application/vnd.spring-boot.actuator.v3+json, JSON by its
+			// suffix: the route answers in that type even to a client
+			// that sent no Accept, so it is a representation of its own,
+			// written by that writer.
+			f := formatOf(m)
+			i = slices.IndexFunc(writers, func(w representation) bool {
+				return !m.isPattern() && (f == FormatJSON || f == FormatXML) && w.format == f
+			})
 			if i < 0 {
 				fail("produces %q, but its %s result can only be written as %s", s, rt.result, listTypes(writers))
 				continue
