@@ -60,20 +60,7 @@ func TestExchanges(t *testing.T) {
 			t.Errorf("the record keeps %q", secret)
 		}
 	}
-	var got struct {
-		Exchanges []struct {
-			Timestamp string
-			Request   struct {
-				URI, Method string
-				Headers     map[string][]string
-			}
-			Response struct {
-				Status  int
-				Headers map[string][]string
-			}
-			TimeTaken string
-		}
-	}
+	var got exchangesDescriptor
 	if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
