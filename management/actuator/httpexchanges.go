@@ -26,8 +26,9 @@ import (
 // Authorization, Proxy-Authorization, Cookie and Set-Cookie, and any
 // header whose name the settings sanitiser deems secret (X-Api-Key,
 // X-Auth-Token). Each exchange's memory is bounded too: at most
-// maxKeptHeaders headers of at most maxKeptValue bytes, and the URI cut
-// at maxKeptURI, so the ring's size does not depend on what clients send.
+// maxKeptHeaders headers of at most maxKeptValues values of at most
+// maxKeptValue bytes, and the URI cut at maxKeptURI, so the ring's size
+// does not depend on what clients send.
 
 // ExchangesCapacity is how many exchanges the ring keeps: Spring's
 // default.
@@ -35,6 +36,7 @@ const ExchangesCapacity = 100
 
 const (
 	maxKeptHeaders = 32
+	maxKeptValues  = 4
 	maxKeptValue   = 256
 	maxKeptURI     = 1024
 )
@@ -116,9 +118,9 @@ func keptHeaders(h http.Header) map[string][]string {
 		if slices.ContainsFunc(secretHeaders, func(s string) bool { return strings.EqualFold(s, name) }) || config.Sensitive(name) {
 			continue
 		}
-		values := make([]string, 0, min(len(h[name]), 4))
-		for _, v := range h[name][:min(len(h[name]), 4)] {
-			values = append(values, clip(v, maxKeptValue))
+		values := slices.Clone(h[name][:min(len(h[name]), maxKeptValues)])
+		for i, v := range values {
+			values[i] = clip(v, maxKeptValue)
 		}
 		kept[clip(name, maxKeptValue)] = values
 	}
