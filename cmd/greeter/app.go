@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/springport/greeter/api"
@@ -26,8 +27,11 @@ type app struct {
 	handler    http.Handler // for server.port
 	management http.Handler // for management.server.port; nil when it is server.port
 	probes     *actuator.Probes
-	components *component.Container
-	closers    []func() error // the stores, closed in reverse order after the components
+	// shutdownRequested is closed by POST /actuator/shutdown: run then
+	// shuts down as it does on SIGTERM.
+	shutdownRequested chan struct{}
+	components        *component.Container
+	closers           []func() error // the stores, closed in reverse order after the components
 }
 
 // newApp wires the service from its settings, top to bottom: the stores,
@@ -35,7 +39,7 @@ type app struct {
 // the ports. It listens on nothing, so that tests and benchmarks can serve
 // its handlers as they like.
 func newApp(ctx context.Context, env *config.Environment, s settings, logger *slog.Logger) (_ *app, err error) {
-	a := &app{}
+	a := &app{shutdownRequested: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			a.close()
@@ -84,6 +88,11 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	if s.server.accessLog {
 		observers = append(observers, accessLog(logger))
 	}
+	var exchanges *actuator.Exchanges // kept for /actuator/httpexchanges only when asked for
+	if s.management.actuator.recordExchanges {
+		exchanges = actuator.NewExchanges()
+		observers = append(observers, exchanges.Observe)
+	}
 
 	// Routes: the service's own, its OpenAPI document, the management
 	// endpoints. The catalog lists the routes of both ports for
@@ -100,8 +109,9 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	if s.app.openapiUI {
 		docs = append(docs, swaggerui.Routes()...)
 	}
-	management := actuator.Routes(actuator.Options{
+	managementOpts := actuator.Options{
 		Exposure:        exposure,
+		BasePath:        s.management.basePath(),
 		Env:             env,
 		Bound:           s.bound,
 		ShowValues:      s.management.showValues,
@@ -112,8 +122,19 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 		Metrics:         m,
 		Probes:          a.probes,
 		HealthDisplay:   s.management.health,
+		DiskSpace:       s.management.actuator.diskSpace,
+		HealthGroups:    s.management.actuator.healthGroups,
 		Build:           build,
-	})
+		// A profile must be sent before server.write-timeout cuts it off.
+		MaxCPUProfile:  max(s.server.writeTimeout-time.Second, time.Second),
+		Exchanges:      exchanges,
+		ShutdownAccess: s.management.actuator.shutdownAccess,
+		Shutdown:       sync.OnceFunc(func() { close(a.shutdownRequested) }),
+	}
+	if err := actuator.CheckHealthGroups(managementOpts); err != nil {
+		return nil, err
+	}
+	management := actuator.Routes(managementOpts)
 
 	// Handlers: management shares server.port unless it has a port of its
 	// own.

@@ -114,7 +114,7 @@ func TestExternalFiles(t *testing.T) {
 
 func TestActuatorExposure(t *testing.T) {
 	s := start(t, nil, nil)
-	if r := s.do(t, "GET", "/actuator/health", ""); r.status != 200 || r.body != `{"status":"UP"}` {
+	if r := s.do(t, "GET", "/actuator/health", ""); r.status != 200 || r.body != healthUp {
 		t.Errorf("health: %d %s", r.status, r.body)
 	}
 	if r := s.do(t, "GET", "/actuator/env", ""); r.status != 404 {

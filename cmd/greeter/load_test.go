@@ -216,7 +216,7 @@ var mixedCalls = []mixedCall{
 	{"GET", "/api/nope", "", nil, 404, "*"},
 	{"GET", "/api/hello/", "", nil, 404, "*"},
 	{"GET", "/actuator", "", nil, 200, "*"},
-	{"GET", "/actuator/health", "", nil, 200, `{"status":"UP"}`},
+	{"GET", "/actuator/health", "", nil, 200, healthUp},
 	{"GET", "/actuator/health/readiness", "", nil, 200, `{"status":"UP"}`},
 	{"GET", "/actuator/env", "", nil, 404, "*"},
 }

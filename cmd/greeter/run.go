@@ -64,6 +64,16 @@ func run(ctx context.Context, args []string, lookupEnv func(string) (string, boo
 			logger.Error("closing components", "err", cerr)
 		}
 	}()
+	// POST /actuator/shutdown shuts down as SIGTERM does.
+	ctx, requestShutdown := context.WithCancel(ctx)
+	defer requestShutdown()
+	go func() {
+		select {
+		case <-a.shutdownRequested:
+			requestShutdown()
+		case <-ctx.Done():
+		}
+	}()
 	ports := []port{{setting: "server.port", number: s.server.port, handler: a.handler, announce: "started"}}
 	if a.management != nil {
 		ports = append(ports, port{setting: "management.server.port", number: s.management.port, handler: a.management, announce: "management started"})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -85,6 +86,18 @@ type managementSettings struct {
 	port       int  // a port of its own; -1 when it shares server.port
 	metrics    bool // record request metrics for /actuator/prometheus
 	histogram  bool // http_server_requests_seconds with Micrometer's buckets
+	actuator   actuatorSettings
+}
+
+// actuatorSettings are the management endpoints' own: where they live,
+// what health watches, and what the diagnostics may do.
+type actuatorSettings struct {
+	basePath        string // the endpoints' base path; "" is the root
+	serverBasePath  string // prefixes basePath on a management port of its own
+	diskSpace       actuator.DiskSpace
+	healthGroups    map[string][]string // user-defined health groups: name → included components
+	shutdownAccess  string              // "unrestricted" lets POST /actuator/shutdown stop the service
+	recordExchanges bool                // keep the recent exchanges for /actuator/httpexchanges
 }
 
 // storeSettings say where the service keeps its state: in memory unless
@@ -105,6 +118,7 @@ var atLeast100ms = config.DurationAtLeast(100 * time.Millisecond)
 func bindSettings(env *config.Environment) (settings, error) {
 	b := config.NewBinder(env)
 	s := bindWith(b)
+	s.management.actuator.healthGroups = bindHealthGroups(b, env)
 	return s, b.Err()
 }
 
@@ -143,6 +157,7 @@ func bindWith(b *config.Binder) settings {
 			health:     bindHealthDisplay(b),
 			metrics:    config.Bind(b, "management.metrics.enabled", true, config.Bool),
 			histogram:  config.Bind(b, "management.metrics.distribution.percentiles-histogram.http.server.requests", false, config.Bool),
+			actuator:   bindActuatorSettings(b),
 		},
 		stores:    bindStoreSettings(b),
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
@@ -178,6 +193,54 @@ func bindHealthDisplay(b *config.Binder) actuator.HealthDisplay {
 		ShowDetails:    details,
 		ShowComponents: config.Bind(b, "management.endpoint.health.show-components", details, show),
 	}
+}
+
+// bindActuatorSettings reads the management endpoints' own settings,
+// with Spring's names and defaults.
+func bindActuatorSettings(b *config.Binder) actuatorSettings {
+	return actuatorSettings{
+		basePath:       config.Bind(b, "management.endpoints.web.base-path", actuator.DefaultBasePath, pathPrefix),
+		serverBasePath: config.Bind(b, "management.server.base-path", "", pathPrefix),
+		diskSpace: actuator.DiskSpace{
+			Path:      config.Bind(b, "management.health.diskspace.path", ".", config.String),
+			Threshold: int64(config.Bind(b, "management.health.diskspace.threshold", config.ByteSize(actuator.DefaultDiskSpaceThreshold), config.DataSize)),
+		},
+		shutdownAccess:  config.Bind(b, "management.endpoint.shutdown.access", "none", config.OneOf("none", "read-only", "unrestricted")),
+		recordExchanges: config.Bind(b, "management.httpexchanges.recording.enabled", false, config.Bool),
+	}
+}
+
+// pathPrefix reads a base path as Spring does: empty, or starting with
+// a slash; a trailing slash is dropped, so "/" is the root ("").
+func pathPrefix(s string) (string, error) {
+	if s != "" && !strings.HasPrefix(s, "/") {
+		return "", fmt.Errorf("want a path that starts with /")
+	}
+	return strings.TrimSuffix(s, "/"), nil
+}
+
+// healthGroupKey matches management.endpoint.health.group.<name>.include.
+var healthGroupKey = regexp.MustCompile(`^management\.endpoint\.health\.group\.([^.]+)\.include$`)
+
+// bindHealthGroups reads the user's health groups. Their names are part
+// of their keys, so the keys are found among those the settings files
+// and the command line define; an environment variable cannot name a
+// group of its own, as the environment is never listed whole.
+func bindHealthGroups(b *config.Binder, env *config.Environment) map[string][]string {
+	var groups map[string][]string
+	for _, src := range env.PropertySources(nil) {
+		for _, e := range src.Entries {
+			m := healthGroupKey.FindStringSubmatch(e.Key)
+			if m == nil {
+				continue
+			}
+			if groups == nil {
+				groups = map[string][]string{}
+			}
+			groups[m[1]] = config.Bind(b, e.Key, nil, config.List)
+		}
+	}
+	return groups
 }
 
 // bindStoreSettings reads the stores' settings. Spring's names are kept,
@@ -226,6 +289,20 @@ func urlWithScheme(schemes ...string) func(string) (string, error) {
 // ownPort reports whether the management endpoints have a port of their
 // own, apart from the service's.
 func (m managementSettings) ownPort() bool { return m.port >= 0 }
+
+// basePath is where the endpoints live: management.endpoints.web.base-path,
+// under management.server.base-path on a port of their own, as in
+// Spring; "/" for the root.
+func (m managementSettings) basePath() string {
+	base := m.actuator.basePath
+	if m.ownPort() {
+		base = m.actuator.serverBasePath + base
+	}
+	if base == "" {
+		return "/"
+	}
+	return base
+}
 
 // numberScopes are the lifecycles the number endpoints are defined for,
 // in the order the settings report names them.

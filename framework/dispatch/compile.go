@@ -188,11 +188,28 @@ func (rt *route) compileProduces(declared []string) []error {
 				continue
 			}
 			i := slices.IndexFunc(writers, func(w representation) bool { return m.includes(w.mediaType) })
+			if i >= 0 {
+				rt.produces = append(rt.produces, writers[i])
+				continue
+			}
+			// A concrete type in a syntax that a writer writes, such as
+			// application/vnd.spring-boot.actuator.v3+json, JSON by its
+			// suffix: the route answers in that type even to a client
+			// that sent no Accept, so it is a representation of its own,
+			// written by that writer.
+			f := formatOf(m)
+			i = slices.IndexFunc(writers, func(w representation) bool {
+				return !m.isPattern() && (f == FormatJSON || f == FormatXML) && w.format == f
+			})
 			if i < 0 {
 				fail("produces %q, but its %s result can only be written as %s", s, rt.result, listTypes(writers))
 				continue
 			}
-			rt.produces = append(rt.produces, writers[i])
+			ct := m.String()
+			if writers[i].format == FormatXML {
+				ct += ";charset=UTF-8"
+			}
+			rt.produces = append(rt.produces, representation{mediaType: m, contentType: ct, contentTypeHeader: []string{ct}, format: writers[i].format})
 		}
 	}
 	for _, p := range rt.produces {

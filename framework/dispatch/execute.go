@@ -39,6 +39,7 @@ func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
 	c := &ex.call
 	*c = call{req: req, buf: &ex.out, json: ex.jsonEncoder(), root: rt.root, statusCoder: rt.statusCoder,
 		ex: ex, okStatus: rt.status}
+	req.call = c
 	if ch.out >= 0 {
 		c.out = rt.produces[ch.out]
 		if c.out.contentType == "" { // a pattern: answer in the client's own type

@@ -30,6 +30,18 @@ type Request struct {
 	*http.Request
 	route  *route
 	inputs []inputValue // parallel to route.inputs
+	call   *call
+}
+
+// ResponseHeader returns the headers that a successful answer carries
+// besides its Content-Type, for the handler to set: a download's
+// Content-Disposition. A failure's problem document does not carry them,
+// as a Stream's Header.
+func (r *Request) ResponseHeader() http.Header {
+	if r.call.header == nil {
+		r.call.header = http.Header{}
+	}
+	return r.call.header
 }
 
 // input returns the converted value of the input s.

@@ -23,7 +23,20 @@ type Observation struct {
 	// Err is what the answer was made from when a handler or the
 	// dispatcher failed (a handler's panic is a *PanicError); nil otherwise.
 	Err error
+	// Request is the request itself, for an observer that records more
+	// than the fields above (the recent exchanges of
+	// /actuator/httpexchanges). Like ResponseHeader, it is valid only
+	// during the call: an observer must copy what it keeps.
+	Request *http.Request
+
+	ex *exchange // for ResponseHeader
 }
+
+// ResponseHeader returns the headers of the answer. It is a method, not a
+// field, because net/http copies the header map when it is asked for
+// between the status line and the body's first bytes, as it is here: only
+// an observer that reads the headers pays for the copy.
+func (o Observation) ResponseHeader() http.Header { return o.ex.Header() }
 
 // PanicError is the Observation.Err of a request whose handler panicked
 // with a value that is not an error.
@@ -65,7 +78,8 @@ func observe(observers []func(Observation), ex *exchange, r *http.Request) {
 	}
 	end := time.Now()
 	o := Observation{Method: r.Method, Path: r.URL.EscapedPath(), Route: route, Status: status,
-		Bytes: ex.written, Duration: end.Sub(ex.began), End: end, RequestID: ex.requestID, Err: ex.err}
+		Bytes: ex.written, Duration: end.Sub(ex.began), End: end, RequestID: ex.requestID, Err: ex.err,
+		Request: r, ex: ex}
 	for _, f := range observers {
 		f(o)
 	}

@@ -1,33 +1,43 @@
-// Package actuator serves the management endpoints under /actuator, in
-// Spring Boot Actuator's shapes, so that the tools operators point at a
-// Spring service (probes, scrapers, scripts) work as they are: the index of
-// links, health and its probes, info, env, beans, mappings and prometheus,
-// one file each. Only exposed endpoints get routes, so one that is not
-// exposed is a plain 404, as in Spring.
+// Package actuator serves the management endpoints under /actuator (or
+// management.endpoints.web.base-path), in Spring Boot Actuator's shapes,
+// so that the tools operators point at a Spring service (probes,
+// scrapers, scripts, consoles) work as they are: the index of links,
+// health and its groups, info, env, beans, mappings, prometheus, the
+// diagnostics (threaddump, heapdump, cpuprofile), httpexchanges and
+// shutdown, one file each. Only exposed endpoints get routes, so one that
+// is not exposed is a plain 404, as in Spring.
 package actuator
 
 import (
+	"cmp"
 	"net/http"
 	"runtime/debug"
 	"slices"
+	"time"
 
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
 )
 
-// Base is the path under which the endpoints live.
-const Base = "/actuator"
+// DefaultBasePath is where the endpoints live unless
+// management.endpoints.web.base-path says otherwise.
+const DefaultBasePath = "/actuator"
 
-// Endpoint IDs.
+// Endpoint IDs, as exposure settings name them.
 const (
-	Health     = "health"
-	Info       = "info"
-	Env        = "env"
-	Beans      = "beans"
-	Mappings   = "mappings"
-	Prometheus = "prometheus"
-	Metrics    = "metrics"
+	Health        = "health"
+	Info          = "info"
+	Env           = "env"
+	Beans         = "beans"
+	Mappings      = "mappings"
+	Prometheus    = "prometheus"
+	Metrics       = "metrics"
+	ThreadDump    = "threaddump"
+	HeapDump      = "heapdump"
+	CPUProfile    = "cpuprofile" // Go's own: Spring has no CPU profile endpoint
+	HTTPExchanges = "httpexchanges"
+	Shutdown      = "shutdown"
 )
 
 // Exposure decides which endpoints are reachable over HTTP, from
@@ -39,7 +49,7 @@ type Exposure struct {
 }
 
 // IDs are the endpoints there are, in the order the index lists them.
-var IDs = []string{Health, Info, Env, Beans, Mappings, Metrics, Prometheus}
+var IDs = []string{Health, Info, Env, Beans, Mappings, Metrics, Prometheus, ThreadDump, HeapDump, CPUProfile, HTTPExchanges, Shutdown}
 
 // Unknown returns the ids in Include and Exclude that name no endpoint,
 // such as a misspelt "healt", which would otherwise go unnoticed while
@@ -65,6 +75,11 @@ func (e Exposure) Exposes(id string) bool {
 // Options configure the endpoints.
 type Options struct {
 	Exposure Exposure
+	// BasePath is the path under which the endpoints live, without a
+	// trailing slash: DefaultBasePath when empty; "/" puts them at the
+	// root, where, as in Spring, there is no index, so that it cannot
+	// hide a route of the service.
+	BasePath string
 	// Env is the configuration that /actuator/env shows.
 	Env *config.Environment
 	// Bound are the keys the application binds: /actuator/env lists the
@@ -88,16 +103,43 @@ type Options struct {
 	Probes *Probes
 	// HealthDisplay says how much /actuator/health shows.
 	HealthDisplay HealthDisplay
+	// DiskSpace is what the diskSpace health component watches.
+	DiskSpace DiskSpace
+	// HealthGroups are the user's health groups, by name, each with the
+	// components it includes (management.endpoint.health.group.<name>.include);
+	// see CheckHealthGroups.
+	HealthGroups map[string][]string
 	// Build is the binary's build information that /actuator/info shows;
 	// nil shows none.
 	Build *debug.BuildInfo
+	// MaxCPUProfile bounds /actuator/cpuprofile?seconds=; zero is
+	// maxCPUProfile. A profile must be sent before server.write-timeout.
+	MaxCPUProfile time.Duration
+	// Exchanges are the recent requests /actuator/httpexchanges shows;
+	// nil when they are not recorded, and then there is no endpoint.
+	Exchanges *Exchanges
+	// ShutdownAccess is management.endpoint.shutdown.access: only
+	// "unrestricted" lets POST /actuator/shutdown stop the service.
+	ShutdownAccess string
+	// Shutdown begins the graceful shutdown that SIGTERM begins; nil
+	// leaves the endpoint out.
+	Shutdown func()
 }
 
-// jsonOnly is what actuator endpoints produce.
-var jsonOnly = []string{"application/json"}
+// jsonTypes are what the JSON endpoints produce, Spring's actuator types
+// first, so that a client with no preference gets the current version.
+var jsonTypes = []string{
+	"application/vnd.spring-boot.actuator.v3+json",
+	"application/vnd.spring-boot.actuator.v2+json",
+	"application/json",
+}
 
 // Routes returns the routes of the exposed endpoints.
 func Routes(opts Options) []dispatch.Route {
+	base := cmp.Or(opts.BasePath, DefaultBasePath)
+	if base == "/" {
+		base = ""
+	}
 	var ids []string
 	var routes []dispatch.Route
 	add := func(id string, rs ...dispatch.Route) {
@@ -106,32 +148,35 @@ func Routes(opts Options) []dispatch.Route {
 			routes = append(routes, rs...)
 		}
 	}
-	probes := opts.Probes
-	if probes == nil {
-		probes = NewProbes()
-	}
-	add(Health,
-		dispatch.Route{Method: "GET", Pattern: Base + "/health", Produces: jsonOnly, Errors: []int{http.StatusServiceUnavailable}, Handler: dispatch.Returns(handleHealth(probes, opts.HealthDisplay))},
-		dispatch.Route{Method: "GET", Pattern: Base + "/health/liveness", Produces: jsonOnly, Handler: dispatch.Returns(handleLiveness)},
-		dispatch.Route{Method: "GET", Pattern: Base + "/health/readiness", Produces: jsonOnly, Errors: []int{http.StatusServiceUnavailable}, Handler: dispatch.Returns(handleReadiness(probes))},
-	)
-	add(Info, dispatch.Route{Method: "GET", Pattern: Base + "/info", Produces: jsonOnly, Handler: dispatch.Returns(handleInfo(opts.Build))})
+	add(Health, healthRoutes(base, opts)...)
+	add(Info, dispatch.Route{Method: "GET", Pattern: base + "/info", Produces: jsonTypes, Handler: dispatch.Returns(handleInfo(opts.Build))})
 	add(Env,
-		dispatch.Route{Method: "GET", Pattern: Base + "/env", Produces: jsonOnly, Handler: dispatch.Returns(handleEnv(opts))},
-		dispatch.Route{Method: "GET", Pattern: Base + "/env/{name}", Produces: jsonOnly, Errors: []int{http.StatusNotFound}, Inputs: []dispatch.Input{envName}, Handler: dispatch.Returns(handleEnvProperty(opts))},
+		dispatch.Route{Method: "GET", Pattern: base + "/env", Produces: jsonTypes, Handler: dispatch.Returns(handleEnv(opts))},
+		dispatch.Route{Method: "GET", Pattern: base + "/env/{name}", Produces: jsonTypes, Errors: []int{http.StatusNotFound}, Inputs: []dispatch.Input{envName}, Handler: dispatch.Returns(handleEnvProperty(opts))},
 	)
 	if opts.Components != nil {
-		add(Beans, dispatch.Route{Method: "GET", Pattern: Base + "/beans", Produces: jsonOnly, Handler: dispatch.Returns(handleBeans(opts.Components))})
+		add(Beans, dispatch.Route{Method: "GET", Pattern: base + "/beans", Produces: jsonTypes, Handler: dispatch.Returns(handleBeans(opts.Components))})
 	}
 	if opts.Mappings != nil {
-		add(Mappings, dispatch.Route{Method: "GET", Pattern: Base + "/mappings", Produces: jsonOnly, Handler: dispatch.Returns(handleMappings(opts.Mappings))})
+		add(Mappings, dispatch.Route{Method: "GET", Pattern: base + "/mappings", Produces: jsonTypes, Handler: dispatch.Returns(handleMappings(opts.Mappings))})
 	}
 	if opts.Metrics != nil {
-		add(Metrics, metricsRoutes(opts.Metrics)...)
+		add(Metrics, metricsRoutes(base, opts.Metrics)...)
 	}
 	if opts.Prometheus != nil {
-		add(Prometheus, dispatch.Route{Method: "GET", Pattern: Base + "/prometheus", Produces: opts.PrometheusTypes, Handler: dispatch.Plain(opts.Prometheus)})
+		add(Prometheus, dispatch.Route{Method: "GET", Pattern: base + "/prometheus", Produces: opts.PrometheusTypes, Handler: dispatch.Plain(opts.Prometheus)})
 	}
-	routes = append(routes, dispatch.Route{Method: "GET", Pattern: Base, Produces: jsonOnly, Handler: dispatch.Returns(handleIndex(ids))})
+	add(ThreadDump, threadDumpRoutes(base)...)
+	add(HeapDump, heapDumpRoute(base))
+	add(CPUProfile, cpuProfileRoute(base, opts.MaxCPUProfile))
+	if opts.Exchanges != nil {
+		add(HTTPExchanges, dispatch.Route{Method: "GET", Pattern: base + "/httpexchanges", Produces: jsonTypes, Handler: dispatch.Returns(handleExchanges(opts.Exchanges))})
+	}
+	if opts.Shutdown != nil && opts.ShutdownAccess == "unrestricted" {
+		add(Shutdown, dispatch.Route{Method: "POST", Pattern: base + "/shutdown", Produces: jsonTypes, Handler: dispatch.Returns(handleShutdown(opts.Shutdown))})
+	}
+	if base != "" {
+		routes = append(routes, dispatch.Route{Method: "GET", Pattern: base, Produces: jsonTypes, Handler: dispatch.Returns(handleIndex(base, ids))})
+	}
 	return routes
 }

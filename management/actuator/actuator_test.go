@@ -3,7 +3,12 @@ package actuator
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
+
+	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/framework/config"
 
 	"github.com/springport/greeter/framework/dispatch"
 )
@@ -36,11 +41,101 @@ func TestRoutesFollowExposure(t *testing.T) {
 		}
 		return fmt.Sprint(ps)
 	}
-	if got, want := patterns(Exposure{Include: []string{"health"}}), "[/actuator/health /actuator/health/liveness /actuator/health/readiness /actuator]"; got != want {
+	if got, want := patterns(Exposure{Include: []string{"health"}}), "[/actuator/health /actuator/health/{path...} /actuator]"; got != want {
 		t.Errorf("health only:\ngot  %s\nwant %s", got, want)
 	}
 	if got, want := patterns(Exposure{Include: []string{"prometheus", "info"}}), "[/actuator/info /actuator/prometheus /actuator]"; got != want {
 		t.Errorf("prometheus and info:\ngot  %s\nwant %s", got, want)
+	}
+	// The diagnostics and shutdown are exposed only when asked for by
+	// name or by *, and shutdown only when its access allows it too.
+	if got, want := patterns(Exposure{Include: []string{"*"}, Exclude: []string{"health", "info", "env", "beans", "mappings", "prometheus"}}),
+		"[/actuator/threaddump /actuator/threaddump /actuator/heapdump /actuator/cpuprofile /actuator]"; got != want {
+		t.Errorf("diagnostics:\ngot  %s\nwant %s", got, want)
+	}
+}
+
+func TestShutdownNeedsAccessAndExposure(t *testing.T) {
+	begun := make(chan struct{}, 1)
+	begin := func() { begun <- struct{}{} }
+	for _, tt := range []struct {
+		opts Options
+		want int
+	}{
+		{Options{Exposure: Exposure{Include: []string{"*"}}, Shutdown: begin}, 404},
+		{Options{Exposure: Exposure{Include: []string{"*"}}, Shutdown: begin, ShutdownAccess: "read-only"}, 404},
+		{Options{Exposure: Exposure{Include: []string{"health"}}, Shutdown: begin, ShutdownAccess: "unrestricted"}, 404},
+		{Options{Exposure: Exposure{Include: []string{"shutdown"}}, Shutdown: begin, ShutdownAccess: "unrestricted"}, 200},
+	} {
+		h, err := dispatch.New(dispatch.Options{}, Routes(tt.opts)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("POST", "/actuator/shutdown", nil))
+		if rec.Code != tt.want {
+			t.Errorf("access %q, exposure %v: %d, want %d", tt.opts.ShutdownAccess, tt.opts.Exposure.Include, rec.Code, tt.want)
+		}
+		if tt.want == 200 {
+			if body := rec.Body.String(); body != `{"message":"Shutting down, bye..."}` {
+				t.Errorf("shutdown answered %s", body)
+			}
+			<-begun
+		}
+	}
+}
+
+// TestMediaTypes: every JSON endpoint answers in Spring's actuator v3
+// type by default, and in v2 or plain JSON when asked.
+func TestMediaTypes(t *testing.T) {
+	var catalog dispatch.Catalog
+	routes := Routes(Options{Exposure: Exposure{Include: []string{"*"}}, Env: emptyEnv(t), Mappings: &catalog,
+		Components: func() []component.Info { return nil }, Exchanges: NewExchanges(), Shutdown: func() {}, ShutdownAccess: "unrestricted"})
+	h, err := dispatch.New(dispatch.Options{Catalog: &catalog}, routes...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/actuator", "/actuator/health", "/actuator/health/liveness", "/actuator/info", "/actuator/env", "/actuator/beans",
+		"/actuator/mappings", "/actuator/threaddump", "/actuator/httpexchanges", "POST /actuator/shutdown"} {
+		method := "GET"
+		if m, p, ok := strings.Cut(path, " "); ok {
+			method, path = m, p
+		}
+		for accept, want := range map[string]string{
+			"":                 "application/vnd.spring-boot.actuator.v3+json",
+			"*/*":              "application/vnd.spring-boot.actuator.v3+json",
+			"application/json": "application/json",
+			"application/vnd.spring-boot.actuator.v3+json": "application/vnd.spring-boot.actuator.v3+json",
+			"application/vnd.spring-boot.actuator.v2+json": "application/vnd.spring-boot.actuator.v2+json",
+		} {
+			req := httptest.NewRequest(method, path, nil)
+			if accept != "" {
+				req.Header.Set("Accept", accept)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != 200 || rec.Header().Get("Content-Type") != want {
+				t.Errorf("%s %s with Accept %q: %d %q, want 200 %q", method, path, accept, rec.Code, rec.Header().Get("Content-Type"), want)
+			}
+		}
+	}
+}
+
+// TestBasePath: the endpoints move with the base path; at the root
+// there is no index.
+func TestBasePath(t *testing.T) {
+	for _, tt := range []struct{ base, want string }{
+		{"/manage", "[/manage/health /manage/health/{path...} /manage]"},
+		{"/", "[/health /health/{path...}]"},
+		{"", "[/actuator/health /actuator/health/{path...} /actuator]"},
+	} {
+		var ps []string
+		for _, r := range Routes(Options{Exposure: Exposure{Include: []string{"health"}}, BasePath: tt.base}) {
+			ps = append(ps, r.Pattern)
+		}
+		if got := fmt.Sprint(ps); got != tt.want {
+			t.Errorf("base path %q:\ngot  %s\nwant %s", tt.base, got, tt.want)
+		}
 	}
 }
 
@@ -66,4 +161,14 @@ func TestMappingParams(t *testing.T) {
 	if wantPred := "{GET [/a], params [p && !q && r=v && s!=w]}"; got.Predicate != wantPred {
 		t.Errorf("predicate:\ngot  %s\nwant %s", got.Predicate, wantPred)
 	}
+}
+
+// emptyEnv is an environment with no settings.
+func emptyEnv(t *testing.T) *config.Environment {
+	t.Helper()
+	env, err := config.Load(config.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env
 }

@@ -2,19 +2,40 @@ package actuator
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"net/http"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/springport/greeter/framework/dispatch"
 )
 
-// Health statuses, as Spring names them, from best to worst.
+// Health statuses, as Spring names them.
 const (
 	statusUp           = "UP"
 	statusOutOfService = "OUT_OF_SERVICE"
 	statusDown         = "DOWN"
+	statusUnknown      = "UNKNOWN"
 )
+
+// statusOrder is Spring's aggregation order: a report's status is the
+// first of these that any of its components has.
+var statusOrder = []string{statusDown, statusOutOfService, statusUp, statusUnknown}
+
+// aggregate returns the status of a report whose components have these
+// statuses; UNKNOWN when there are none.
+func aggregate(statuses []string) string {
+	first := len(statusOrder) - 1
+	for _, s := range statuses {
+		if i := slices.Index(statusOrder, s); i >= 0 && i < first {
+			first = i
+		}
+	}
+	return statusOrder[first]
+}
 
 // Indicator checks one dependency of the service, such as a database: a
 // component of /actuator/health, as Spring's HealthIndicator is.
@@ -49,40 +70,151 @@ func NewProbes(indicators ...Indicator) *Probes { return &Probes{indicators: ind
 // RefuseTraffic marks the service as no longer ready.
 func (p *Probes) RefuseTraffic() { p.refusing.Store(true) }
 
-// check runs every indicator at once and reports each. An indicator that
+// Names of the components that are not dependencies: the service's own
+// states, which the liveness and readiness groups report, as Spring's
+// availability indicators do.
+const (
+	livenessState  = "livenessState"
+	readinessState = "readinessState"
+)
+
+// Names of the built-in groups, the Kubernetes probes.
+const (
+	livenessGroup  = "liveness"
+	readinessGroup = "readiness"
+)
+
+// health is a report in Spring's shape: a component's, with its
+// details, or a group's, with its components; the root report lists the
+// groups there are too.
+type health struct {
+	Status     string            `json:"status"`
+	Details    map[string]any    `json:"details,omitempty"`
+	Components map[string]health `json:"components,omitempty"`
+	Groups     []string          `json:"groups,omitempty"`
+}
+
+// StatusCode makes a report that is DOWN or OUT_OF_SERVICE a 503 that
+// keeps its body, as Spring maps them; UP and UNKNOWN are 200.
+func (h health) StatusCode() int {
+	if h.Status == statusDown || h.Status == statusOutOfService {
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusOK
+}
+
+// HealthDisplay is what /actuator/health shows beyond the overall status:
+// management.endpoint.health.show-components and show-details, each
+// "never", "always" or "when-authorized" (treated as never: the service
+// has no authentication).
+type HealthDisplay struct {
+	ShowComponents string
+	ShowDetails    string
+}
+
+// healthGroup is a named subset of the components, reported on its own
+// at /actuator/health/{group}.
+type healthGroup struct {
+	members []string
+	// dependenciesOutOfService reports a member that is DOWN as
+	// OUT_OF_SERVICE: readiness, where a dependency's failure takes
+	// traffic away, is not the service's own failure (still a 503).
+	dependenciesOutOfService bool
+}
+
+// healthEndpoint is everything /actuator/health reports.
+type healthEndpoint struct {
+	probes         *Probes
+	checks         map[string]func(context.Context) health // every component, by name
+	root           []string                                // the components of the root report
+	groups         map[string]healthGroup
+	showComponents bool
+	showDetails    bool
+}
+
+func newHealthEndpoint(opts Options) *healthEndpoint {
+	p := opts.Probes
+	if p == nil {
+		p = NewProbes()
+	}
+	h := &healthEndpoint{
+		probes:         p,
+		checks:         map[string]func(context.Context) health{},
+		showComponents: opts.HealthDisplay.ShowComponents == "always" || opts.HealthDisplay.ShowDetails == "always",
+		showDetails:    opts.HealthDisplay.ShowDetails == "always",
+	}
+	h.checks["ping"] = func(context.Context) health { return health{Status: statusUp} }
+	h.checks["diskSpace"] = opts.DiskSpace.check
+	var dependencies []string
+	for _, ind := range p.indicators {
+		h.checks[ind.Name] = ind.health
+		dependencies = append(dependencies, ind.Name)
+	}
+	h.root = slices.Sorted(maps.Keys(h.checks))
+	h.checks[livenessState] = func(context.Context) health { return health{Status: statusUp} }
+	h.checks[readinessState] = func(context.Context) health { return health{Status: p.readinessState()} }
+	h.groups = map[string]healthGroup{
+		livenessGroup:  {members: []string{livenessState}},
+		readinessGroup: {members: append([]string{readinessState}, dependencies...), dependenciesOutOfService: true},
+	}
+	for name, members := range opts.HealthGroups {
+		if slices.Contains(members, "*") {
+			members = h.root
+		}
+		h.groups[name] = healthGroup{members: members}
+	}
+	return h
+}
+
+// CheckHealthGroups reports a user's group that includes a component
+// that does not exist, as Spring refuses to start with one
+// (management.endpoint.health.validate-group-membership): a misspelt
+// "dB" would leave a probe reporting UP whatever the database does.
+func CheckHealthGroups(opts Options) error {
+	h := newHealthEndpoint(opts)
+	for _, name := range slices.Sorted(maps.Keys(opts.HealthGroups)) {
+		for _, m := range opts.HealthGroups[name] {
+			if _, ok := h.checks[m]; !ok && m != "*" {
+				return fmt.Errorf("management.endpoint.health.group.%s.include: no health component is named %q; there are %s",
+					name, m, strings.Join(slices.Sorted(maps.Keys(h.checks)), ", "))
+			}
+		}
+	}
+	return nil
+}
+
+func (ind Indicator) health(ctx context.Context) health {
+	details, err := ind.Check(ctx)
+	if err != nil {
+		return health{Status: statusDown, Details: map[string]any{"error": err.Error()}}
+	}
+	return health{Status: statusUp, Details: details}
+}
+
+// check runs the named components at once and reports each. One that
 // has not answered when checkTimeout is up is reported DOWN then, and
 // left to finish on its own: a driver may take longer than its context
 // to give up.
-func (p *Probes) check(ctx context.Context) map[string]componentHealth {
-	if len(p.indicators) == 0 {
-		return nil
-	}
+func (h *healthEndpoint) check(ctx context.Context, names []string) map[string]health {
 	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
 	type result struct {
-		name string
-		componentHealth
+		name   string
+		health health
 	}
-	results := make(chan result, len(p.indicators))
-	for _, ind := range p.indicators {
-		go func() {
-			details, err := ind.Check(ctx)
-			if err != nil {
-				results <- result{ind.Name, componentHealth{Status: statusDown, Details: map[string]any{"error": err.Error()}}}
-				return
-			}
-			results <- result{ind.Name, componentHealth{Status: statusUp, Details: details}}
-		}()
+	results := make(chan result, len(names))
+	for _, name := range names {
+		go func() { results <- result{name, h.checks[name](ctx)} }()
 	}
-	components := make(map[string]componentHealth, len(p.indicators))
-	for range p.indicators {
+	components := make(map[string]health, len(names))
+	for range names {
 		select {
 		case r := <-results:
-			components[r.name] = r.componentHealth
+			components[r.name] = r.health
 		case <-ctx.Done():
-			for _, ind := range p.indicators {
-				if _, ok := components[ind.Name]; !ok {
-					components[ind.Name] = componentHealth{Status: statusDown,
+			for _, name := range names {
+				if _, ok := components[name]; !ok {
+					components[name] = health{Status: statusDown,
 						Details: map[string]any{"error": "no answer within " + checkTimeout.String()}}
 				}
 			}
@@ -101,90 +233,77 @@ func (p *Probes) readinessState() string {
 	return statusUp
 }
 
-// HealthDisplay is what /actuator/health shows beyond the overall status:
-// management.endpoint.health.show-components and show-details, each
-// "never", "always" or "when-authorized" (treated as never: the service
-// has no authentication).
-type HealthDisplay struct {
-	ShowComponents string
-	ShowDetails    string
-}
-
-// health is a health report, in Spring's shape; anything but UP answers
-// 503, as Spring maps DOWN and OUT_OF_SERVICE.
-type health struct {
-	Status     string                     `json:"status"`
-	Components map[string]componentHealth `json:"components,omitempty"`
-}
-
-// componentHealth is one indicator's part of the report.
-type componentHealth struct {
-	Status  string         `json:"status"`
-	Details map[string]any `json:"details,omitempty"`
-}
-
-// StatusCode makes a report that is not UP a 503 that keeps its body.
-func (h health) StatusCode() int {
-	if h.Status == statusUp {
-		return http.StatusOK
+// report aggregates components into a report, showing them as the
+// display settings say. extra are statuses that count without being
+// shown.
+func (h *healthEndpoint) report(components map[string]health, extra ...string) health {
+	statuses := extra
+	for _, c := range components {
+		statuses = append(statuses, c.Status)
 	}
-	return http.StatusServiceUnavailable
-}
-
-// worst returns the worse of two statuses.
-func worst(a, b string) string {
-	rank := map[string]int{statusUp: 0, statusOutOfService: 1, statusDown: 2}
-	if rank[b] > rank[a] {
-		return b
+	r := health{Status: aggregate(statuses)}
+	if h.showComponents {
+		for name, c := range components {
+			components[name] = h.shown(c)
+		}
+		r.Components = components
 	}
-	return a
+	return r
 }
 
-// handleHealth answers /actuator/health: the service's own readiness and
-// every indicator, aggregated as Spring aggregates them (the worst
-// status wins), with the components and their details shown as display
-// says.
-func handleHealth(p *Probes, display HealthDisplay) func(*dispatch.Request) (health, error) {
-	showComponents := display.ShowComponents == "always" || display.ShowDetails == "always"
-	showDetails := display.ShowDetails == "always"
-	return func(r *dispatch.Request) (health, error) {
-		h := health{Status: p.readinessState()}
-		components := p.check(r.Context())
-		for _, c := range components {
-			h.Status = worst(h.Status, c.Status)
-		}
-		if showComponents && len(components) > 0 {
-			if !showDetails {
-				for name, c := range components {
-					components[name] = componentHealth{Status: c.Status}
-				}
-			}
-			h.Components = components
-		}
-		return h, nil
+// shown is c with its details when the display settings show them.
+func (h *healthEndpoint) shown(c health) health {
+	if !h.showDetails {
+		c.Details = nil
 	}
+	return c
 }
 
-// handleReadiness answers the readiness probe: OUT_OF_SERVICE while the
-// service shuts down or a dependency is down. A dependency's failure is
-// not the service's: readiness takes traffic away, and only an operator,
-// not a restart, brings the dependency back.
-func handleReadiness(p *Probes) func(*dispatch.Request) (health, error) {
-	return func(r *dispatch.Request) (health, error) {
-		h := health{Status: p.readinessState()}
-		if h.Status != statusUp {
-			return h, nil
+// handleHealth answers /actuator/health: every component aggregated,
+// with the service's own readiness, so that a shutting-down instance is
+// OUT_OF_SERVICE here too, and the names of the groups.
+func (h *healthEndpoint) handleHealth(r *dispatch.Request) (health, error) {
+	report := h.report(h.check(r.Context(), h.root), h.probes.readinessState())
+	report.Groups = slices.Sorted(maps.Keys(h.groups))
+	return report, nil
+}
+
+var healthPath = dispatch.Path[string]("path").Describe("a health group, a component, or a group's component: readiness, db, readiness/db")
+
+// handleHealthPath answers /actuator/health/{group}, /{component} and
+// /{group}/{component}. As in Spring, a group is always shown, while a
+// component is shown only where components are (show-components): a
+// component hidden in the root report is hidden on its own path too.
+func (h *healthEndpoint) handleHealthPath(r *dispatch.Request) (health, error) {
+	path := healthPath.Get(r)
+	first, rest, nested := strings.Cut(path, "/")
+	if g, ok := h.groups[first]; ok {
+		if !nested {
+			return h.groupReport(r.Context(), g), nil
 		}
-		for _, c := range p.check(r.Context()) {
-			if c.Status != statusUp {
-				h.Status = statusOutOfService
-			}
+		if h.showComponents && slices.Contains(g.members, rest) {
+			return h.shown(h.check(r.Context(), []string{rest})[rest]), nil
 		}
-		return h, nil
+	} else if !nested && h.showComponents && slices.Contains(h.root, first) {
+		return h.shown(h.check(r.Context(), []string{first})[first]), nil
+	}
+	return health{}, &dispatch.Error{Status: http.StatusNotFound, Detail: "No health component or group is named '" + dispatch.Clip(path) + "'."}
+}
+
+// groupReport reports the members of g, aggregated.
+func (h *healthEndpoint) groupReport(ctx context.Context, g healthGroup) health {
+	r := h.report(h.check(ctx, g.members))
+	if g.dependenciesOutOfService && r.Status == statusDown {
+		r.Status = statusOutOfService
+	}
+	return r
+}
+
+func healthRoutes(base string, opts Options) []dispatch.Route {
+	h := newHealthEndpoint(opts)
+	return []dispatch.Route{
+		{Method: "GET", Pattern: base + "/health", Produces: jsonTypes, Errors: []int{http.StatusServiceUnavailable}, Handler: dispatch.Returns(h.handleHealth)},
+		{Method: "GET", Pattern: base + "/health/{path...}", Produces: jsonTypes, Inputs: []dispatch.Input{healthPath},
+			Errors: []int{http.StatusNotFound, http.StatusServiceUnavailable}, Handler: dispatch.Returns(h.handleHealthPath)},
 	}
 }
-
-// handleLiveness answers the liveness probe: UP while the process serves
-// requests at all. Dependencies never count here: restarting the
-// process would not bring them back.
-func handleLiveness(*dispatch.Request) (health, error) { return health{Status: statusUp}, nil }

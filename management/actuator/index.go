@@ -12,14 +12,30 @@ type index struct {
 	Links map[string]link `json:"_links"`
 }
 
-func handleIndex(ids []string) func(*dispatch.Request) (index, error) {
+// templatedLinks are the index's links to an endpoint's paths below its
+// own, which Spring names "<id>-<variable>" and marks templated: a client
+// fills in the variable. {*path} is Spring's "the rest of the path".
+var templatedLinks = map[string]struct{ name, path string }{
+	Health: {"health-path", "/{*path}"},
+	Env:    {"env-toMatch", "/{toMatch}"},
+}
+
+// handleIndex answers the base path with a link to itself and to each
+// exposed endpoint. The links are absolute, from the scheme and Host of
+// the request, as Spring writes them, so that a client follows them to
+// the address it used.
+func handleIndex(base string, ids []string) func(*dispatch.Request) (index, error) {
 	return func(r *dispatch.Request) (index, error) {
-		base := "http://" + r.Host + Base
-		links := map[string]link{"self": {Href: base}}
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		root := scheme + "://" + r.Host + base
+		links := map[string]link{"self": {Href: root}}
 		for _, id := range ids {
-			links[id] = link{Href: base + "/" + id}
-			if id == Env {
-				links[id+"-toMatch"] = link{Href: base + "/" + id + "/{toMatch}", Templated: true}
+			links[id] = link{Href: root + "/" + id}
+			if t, ok := templatedLinks[id]; ok {
+				links[t.name] = link{Href: root + "/" + id + t.path, Templated: true}
 			}
 		}
 		return index{Links: links}, nil

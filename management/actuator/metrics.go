@@ -56,10 +56,10 @@ func handleMetric(m MeterRegistry) func(*dispatch.Request) (metrics.Meter, error
 	}
 }
 
-func metricsRoutes(m MeterRegistry) []dispatch.Route {
+func metricsRoutes(base string, m MeterRegistry) []dispatch.Route {
 	return []dispatch.Route{
-		{Method: "GET", Pattern: Base + "/metrics", Produces: jsonOnly, Handler: dispatch.Returns(handleMetricNames(m))},
-		{Method: "GET", Pattern: Base + "/metrics/{name}", Produces: jsonOnly, Errors: []int{http.StatusBadRequest, http.StatusNotFound},
+		{Method: "GET", Pattern: base + "/metrics", Produces: jsonTypes, Handler: dispatch.Returns(handleMetricNames(m))},
+		{Method: "GET", Pattern: base + "/metrics/{name}", Produces: jsonTypes, Errors: []int{http.StatusBadRequest, http.StatusNotFound},
 			Inputs: []dispatch.Input{metricName}, Handler: dispatch.Returns(handleMetric(m))},
 	}
 }
