@@ -16,8 +16,9 @@ type index struct {
 // own, which Spring names "<id>-<variable>" and marks templated: a client
 // fills in the variable. {*path} is Spring's "the rest of the path".
 var templatedLinks = map[string]struct{ name, path string }{
-	Health: {"health-path", "/{*path}"},
-	Env:    {"env-toMatch", "/{toMatch}"},
+	Health:  {"health-path", "/{*path}"},
+	Env:     {"env-toMatch", "/{toMatch}"},
+	Metrics: {"metrics-requiredMetricName", "/{requiredMetricName}"},
 }
 
 // handleIndex answers the base path with a link to itself and to each
