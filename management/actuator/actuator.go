@@ -1,8 +1,8 @@
 // Package actuator serves the management endpoints under /actuator, in
 // Spring Boot Actuator's shapes, so that the tools operators point at a
 // Spring service (probes, scrapers, scripts) work as they are: the index of
-// links, health and its probes, info, env, beans, mappings and prometheus,
-// one file each. Only exposed endpoints get routes, so one that is not
+// links, health and its probes, info, env, beans, mappings, prometheus and
+// loggers, one file each. Only exposed endpoints get routes, so one that is not
 // exposed is a plain 404, as in Spring.
 package actuator
 
@@ -14,6 +14,7 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/framework/logging"
 )
 
 // Base is the path under which the endpoints live.
@@ -27,6 +28,7 @@ const (
 	Beans      = "beans"
 	Mappings   = "mappings"
 	Prometheus = "prometheus"
+	Loggers    = "loggers"
 )
 
 // Exposure decides which endpoints are reachable over HTTP, from
@@ -38,7 +40,7 @@ type Exposure struct {
 }
 
 // IDs are the endpoints there are, in the order the index lists them.
-var IDs = []string{Health, Info, Env, Beans, Mappings, Prometheus}
+var IDs = []string{Health, Info, Env, Beans, Mappings, Prometheus, Loggers}
 
 // Unknown returns the ids in Include and Exclude that name no endpoint,
 // such as a misspelt "healt", which would otherwise go unnoticed while
@@ -85,6 +87,8 @@ type Options struct {
 	Probes *Probes
 	// HealthDisplay says how much /actuator/health shows.
 	HealthDisplay HealthDisplay
+	// Loggers are the loggers that /actuator/loggers lists and sets.
+	Loggers *logging.Registry
 	// Build is the binary's build information that /actuator/info shows;
 	// nil shows none.
 	Build *debug.BuildInfo
@@ -125,6 +129,9 @@ func Routes(opts Options) []dispatch.Route {
 	}
 	if opts.Prometheus != nil {
 		add(Prometheus, dispatch.Route{Method: "GET", Pattern: Base + "/prometheus", Produces: opts.PrometheusTypes, Handler: dispatch.Plain(opts.Prometheus)})
+	}
+	if opts.Loggers != nil {
+		add(Loggers, loggersRoutes(opts.Loggers)...)
 	}
 	routes = append(routes, dispatch.Route{Method: "GET", Pattern: Base, Produces: jsonOnly, Handler: dispatch.Returns(handleIndex(ids))})
 	return routes

@@ -21,6 +21,9 @@ func handleIndex(ids []string) func(*dispatch.Request) (index, error) {
 			if id == Env {
 				links[id+"-toMatch"] = link{Href: base + "/" + id + "/{toMatch}", Templated: true}
 			}
+			if id == Loggers {
+				links[id+"-name"] = link{Href: base + "/" + id + "/{name}", Templated: true}
+			}
 		}
 		return index{Links: links}, nil
 	}
