@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/framework/logging"
 	"github.com/springport/greeter/management/actuator"
 	"github.com/springport/greeter/management/metrics"
 	"github.com/springport/greeter/management/openapi"
@@ -33,7 +33,7 @@ type app struct {
 // the components, the management endpoints, the routes and the handlers of
 // the ports. It listens on nothing, so that tests and benchmarks can serve
 // its handlers as they like.
-func newApp(ctx context.Context, env *config.Environment, s settings, logger *slog.Logger) (_ *app, err error) {
+func newApp(ctx context.Context, env *config.Environment, s settings, loggers *logging.Registry) (_ *app, err error) {
 	a := &app{}
 	defer func() {
 		if err != nil {
@@ -44,7 +44,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	// Stores: in memory, the embedded default, unless PostgreSQL keeps
 	// the messages or Redis the sessions. Each store that has a
 	// dependency reports it in health.
-	st, err := openStores(ctx, env, s, logger)
+	st, err := openStores(ctx, env, s, loggers)
 	a.closers = st.closers
 	if err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	// Components: declared, checked against the active profiles, started.
 	registry := &component.Registry{}
 	numbers := declareComponents(registry, st.messages, s.app.numberScope, time.Now)
-	if a.components, err = registry.Start(env.ActiveProfiles(), component.Options{Sessions: st.sessions, Logger: logger}); err != nil {
+	if a.components, err = registry.Start(env.ActiveProfiles(), component.Options{Sessions: st.sessions, Logger: loggers.Logger(componentsLogger)}); err != nil {
 		return nil, err
 	}
 	valA, err := numbers.valA.Get(context.Background(), a.components)
@@ -81,7 +81,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 		observers = append(observers, m.Observe)
 	}
 	if s.server.accessLog {
-		observers = append(observers, accessLog(logger))
+		observers = append(observers, accessLog(loggers.Logger(accessLogLogger)))
 	}
 
 	// Routes: the service's own, its OpenAPI document, the management
@@ -89,7 +89,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	// /actuator/mappings.
 	exposure := actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude}
 	for _, id := range exposure.Unknown() {
-		logger.Warn("management.endpoints.web.exposure names an endpoint that does not exist; it is ignored",
+		loggers.Logger(serverLogger).Warn("management.endpoints.web.exposure names an endpoint that does not exist; it is ignored",
 			"id", id, "endpoints", strings.Join(actuator.IDs, ","))
 	}
 	build, _ := debug.ReadBuildInfo()
@@ -108,11 +108,12 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 		Probes:          a.probes,
 		HealthDisplay:   s.management.health,
 		Build:           build,
+		Loggers:         loggers,
 	})
 
 	// Handlers: management shares server.port unless it has a port of its
 	// own.
-	opts := dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize,
+	opts := dispatch.Options{Logger: loggers.Logger(dispatchLogger), Classify: api.Classify, MaxBodyBytes: s.server.maxRequestSize,
 		Observers: observers, RequestIDs: s.server.accessLog, Catalog: catalog}
 	routes := slices.Concat(service, docs)
 	if !s.management.ownPort() {

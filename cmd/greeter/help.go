@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/springport/greeter/framework/config"
@@ -37,6 +38,7 @@ var settingMeanings = map[string]string{
 	"management.server.port":                     "a separate port for /actuator (-1: the service's)",
 	"management.metrics.enabled":                 "record request metrics for /actuator/prometheus",
 	"logging.format":                             "text or json log lines on stdout",
+	"logging.level.root":                         "level of every logger: TRACE, DEBUG, INFO, WARN, ERROR, OFF; --logging.level.<name> sets the logger <name> and those below it (greeter, greeter.dispatch, greeter.accesslog, ...; see /actuator/loggers) or a group (web, sql)",
 	"management.endpoint.health.show-details":    "always shows the health components' details; never, when-authorized",
 	"management.endpoint.health.show-components": "always lists the health components (db, redis); defaults to show-details",
 	"app.datasource.url":                         "a postgres:// URL: keep the messages in PostgreSQL (empty: in memory)",
@@ -80,7 +82,11 @@ func printHelp(w io.Writer) error {
 		if def == "" {
 			def = "(none)"
 		}
-		fmt.Fprintf(tw, "--%s\t%s\t%s\n", key, def, settingMeanings[key])
+		meaning := settingMeanings[key]
+		if name, ok := strings.CutPrefix(key, "logging.level."); ok && meaning == "" {
+			meaning = "level of the logger or group " + name // set by a settings file
+		}
+		fmt.Fprintf(tw, "--%s\t%s\t%s\n", key, def, meaning)
 	}
 	return tw.Flush()
 }

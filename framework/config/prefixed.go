@@ -32,7 +32,8 @@ func (e *Environment) KeysWithPrefix(prefix string) []string {
 // returns the values by the rest of the key (logging.level.greeter gives
 // "greeter"): the keys KeysWithPrefix finds, and prefix+name for each of
 // known, which the environment may set too. A key that is not set is not
-// bound, so that the family does not swell the listings of settings.
+// bound, so that the family does not swell the listings of settings, nor
+// one already bound on its own, which would be reported twice.
 func BindPrefixed[T any](b *Binder, prefix string, known []string, parse func(string) (T, error)) map[string]T {
 	keys := b.env.KeysWithPrefix(prefix)
 	for _, name := range known {
@@ -42,6 +43,9 @@ func BindPrefixed[T any](b *Binder, prefix string, known []string, parse func(st
 	}
 	values := make(map[string]T, len(keys))
 	for _, k := range keys {
+		if slices.Contains(b.keys, k) {
+			continue // bound on its own, as logging.level.root is
+		}
 		var zero T
 		values[strings.TrimPrefix(k, prefix)] = Bind(b, k, zero, parse)
 	}

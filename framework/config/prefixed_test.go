@@ -26,8 +26,9 @@ func TestBindPrefixed(t *testing.T) {
 		}
 		return strings.ToUpper(s), nil
 	}
+	Bind(b, "logging.level.other", "", upper) // bound on its own: left out
 	got := BindPrefixed(b, "logging.level.", []string{"greeter.dispatch", "greeter.redis"}, upper)
-	want := map[string]string{"greeter": "DEBUG", "other": "INFO", "bad": "", "greeter.dispatch": "TRACE"}
+	want := map[string]string{"greeter": "DEBUG", "bad": "", "greeter.dispatch": "TRACE"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
@@ -35,7 +36,7 @@ func TestBindPrefixed(t *testing.T) {
 	if err := b.Err(); !errors.As(err, &se) || se.Value.Key != "logging.level.bad" {
 		t.Errorf("Err() = %v, want logging.level.bad reported", err)
 	}
-	var wantKeys []string
+	wantKeys := []string{"logging.level.other"}
 	for name := range maps.Keys(want) {
 		wantKeys = append(wantKeys, "logging.level."+name)
 	}
