@@ -84,7 +84,9 @@ func printHelp(w io.Writer) error {
 		}
 		meaning := settingMeanings[key]
 		if name, ok := strings.CutPrefix(key, "logging.level."); ok && meaning == "" {
-			meaning = "level of the logger or group " + name // set by a settings file
+			// A settings file here names a logger: logging.level.<name>
+			// is a family, bound only for the names that are set.
+			meaning = "level of the logger or group " + name
 		}
 		fmt.Fprintf(tw, "--%s\t%s\t%s\n", key, def, meaning)
 	}
