@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/framework/logging"
 	"github.com/springport/greeter/management/actuator"
 	"github.com/springport/greeter/management/metrics"
 	"github.com/springport/greeter/management/openapi"
@@ -38,7 +38,7 @@ type app struct {
 // the components, the management endpoints, the routes and the handlers of
 // the ports. It listens on nothing, so that tests and benchmarks can serve
 // its handlers as they like.
-func newApp(ctx context.Context, env *config.Environment, s settings, logger *slog.Logger) (_ *app, err error) {
+func newApp(ctx context.Context, env *config.Environment, s settings, loggers *logging.Registry) (_ *app, err error) {
 	a := &app{shutdownRequested: make(chan struct{})}
 	defer func() {
 		if err != nil {
@@ -49,7 +49,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	// Stores: in memory, the embedded default, unless PostgreSQL keeps
 	// the messages or Redis the sessions. Each store that has a
 	// dependency reports it in health.
-	st, err := openStores(ctx, env, s, logger)
+	st, err := openStores(ctx, env, s, loggers)
 	a.closers = st.closers
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	// Components: declared, checked against the active profiles, started.
 	registry := &component.Registry{}
 	numbers := declareComponents(registry, st.messages, s.app.numberScope, time.Now)
-	if a.components, err = registry.Start(env.ActiveProfiles(), component.Options{Sessions: st.sessions, Logger: logger}); err != nil {
+	if a.components, err = registry.Start(env.ActiveProfiles(), component.Options{Sessions: st.sessions, Logger: loggers.Logger(componentsLogger)}); err != nil {
 		return nil, err
 	}
 	valA, err := numbers.valA.Get(context.Background(), a.components)
@@ -86,7 +86,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 		observers = append(observers, m.Observe)
 	}
 	if s.server.accessLog {
-		observers = append(observers, accessLog(logger))
+		observers = append(observers, accessLog(loggers.Logger(accessLogLogger)))
 	}
 	var exchanges *actuator.Exchanges // kept for /actuator/httpexchanges only when asked for
 	if s.management.actuator.recordExchanges {
@@ -99,7 +99,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 	// /actuator/mappings.
 	exposure := actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude}
 	for _, id := range exposure.Unknown() {
-		logger.Warn("management.endpoints.web.exposure names an endpoint that does not exist; it is ignored",
+		loggers.Logger(serverLogger).Warn("management.endpoints.web.exposure names an endpoint that does not exist; it is ignored",
 			"id", id, "endpoints", strings.Join(actuator.IDs, ","))
 	}
 	build, _ := debug.ReadBuildInfo()
@@ -130,6 +130,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 		Exchanges:      exchanges,
 		ShutdownAccess: s.management.actuator.shutdownAccess,
 		Shutdown:       sync.OnceFunc(func() { close(a.shutdownRequested) }),
+		Loggers:        loggers,
 	}
 	if err := actuator.CheckHealthGroups(managementOpts); err != nil {
 		return nil, err
@@ -138,7 +139,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, logger *sl
 
 	// Handlers: management shares server.port unless it has a port of its
 	// own.
-	opts := dispatch.Options{Logger: logger, Classify: api.Classify, MaxBodyBytes: int64(s.server.maxRequestSize),
+	opts := dispatch.Options{Logger: loggers.Logger(dispatchLogger), Classify: api.Classify, MaxBodyBytes: int64(s.server.maxRequestSize),
 		Observers: observers, RequestIDs: s.server.accessLog, Catalog: catalog}
 	routes := slices.Concat(service, docs)
 	if !s.management.ownPort() {

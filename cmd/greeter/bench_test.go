@@ -11,6 +11,7 @@ import (
 
 	"github.com/springport/greeter/bench/reference"
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/logging"
 )
 
 // The benchmarks and allocation budgets below serve the five measured
@@ -112,7 +113,7 @@ func serviceHandler(tb testing.TB) http.Handler {
 	if !s.management.metrics {
 		tb.Fatal("metrics are off by default; the budgets are for metrics on")
 	}
-	a, err := newApp(context.Background(), env, s, slog.New(slog.DiscardHandler))
+	a, err := newApp(context.Background(), env, s, logging.NewRegistry(slog.DiscardHandler, logging.Info))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/springport/greeter/framework/config"
@@ -38,6 +39,7 @@ var settingMeanings = map[string]string{
 	"management.server.port":                     "a separate port for /actuator (-1: the service's)",
 	"management.metrics.enabled":                 "record request metrics for /actuator/prometheus and /actuator/metrics",
 	"logging.format":                             "text or json log lines on stdout",
+	"logging.level.root":                         "level of every logger: TRACE, DEBUG, INFO, WARN, ERROR, OFF; --logging.level.<name> sets the logger <name> and those below it (greeter, greeter.dispatch, greeter.accesslog, ...; see /actuator/loggers) or a group (web, sql)",
 	"management.endpoint.health.show-details":    "always shows the health components' details; never, when-authorized",
 	"management.endpoint.health.show-components": "always lists the health components (db, redis); defaults to show-details",
 	"management.endpoints.web.base-path":         "where the management endpoints live (/ for the root, without an index)",
@@ -92,7 +94,13 @@ func printHelp(w io.Writer) error {
 		if def == "" {
 			def = "(none)"
 		}
-		fmt.Fprintf(tw, "--%s\t%s\t%s\n", key, def, settingMeanings[key])
+		meaning := settingMeanings[key]
+		if name, ok := strings.CutPrefix(key, "logging.level."); ok && meaning == "" {
+			// A settings file here names a logger: logging.level.<name>
+			// is a family, bound only for the names that are set.
+			meaning = "level of the logger or group " + name
+		}
+		fmt.Fprintf(tw, "--%s\t%s\t%s\n", key, def, meaning)
 	}
 	return tw.Flush()
 }

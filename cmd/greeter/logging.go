@@ -6,15 +6,18 @@ import (
 	"log/slog"
 
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/framework/logging"
 )
 
 // newLogger logs to w as text or, for log collectors, as JSON lines
-// (logging.format).
+// (logging.format). It lets every level through: the named loggers over
+// it decide what each writes (see loggers.go).
 func newLogger(format string, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: logging.Trace}
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, nil))
+		return slog.New(slog.NewJSONHandler(w, opts))
 	}
-	return slog.New(slog.NewTextHandler(w, nil))
+	return slog.New(slog.NewTextHandler(w, opts))
 }
 
 // accessLog returns an observer that logs one line per request.

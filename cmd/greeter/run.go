@@ -52,10 +52,11 @@ func run(ctx context.Context, args []string, lookupEnv func(string) (string, boo
 	if err != nil {
 		return startupError{err}
 	}
-	logger := newLogger(s.logFormat, stdout)
+	loggers := newLoggers(newLogger(s.logFormat, stdout).Handler(), s.logLevels)
+	logger := loggers.Logger(serverLogger)
 	logger.Info(profilesMessage(env.ExplicitProfiles(), env.DefaultProfiles()))
 
-	a, err := newApp(ctx, env, s, logger)
+	a, err := newApp(ctx, env, s, loggers)
 	if err != nil {
 		return startupError{err}
 	}

@@ -39,8 +39,9 @@ type settings struct {
 	app        appSettings
 	management managementSettings
 	stores     storeSettings
-	logFormat  string   // "text" or "json"
-	bound      []string // every key read, for /actuator/env to list the variables that set them
+	logFormat  string    // "text" or "json"
+	logLevels  logLevels // logging.level.root and logging.level.<name>
+	bound      []string  // every key read, for /actuator/env to list the variables that set them
 }
 
 type serverSettings struct {
@@ -161,6 +162,7 @@ func bindWith(b *config.Binder) settings {
 		},
 		stores:    bindStoreSettings(b),
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
+		logLevels: bindLogLevels(b),
 	}
 	if s.management.port == s.server.port && s.server.port != 0 {
 		s.management.port = -1 // the same port: shared

@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"log/slog"
 
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/logging"
 	"github.com/springport/greeter/inmem"
 	"github.com/springport/greeter/management/actuator"
 	"github.com/springport/greeter/postgres"
@@ -27,9 +27,9 @@ type stores struct {
 // app.session.store-type is redis. An engine that cannot be reached, or a
 // database schema this binary does not know, stops start-up with the
 // setting that named it. What was opened before a failure is in closers.
-func openStores(ctx context.Context, env *config.Environment, s settings, logger *slog.Logger) (st stores, err error) {
+func openStores(ctx context.Context, env *config.Environment, s settings, loggers *logging.Registry) (st stores, err error) {
 	if opts := s.stores.postgres; opts.URL != "" {
-		opts.Logger, opts.Limits = logger, s.app.messages.limits
+		opts.Logger, opts.Limits = loggers.Logger(postgresLogger), s.app.messages.limits
 		db, err := postgres.Open(ctx, opts)
 		if err != nil {
 			return st, newEngineError(env, "PostgreSQL database", "app.datasource.url", opts.URL, err)
@@ -48,7 +48,7 @@ func openStores(ctx context.Context, env *config.Environment, s settings, logger
 	switch s.stores.sessionStore {
 	case "redis":
 		opts := s.stores.redis
-		opts.IdleTimeout, opts.MaxSessions, opts.Logger = s.server.sessionTimeout, s.server.maxSessions, logger
+		opts.IdleTimeout, opts.MaxSessions, opts.Logger = s.server.sessionTimeout, s.server.maxSessions, loggers.Logger(redisLogger)
 		sessions, err := redis.Open(ctx, opts)
 		if err != nil {
 			return st, newEngineError(env, "Redis server", "app.data.redis.url", opts.URL, err)
@@ -64,7 +64,7 @@ func openStores(ctx context.Context, env *config.Environment, s settings, logger
 		}})
 	default:
 		sessions := inmem.NewSessions(inmem.SessionOptions{IdleTimeout: s.server.sessionTimeout,
-			MaxSessions: s.server.maxSessions, Logger: logger})
+			MaxSessions: s.server.maxSessions, Logger: loggers.Logger(sessionsLogger)})
 		st.closers = append(st.closers, sessions.Close)
 		st.sessions, st.inMemory = sessions, sessions
 	}

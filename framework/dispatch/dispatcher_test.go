@@ -590,6 +590,24 @@ func TestHandlerErrors(t *testing.T) {
 	checkProblem(t, "/err/classified without Classify", w, 500, "/err/classified", "An unexpected error occurred.")
 }
 
+// TestRefusalsAtDebug: a 4xx is logged only when the logger takes DEBUG,
+// with what the client was told and never the error's own text.
+func TestRefusalsAtDebug(t *testing.T) {
+	var log logtest.Buffer
+	d := newDispatcher(t, Options{Classify: classify, Logger: slog.New(slog.NewTextHandler(&log, nil))}, testRoutes()...)
+	serve(d, "GET", "/err/typed", nil)
+	if log.String() != "" {
+		t.Errorf("a 4xx logged at INFO:\n%s", log.String())
+	}
+	d = newDispatcher(t, Options{Classify: classify, Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))}, testRoutes()...)
+	w := serve(d, "GET", "/err/typed", nil)
+	id := w.Header().Get(RequestIDHeader)
+	want := `level=DEBUG msg="request refused" method=GET path=/err/typed route="GET /err/typed" status=409 detail=Taken. request_id=` + id + "\n"
+	if id == "" || !strings.HasSuffix(log.String(), want) || strings.Contains(log.String(), "hunter2") {
+		t.Errorf("log:\n%s\nwant a line ending %q", log.String(), want)
+	}
+}
+
 func TestPanic(t *testing.T) {
 	var log logtest.Buffer
 	d := newDispatcher(t, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))}, testRoutes()...)

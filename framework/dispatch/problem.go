@@ -124,8 +124,22 @@ func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
 		if detail == "" {
 			detail = "An unexpected error occurred."
 		}
+	} else if d.log.Enabled(r.Context(), slog.LevelDebug) {
+		d.logRefusal(ex, r, e.Status, detail)
 	}
 	writeProblem(ex, r, e.Status, detail, ex.requestIDFor(r, d.ids))
+}
+
+// logRefusal logs, at DEBUG, a request refused with a 4xx: the client's
+// doing rather than a failure of the service, so it is not logged
+// otherwise, but an operator chasing a client's 400s can turn it on and
+// see why each was refused, with the ID the client got. The detail is
+// what the client was told; the error's own text may be internal, and is
+// left out.
+func (d *Dispatcher) logRefusal(ex *exchange, r *http.Request, status int, detail string) {
+	d.log.LogAttrs(r.Context(), slog.LevelDebug, "request refused",
+		slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", ex.routeName()),
+		slog.Int("status", status), slog.String("detail", detail), slog.String("request_id", ex.requestIDFor(r, d.ids)))
 }
 
 // logFailure logs a request that failed with status, unless the flood

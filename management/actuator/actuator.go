@@ -3,8 +3,8 @@
 // so that the tools operators point at a Spring service (probes,
 // scrapers, scripts, consoles) work as they are: the index of links,
 // health and its groups, info, env, beans, mappings, prometheus, the
-// diagnostics (threaddump, heapdump, cpuprofile), httpexchanges and
-// shutdown, one file each. Only exposed endpoints get routes, so one that
+// diagnostics (threaddump, heapdump, cpuprofile), httpexchanges,
+// loggers and shutdown, one file each. Only exposed endpoints get routes, so one that
 // is not exposed is a plain 404, as in Spring.
 package actuator
 
@@ -18,6 +18,7 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/framework/logging"
 )
 
 // DefaultBasePath is where the endpoints live unless
@@ -38,6 +39,7 @@ const (
 	CPUProfile    = "cpuprofile" // Go's own: Spring has no CPU profile endpoint
 	HTTPExchanges = "httpexchanges"
 	Shutdown      = "shutdown"
+	Loggers       = "loggers"
 )
 
 // Exposure decides which endpoints are reachable over HTTP, from
@@ -49,7 +51,7 @@ type Exposure struct {
 }
 
 // IDs are the endpoints there are, in the order the index lists them.
-var IDs = []string{Health, Info, Env, Beans, Mappings, Metrics, Prometheus, ThreadDump, HeapDump, CPUProfile, HTTPExchanges, Shutdown}
+var IDs = []string{Health, Info, Env, Beans, Mappings, Metrics, Prometheus, Loggers, ThreadDump, HeapDump, CPUProfile, HTTPExchanges, Shutdown}
 
 // Unknown returns the ids in Include and Exclude that name no endpoint,
 // such as a misspelt "healt", which would otherwise go unnoticed while
@@ -109,6 +111,8 @@ type Options struct {
 	// components it includes (management.endpoint.health.group.<name>.include);
 	// see CheckHealthGroups.
 	HealthGroups map[string][]string
+	// Loggers are the loggers that /actuator/loggers lists and sets.
+	Loggers *logging.Registry
 	// Build is the binary's build information that /actuator/info shows;
 	// nil shows none.
 	Build *debug.BuildInfo
@@ -177,6 +181,9 @@ func Routes(opts Options) []dispatch.Route {
 	}
 	if base != "" {
 		routes = append(routes, dispatch.Route{Method: "GET", Pattern: base, Produces: jsonTypes, Handler: dispatch.Returns(handleIndex(base, ids))})
+	}
+	if opts.Loggers != nil {
+		add(Loggers, loggersRoutes(base, opts.Loggers)...)
 	}
 	return routes
 }
