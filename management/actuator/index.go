@@ -19,6 +19,7 @@ var templatedLinks = map[string]struct{ name, path string }{
 	Health:  {"health-path", "/{*path}"},
 	Env:     {"env-toMatch", "/{toMatch}"},
 	Metrics: {"metrics-requiredMetricName", "/{requiredMetricName}"},
+	Loggers: {"loggers-name", "/{name}"},
 }
 
 // handleIndex answers the base path with a link to itself and to each
