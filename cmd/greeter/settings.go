@@ -14,6 +14,7 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/management/actuator"
+	"github.com/springport/greeter/management/tracing"
 	"github.com/springport/greeter/postgres"
 	"github.com/springport/greeter/redis"
 )
@@ -82,6 +83,7 @@ type managementSettings struct {
 	health     actuator.HealthDisplay
 	port       int  // a port of its own; -1 when it shares server.port
 	metrics    bool // record request metrics for /actuator/prometheus
+	tracing    tracing.Options
 }
 
 // storeSettings say where the service keeps its state: in memory unless
@@ -138,6 +140,7 @@ func bindWith(b *config.Binder) settings {
 			port:       config.Bind(b, "management.server.port", -1, config.Port),
 			health:     bindHealthDisplay(b),
 			metrics:    config.Bind(b, "management.metrics.enabled", true, config.Bool),
+			tracing:    bindTracingSettings(b),
 		},
 		stores:    bindStoreSettings(b),
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),

@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"context"
 	"net/http"
 	"time"
 )
@@ -18,6 +19,9 @@ type Observation struct {
 	Bytes     int64 // response body bytes written
 	Duration  time.Duration
 	RequestID string
+	// Context is the request's, so that a log line about the request
+	// carries what the context holds (its trace, for one).
+	Context context.Context
 }
 
 // Labels for requests that no route took, as Spring's metrics name them.
@@ -27,8 +31,9 @@ const (
 	Unknown     = "UNKNOWN"
 )
 
-// observe reports the finished exchange to the observers.
-func observe(observers []func(Observation), ex *exchange, r *http.Request) {
+// observation is what the observers and the Tracer are told about the
+// finished exchange.
+func observation(ex *exchange, r *http.Request) Observation {
 	route := ex.pattern
 	status := ex.status
 	if status == 0 {
@@ -44,9 +49,6 @@ func observe(observers []func(Observation), ex *exchange, r *http.Request) {
 			route = Unknown
 		}
 	}
-	o := Observation{Method: r.Method, Path: r.URL.EscapedPath(), Route: route, Status: status,
-		Bytes: ex.written, Duration: time.Since(ex.began), RequestID: ex.requestID}
-	for _, f := range observers {
-		f(o)
-	}
+	return Observation{Method: r.Method, Path: r.URL.EscapedPath(), Route: route, Status: status,
+		Bytes: ex.written, Duration: time.Since(ex.began), RequestID: ex.requestID, Context: r.Context()}
 }
