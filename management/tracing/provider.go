@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
@@ -50,8 +50,7 @@ func New(opts Options) (*Tracing, error) {
 	if !opts.Enabled || opts.Endpoint == "" {
 		return t, nil
 	}
-	exporter, err := otlptracehttp.New(context.Background(),
-		otlptracehttp.WithEndpointURL(opts.Endpoint), otlptracehttp.WithTimeout(opts.Timeout))
+	exporter, err := otlptrace.New(context.Background(), newOTLPHTTP(opts.Endpoint, opts.Timeout))
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +66,8 @@ func New(opts Options) (*Tracing, error) {
 	t.provider = sdktrace.NewTracerProvider(
 		// Spans are queued and sent in batches from a goroutine of the
 		// SDK's (every 5 s, or at 512 spans); a full queue drops spans
-		// rather than slowing requests.
+		// rather than slowing requests, and a batch that could not be
+		// sent is dropped, not sent again.
 		sdktrace.WithBatcher(exporter, sdktrace.WithExportTimeout(opts.Timeout)),
 		sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.TraceIDRatioBased(opts.Probability))),
 		sdktrace.WithResource(resource.NewSchemaless(semconv.ServiceName(opts.Service), semconv.ServiceVersion(opts.Version))),

@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/trace"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
@@ -66,5 +71,31 @@ func TestMethodOf(t *testing.T) {
 	}
 	if spanName("GET", "") != "GET" || spanName("GET", "/a/{id}") != "GET /a/{id}" {
 		t.Error("spanName")
+	}
+}
+
+// BenchmarkPropagationOnly is what tracing off adds to a request without a
+// traceparent: the zero Tracer's Start and End.
+func BenchmarkPropagationOnly(b *testing.B) {
+	var tr Tracer
+	r := httptest.NewRequest("GET", "/api/hello", nil)
+	o := dispatch.Observation{Method: "GET", Route: "/api/hello", Status: 200, Context: r.Context()}
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.End(tr.Start(r), o)
+	}
+}
+
+// A collector's refusal is an error of the export, which the SDK reports
+// (and the service logs); the batch is not sent again.
+func TestOTLPHTTPReportsARefusal(t *testing.T) {
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+	}))
+	defer refusing.Close()
+	c := newOTLPHTTP(refusing.URL+"/v1/traces", time.Second)
+	err := c.UploadTraces(context.Background(), []*tracepb.ResourceSpans{{}})
+	if err == nil || !strings.Contains(err.Error(), "503") {
+		t.Errorf("UploadTraces to a collector that answers 503: %v", err)
 	}
 }
