@@ -209,13 +209,7 @@ func (d *Dispatcher) finish(ex *exchange, r *http.Request) {
 		}
 	}
 	if len(d.observers) > 0 || d.tracer != nil {
-		o := observation(ex, r)
-		for _, f := range d.observers {
-			f(o)
-		}
-		if d.tracer != nil {
-			d.tracer.End(r.Context(), o)
-		}
+		observe(d.observers, d.tracer, ex, r)
 	}
 	ex.release()
 	d.exchanges.Put(ex)

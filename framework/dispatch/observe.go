@@ -31,9 +31,9 @@ const (
 	Unknown     = "UNKNOWN"
 )
 
-// observation is what the observers and the Tracer are told about the
-// finished exchange.
-func observation(ex *exchange, r *http.Request) Observation {
+// observe reports the finished exchange to the observers, then to the
+// Tracer when there is one.
+func observe(observers []func(Observation), tracer Tracer, ex *exchange, r *http.Request) {
 	route := ex.pattern
 	status := ex.status
 	if status == 0 {
@@ -49,6 +49,12 @@ func observation(ex *exchange, r *http.Request) Observation {
 			route = Unknown
 		}
 	}
-	return Observation{Method: r.Method, Path: r.URL.EscapedPath(), Route: route, Status: status,
+	o := Observation{Method: r.Method, Path: r.URL.EscapedPath(), Route: route, Status: status,
 		Bytes: ex.written, Duration: time.Since(ex.began), RequestID: ex.requestID, Context: r.Context()}
+	for _, f := range observers {
+		f(o)
+	}
+	if tracer != nil {
+		tracer.End(o.Context, o)
+	}
 }
