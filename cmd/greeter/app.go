@@ -19,6 +19,7 @@ import (
 	"github.com/springport/greeter/management/metrics"
 	"github.com/springport/greeter/management/openapi"
 	"github.com/springport/greeter/management/swaggerui"
+	"github.com/springport/greeter/management/tracing"
 )
 
 // app is the wired service: the handlers of its ports and what must be
@@ -31,6 +32,7 @@ type app struct {
 	// shuts down as it does on SIGTERM.
 	shutdownRequested chan struct{}
 	components        *component.Container
+	tracing           *tracing.Tracing
 	closers           []func() error // the stores, closed in reverse order after the components
 }
 
@@ -94,6 +96,16 @@ func newApp(ctx context.Context, env *config.Environment, s settings, loggers *l
 		observers = append(observers, exchanges.Observe)
 	}
 
+	// Tracing: a span per request when spans are recorded; otherwise a
+	// caller's traceparent is still passed to the log lines and problem
+	// documents.
+	build, _ := debug.ReadBuildInfo()
+	topts := s.management.tracing
+	topts.Service, topts.Version, topts.Logger = "greeter", moduleVersion(build), loggers.Logger(tracingLogger)
+	if a.tracing, err = tracing.New(topts); err != nil {
+		return nil, err
+	}
+
 	// Routes: the service's own, its OpenAPI document, the management
 	// endpoints. The catalog lists the routes of both ports for
 	// /actuator/mappings.
@@ -102,7 +114,6 @@ func newApp(ctx context.Context, env *config.Environment, s settings, loggers *l
 		loggers.Logger(serverLogger).Warn("management.endpoints.web.exposure names an endpoint that does not exist; it is ignored",
 			"id", id, "endpoints", strings.Join(actuator.IDs, ","))
 	}
-	build, _ := debug.ReadBuildInfo()
 	catalog := &dispatch.Catalog{}
 	service := api.Routes(s.app.greeting, st.messages, s.app.messages.paging, valA, valB)
 	docs := openapi.Routes(documentInfo(build), service)
@@ -140,7 +151,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, loggers *l
 	// Handlers: management shares server.port unless it has a port of its
 	// own.
 	opts := dispatch.Options{Logger: loggers.Logger(dispatchLogger), Classify: api.Classify, MaxBodyBytes: int64(s.server.maxRequestSize),
-		Observers: observers, RequestIDs: s.server.accessLog, Catalog: catalog}
+		Observers: observers, RequestIDs: s.server.accessLog, Catalog: catalog, Tracer: a.tracing.Tracer()}
 	routes := slices.Concat(service, docs)
 	if !s.management.ownPort() {
 		routes = append(routes, management...)
@@ -172,9 +183,13 @@ func documentInfo(build *debug.BuildInfo) openapi.Info {
 	return info
 }
 
-// close ends the components, then the stores they may live in.
+// close sends the spans still queued, then ends the components, then the
+// stores they may live in.
 func (a *app) close() error {
 	var errs []error
+	if a.tracing != nil {
+		errs = append(errs, a.tracing.Shutdown())
+	}
 	if a.components != nil {
 		errs = append(errs, a.components.Close())
 	}

@@ -102,7 +102,13 @@ func (s *serveOnce) serve() {
 // arguments and no environment: the embedded settings, metrics on.
 func serviceHandler(tb testing.TB) http.Handler {
 	tb.Helper()
-	env, err := config.Load(config.Options{Embedded: embeddedSettings(), LookupEnv: noEnvironment})
+	return serviceHandlerWith(tb)
+}
+
+// serviceHandlerWith is serviceHandler with arguments.
+func serviceHandlerWith(tb testing.TB, args ...string) http.Handler {
+	tb.Helper()
+	env, err := config.Load(config.Options{Embedded: embeddedSettings(), Args: args, LookupEnv: noEnvironment})
 	if err != nil {
 		tb.Fatal(err)
 	}

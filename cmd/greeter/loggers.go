@@ -22,11 +22,12 @@ const (
 	sessionsLogger   = "greeter.sessions"   // the in-memory session store
 	postgresLogger   = "greeter.postgres"   // the PostgreSQL message store and its migrations
 	redisLogger      = "greeter.redis"      // the Redis session store and its driver
+	tracingLogger    = "greeter.tracing"    // spans that could not be exported
 )
 
 // loggerNames are the loggers there are, whichever stores are used, so
 // that the endpoint lists the same ones on every instance.
-var loggerNames = []string{serverLogger, dispatchLogger, accessLogLogger, componentsLogger, sessionsLogger, postgresLogger, redisLogger}
+var loggerNames = []string{serverLogger, dispatchLogger, accessLogLogger, componentsLogger, sessionsLogger, postgresLogger, redisLogger, tracingLogger}
 
 // loggerGroups are Spring's two predefined groups, made of this service's
 // loggers: logging.level.web=DEBUG sets what serves HTTP, .sql the

@@ -78,6 +78,7 @@ func TestLoggersAtRunTime(t *testing.T) {
 		"greeter.sessions":   {"", "DEBUG"},
 		"greeter.components": {"", "DEBUG"},
 		"greeter.server":     {"", "DEBUG"},
+		"greeter.tracing":    {"", "DEBUG"},
 	}
 	for name, w := range want {
 		if got.Loggers[name] != w {

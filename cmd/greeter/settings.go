@@ -15,6 +15,7 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/management/actuator"
+	"github.com/springport/greeter/management/tracing"
 	"github.com/springport/greeter/postgres"
 	"github.com/springport/greeter/redis"
 )
@@ -88,6 +89,7 @@ type managementSettings struct {
 	metrics    bool // record request metrics for /actuator/prometheus
 	histogram  bool // http_server_requests_seconds with Micrometer's buckets
 	actuator   actuatorSettings
+	tracing    tracing.Options
 }
 
 // actuatorSettings are the management endpoints' own: where they live,
@@ -159,6 +161,7 @@ func bindWith(b *config.Binder) settings {
 			metrics:    config.Bind(b, "management.metrics.enabled", true, config.Bool),
 			histogram:  config.Bind(b, "management.metrics.distribution.percentiles-histogram.http.server.requests", false, config.Bool),
 			actuator:   bindActuatorSettings(b),
+			tracing:    bindTracingSettings(b),
 		},
 		stores:    bindStoreSettings(b),
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),

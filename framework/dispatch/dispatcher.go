@@ -35,6 +35,9 @@ type Options struct {
 
 	// Catalog, when set, lists the dispatcher's routes once it is built.
 	Catalog *Catalog
+
+	// Tracer, when set, follows every request in a trace (see Tracer).
+	Tracer Tracer
 }
 
 // DefaultMaxBodyBytes is the request-body limit when Options leave it unset.
@@ -49,6 +52,7 @@ type Dispatcher struct {
 	maxBody   int64
 	classify  func(error) *Error
 	observers []func(Observation)
+	tracer    Tracer
 	ids       *requestIDs
 	alwaysIDs bool
 	failures  *failureLog // how often failures are logged
@@ -67,6 +71,7 @@ func New(opts Options, routes ...Route) (*Dispatcher, error) {
 		maxBody:   opts.MaxBodyBytes,
 		classify:  opts.Classify,
 		observers: opts.Observers,
+		tracer:    opts.Tracer,
 		ids:       newRequestIDs(),
 		alwaysIDs: opts.RequestIDs,
 	}
@@ -138,9 +143,10 @@ func register(mux *http.ServeMux, g *group) (err error) {
 // answerUnmatched rewrites); the group chooses a route by the request's
 // conditions; the route runs. A panic anywhere becomes a 500.
 func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r = d.startTrace(r)
 	ex := d.exchanges.Get().(*exchange)
 	ex.w = w
-	if len(d.observers) > 0 {
+	if len(d.observers) > 0 || d.tracer != nil {
 		ex.began = time.Now()
 	}
 	defer d.finish(ex, r)
@@ -188,7 +194,7 @@ func (d *Dispatcher) finish(ex *exchange, r *http.Request) {
 		if logIt, dropped := d.failures.admit(failureKind{route: ex.routeName(), status: http.StatusInternalServerError, panicked: true}); logIt {
 			attrs := append([]any{"method", r.Method, "path", r.URL.Path, "route", ex.routeName(),
 				"panic", fmt.Sprint(p), "stack", string(debug.Stack())}, notLogged(dropped)...)
-			d.log.Error("handler panicked", append(attrs, "request_id", id)...)
+			d.log.ErrorContext(r.Context(), "handler panicked", append(attrs, "request_id", id)...)
 		}
 		if !ex.wroteHeader {
 			// Nothing of what the handler set is true of the problem
@@ -197,14 +203,14 @@ func (d *Dispatcher) finish(ex *exchange, r *http.Request) {
 			vary, idHeader := h["Vary"], h[RequestIDHeader]
 			clear(h)
 			h["Vary"], h[RequestIDHeader] = vary, idHeader
-			writeProblem(ex, r, http.StatusInternalServerError, "An unexpected error occurred.", id)
+			writeProblem(ex, r, http.StatusInternalServerError, "An unexpected error occurred.", id, d.traceID(r))
 			p = nil
 		} else {
 			p = http.ErrAbortHandler // half a response cannot be taken back
 		}
 	}
-	if len(d.observers) > 0 {
-		observe(d.observers, ex, r)
+	if len(d.observers) > 0 || d.tracer != nil {
+		observe(d.observers, d.tracer, ex, r)
 	}
 	ex.release()
 	d.exchanges.Put(ex)

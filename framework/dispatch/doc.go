@@ -18,6 +18,9 @@
 //
 // # A request's way through the package
 //
+//  0. trace.go: an Options.Tracer, when set, puts the request's trace in
+//     its context first, so that every log line and problem document
+//     about the request can name it.
 //  1. dispatcher.go: ServeHTTP takes a pooled exchange (exchange.go) and
 //     lets the standard library ServeMux match the method and the path, so
 //     path matching, path variables, pattern precedence (a literal segment
@@ -38,5 +41,6 @@
 //     (representation.go, negotiate.go) and the route's success status.
 //  5. problem.go: a handler's error becomes a problem document through
 //     Options.Classify; a panic becomes a 500 whose stack is logged, never
-//     sent. observe.go then tells the observers (metrics, access log).
+//     sent. observe.go then tells the observers (metrics, access log) and
+//     the Tracer, which ends the request's span.
 package dispatch

@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"time"
@@ -28,6 +29,10 @@ type Observation struct {
 	// /actuator/httpexchanges). Like ResponseHeader, it is valid only
 	// during the call: an observer must copy what it keeps.
 	Request *http.Request
+
+	// Context is the request's, so that a log line about the request
+	// carries what the context holds (its trace, for one).
+	Context context.Context
 
 	ex *exchange // for ResponseHeader
 }
@@ -59,8 +64,9 @@ const (
 	Unknown     = "UNKNOWN"
 )
 
-// observe reports the finished exchange to the observers.
-func observe(observers []func(Observation), ex *exchange, r *http.Request) {
+// observe reports the finished exchange to the observers, then to the
+// Tracer when there is one.
+func observe(observers []func(Observation), tracer Tracer, ex *exchange, r *http.Request) {
 	route := ex.pattern
 	status := ex.status
 	if status == 0 {
@@ -79,8 +85,11 @@ func observe(observers []func(Observation), ex *exchange, r *http.Request) {
 	end := time.Now()
 	o := Observation{Method: r.Method, Path: r.URL.EscapedPath(), Route: route, Status: status,
 		Bytes: ex.written, Duration: end.Sub(ex.began), End: end, RequestID: ex.requestID, Err: ex.err,
-		Request: r, ex: ex}
+		Request: r, Context: r.Context(), ex: ex}
 	for _, f := range observers {
 		f(o)
+	}
+	if tracer != nil {
+		tracer.End(o.Context, o)
 	}
 }

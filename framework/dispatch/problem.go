@@ -55,12 +55,15 @@ type problem struct {
 	Instance string `json:"instance"`
 	// RequestID ties the answer to the server's log (an extension member).
 	RequestID string `json:"requestId,omitempty"`
+	// TraceID names the request's distributed trace, for a tracing
+	// backend (an extension member); absent when it is in none.
+	TraceID string `json:"traceId,omitempty"`
 }
 
 // writeProblem answers with a problem document, whatever the client's
 // Accept says: an error is better reported in a type the client did not ask
 // for than not at all (Spring does the same).
-func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail, requestID string) {
+func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail, requestID, traceID string) {
 	instance := r.URL.EscapedPath()
 	if instance == "" { // CONNECT's authority form (host:port) has no path
 		instance = Clip(r.RequestURI)
@@ -73,6 +76,7 @@ func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail, re
 		Detail:    detail,
 		Instance:  instance,
 		RequestID: requestID,
+		TraceID:   traceID,
 	}); err != nil { // cannot happen for these field types
 		buf.Reset()
 		buf.WriteString(`{"type":"about:blank","status":500}`)
@@ -127,7 +131,7 @@ func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
 	} else if d.log.Enabled(r.Context(), slog.LevelDebug) {
 		d.logRefusal(ex, r, e.Status, detail)
 	}
-	writeProblem(ex, r, e.Status, detail, ex.requestIDFor(r, d.ids))
+	writeProblem(ex, r, e.Status, detail, ex.requestIDFor(r, d.ids), d.traceID(r))
 }
 
 // logRefusal logs, at DEBUG, a request refused with a 4xx: the client's

@@ -54,7 +54,7 @@ func (d *Dispatcher) answerUnmatched(ex *exchange, r *http.Request, code int) {
 		// allowed on this target (§10.2.1).
 		h.Del("X-Content-Type-Options")
 		h["Allow"] = []string{""}
-		writeProblem(ex, r, http.StatusMethodNotAllowed, "CONNECT is not supported.", ex.requestIDFor(r, d.ids))
+		writeProblem(ex, r, http.StatusMethodNotAllowed, "CONNECT is not supported.", ex.requestIDFor(r, d.ids), d.traceID(r))
 		return
 	}
 	switch code {
@@ -70,7 +70,7 @@ func (d *Dispatcher) answerUnmatched(ex *exchange, r *http.Request, code int) {
 		if code == http.StatusMethodNotAllowed {
 			detail = "Method '" + Clip(r.Method) + "' is not supported; this path allows " + h.Get("Allow") + "."
 		}
-		writeProblem(ex, r, code, detail, ex.requestIDFor(r, d.ids))
+		writeProblem(ex, r, code, detail, ex.requestIDFor(r, d.ids), d.traceID(r))
 	case http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
 		h.Set("Content-Length", "0")
 		ex.WriteHeader(code)

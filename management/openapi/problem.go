@@ -68,6 +68,7 @@ func problemSchema() object {
 			"detail":    object{"type": "string", "description": "What went wrong, for a human reader."},
 			"instance":  object{"type": "string", "format": "uri-reference", "description": "The request's path."},
 			"requestId": object{"type": "string", "description": "The request's ID, as in the server's log."},
+			"traceId":   object{"type": "string", "pattern": "^[0-9a-f]{32}$", "description": "The W3C trace ID of the request's trace, when it is in one."},
 		},
 		"required": []any{"type", "title", "status", "instance"},
 	}

@@ -1,0 +1,27 @@
+// Package tracing follows requests in distributed traces with
+// OpenTelemetry, as Spring Boot 3 does with Micrometer Tracing and its
+// OpenTelemetry bridge.
+//
+// A trace is the tree of work that one call to a system caused, across
+// services; each node is a span (one service's handling of one request),
+// named and timed, with attributes. Services tell each other which trace
+// and span a call belongs to in the W3C Trace Context headers: traceparent
+// ("00-<32 hex trace ID>-<16 hex span ID>-<flags>", flag 01 meaning the
+// caller records it) and tracestate (vendors' extra data, passed on as
+// is).
+//
+// Three parts, each usable alone:
+//
+//   - Tracer (server.go) is the dispatcher's dispatch.Tracer: it reads a
+//     request's traceparent into its context and, when spans are
+//     recorded, starts a server span per request, named after the route
+//     pattern the dispatcher matched.
+//   - New (provider.go) builds the OpenTelemetry SDK from the
+//     management.tracing.* and management.otlp.tracing.* settings: a
+//     sampler, and the SDK's batch OTLP exporter, which sends the recorded
+//     spans over OTLP/HTTP (protobuf) to a collector through otlpHTTP
+//     (otlphttp.go).
+//   - LogHandler (log.go) wraps a slog.Handler so that a log line written
+//     with a request's context carries trace_id and span_id, as Spring
+//     puts traceId and spanId in the logging MDC.
+package tracing

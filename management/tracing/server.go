@@ -1,0 +1,151 @@
+package tracing
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"strconv"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/springport/greeter/framework/dispatch"
+)
+
+// Tracer is the dispatcher's dispatch.Tracer. Its zero value only
+// propagates: a request that arrives with a traceparent has the caller's
+// trace ID and span ID in its context (so on its log lines and in its
+// problem document), and no ID is made for one that arrives without.
+// Tracing.Tracer returns one that also records a server span per request.
+//
+// Spans are started here rather than by a wrapping handler (otelhttp):
+// only the dispatcher knows the route pattern that names the span, a
+// wrapper would need its own ResponseWriter (and allocations) to learn the
+// status that the dispatcher already has, and a request that no span
+// records costs one header lookup.
+type Tracer struct {
+	tracer trace.Tracer // nil: propagation only
+}
+
+// propagator reads the W3C traceparent and tracestate headers.
+var propagator = propagation.TraceContext{}
+
+// Start returns r's context with the caller's span context from a
+// traceparent header, and with the request's server span when spans are
+// recorded; r's context itself when neither, so that a request without a
+// traceparent allocates nothing here while tracing is off.
+func (t *Tracer) Start(r *http.Request) context.Context {
+	ctx := r.Context()
+	if _, ok := r.Header["Traceparent"]; ok { // canonical key: no Get
+		ctx = propagator.Extract(ctx, propagation.HeaderCarrier(r.Header))
+	}
+	if t.tracer == nil {
+		return ctx
+	}
+	// The route is not known yet (the dispatcher matches it next): the
+	// span is named by its method and renamed in End.
+	method, original := methodOf(r.Method)
+	ctx, span := t.tracer.Start(ctx, spanName(method, ""), trace.WithSpanKind(trace.SpanKindServer))
+	if span.IsRecording() { // a span not sampled is never exported: no attributes
+		span.SetAttributes(requestAttributes(r, method, original)...)
+	}
+	return ctx
+}
+
+// End names the request's span by its route, adds what the answer says
+// and ends it. A 5xx is an error of the span; a 4xx is the client's, as
+// OpenTelemetry's conventions for server spans say.
+func (t *Tracer) End(ctx context.Context, o dispatch.Observation) {
+	if t.tracer == nil {
+		return
+	}
+	span := trace.SpanFromContext(ctx)
+	if span.IsRecording() {
+		method, _ := methodOf(o.Method)
+		route := o.Route
+		switch route {
+		case dispatch.NotFound, dispatch.Redirection, dispatch.Unknown:
+			route = "" // not a route: the span is named by its method alone
+		default:
+			span.SetAttributes(semconv.HTTPRoute(route))
+		}
+		span.SetName(spanName(method, route))
+		span.SetAttributes(semconv.HTTPResponseStatusCode(o.Status), semconv.HTTPResponseBodySize(int(o.Bytes)))
+		if o.Status >= 500 {
+			span.SetStatus(codes.Error, http.StatusText(o.Status))
+		}
+	}
+	span.End()
+}
+
+// TraceID returns the trace ID of ctx's span, "" when it is in no trace.
+func (t *Tracer) TraceID(ctx context.Context) string {
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		return sc.TraceID().String()
+	}
+	return ""
+}
+
+// spanName is "GET /api/hello/{id}", or for a request that no route took
+// the method alone, so that a scan of random paths makes no new names.
+func spanName(method, route string) string {
+	if route == "" {
+		return method
+	}
+	return method + " " + route
+}
+
+// methodOf returns the method as a span names it, and the method as sent
+// when that differs: OpenTelemetry's conventions name an unknown method
+// "_OTHER" (and a span of one "HTTP"), so that clients cannot make span
+// names and attribute values without bound.
+func methodOf(m string) (method, original string) {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m, ""
+	}
+	return "HTTP", m
+}
+
+// requestAttributes are the attributes that OpenTelemetry's semantic
+// conventions ask of an HTTP server span before it is answered.
+func requestAttributes(r *http.Request, method, original string) []attribute.KeyValue {
+	attrs := make([]attribute.KeyValue, 0, 10)
+	if original == "" {
+		attrs = append(attrs, semconv.HTTPRequestMethodKey.String(method))
+	} else {
+		attrs = append(attrs, semconv.HTTPRequestMethodKey.String("_OTHER"), semconv.HTTPRequestMethodOriginal(original))
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	attrs = append(attrs, semconv.URLPath(r.URL.Path), semconv.URLScheme(scheme))
+	if host, port, err := net.SplitHostPort(r.Host); err == nil {
+		attrs = append(attrs, semconv.ServerAddress(host))
+		if n, err := strconv.Atoi(port); err == nil {
+			attrs = append(attrs, semconv.ServerPort(n))
+		}
+	} else if r.Host != "" {
+		attrs = append(attrs, semconv.ServerAddress(r.Host))
+	}
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		attrs = append(attrs, semconv.ClientAddress(host))
+	}
+	if ua := r.UserAgent(); ua != "" {
+		attrs = append(attrs, semconv.UserAgentOriginal(ua))
+	}
+	version := "1.1"
+	switch {
+	case r.ProtoMajor == 1 && r.ProtoMinor == 0:
+		version = "1.0"
+	case r.ProtoMajor >= 2:
+		version = strconv.Itoa(r.ProtoMajor)
+	}
+	attrs = append(attrs, semconv.NetworkProtocolVersion(version))
+	return attrs
+}
