@@ -33,6 +33,11 @@ type Request struct {
 	call   *call
 }
 
+// ResponseType returns the Content-Type negotiated for a successful
+// answer, for a handler whose result's shape depends on it, as the
+// versions of Spring's actuator types do.
+func (r *Request) ResponseType() string { return r.call.out.contentType }
+
 // ResponseHeader returns the headers that a successful answer carries
 // besides its Content-Type, for the handler to set: a download's
 // Content-Disposition. A failure's problem document does not carry them,

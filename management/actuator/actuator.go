@@ -132,11 +132,13 @@ type Options struct {
 
 // jsonTypes are what the JSON endpoints produce, Spring's actuator types
 // first, so that a client with no preference gets the current version.
-var jsonTypes = []string{
-	"application/vnd.spring-boot.actuator.v3+json",
-	"application/vnd.spring-boot.actuator.v2+json",
-	"application/json",
-}
+var jsonTypes = []string{actuatorV3, actuatorV2, "application/json"}
+
+// Spring's actuator media types, by the version of the shapes.
+const (
+	actuatorV3 = "application/vnd.spring-boot.actuator.v3+json"
+	actuatorV2 = "application/vnd.spring-boot.actuator.v2+json"
+)
 
 // Routes returns the routes of the exposed endpoints.
 func Routes(opts Options) []dispatch.Route {

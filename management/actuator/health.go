@@ -302,8 +302,34 @@ func (h *healthEndpoint) groupReport(ctx context.Context, g healthGroup) health 
 func healthRoutes(base string, opts Options) []dispatch.Route {
 	h := newHealthEndpoint(opts)
 	return []dispatch.Route{
-		{Method: "GET", Pattern: base + "/health", Produces: jsonTypes, Errors: []int{http.StatusServiceUnavailable}, Handler: dispatch.Returns(h.handleHealth)},
+		{Method: "GET", Pattern: base + "/health", Produces: jsonTypes, Errors: []int{http.StatusServiceUnavailable}, Handler: dispatch.Returns(inVersion(h.handleHealth))},
 		{Method: "GET", Pattern: base + "/health/{path...}", Produces: jsonTypes, Inputs: []dispatch.Input{healthPath},
-			Errors: []int{http.StatusNotFound, http.StatusServiceUnavailable}, Handler: dispatch.Returns(h.handleHealthPath)},
+			Errors: []int{http.StatusNotFound, http.StatusServiceUnavailable}, Handler: dispatch.Returns(inVersion(h.handleHealthPath))},
 	}
+}
+
+// inVersion answers a client that asked for Spring's v2 actuator type in
+// v2's shape, where a group's members are under "details", as Spring Boot
+// 2.x wrote them; v3 and plain JSON get "components".
+func inVersion(handle func(*dispatch.Request) (health, error)) func(*dispatch.Request) (health, error) {
+	return func(r *dispatch.Request) (health, error) {
+		h, err := handle(r)
+		if err == nil && strings.HasPrefix(r.ResponseType(), actuatorV2) {
+			h = h.v2()
+		}
+		return h, err
+	}
+}
+
+// v2 is the report in v2's shape.
+func (h health) v2() health {
+	if h.Components == nil {
+		return h
+	}
+	h.Details = make(map[string]any, len(h.Components))
+	for name, c := range h.Components {
+		h.Details[name] = c.v2()
+	}
+	h.Components = nil
+	return h
 }

@@ -220,3 +220,31 @@ func TestHealthChecksAreBounded(t *testing.T) {
 		t.Errorf("a hung dependency: readiness answered %d, want 503", rec.Code)
 	}
 }
+
+// TestHealthV2Shape: a client that asks for Spring's v2 actuator type gets
+// the members of a report under "details", as Spring Boot 2 wrote them;
+// v3 and plain JSON get "components".
+func TestHealthV2Shape(t *testing.T) {
+	probes := NewProbes(Indicator{Name: "db", Check: func(context.Context) (map[string]any, error) {
+		return map[string]any{"database": "PostgreSQL"}, nil
+	}})
+	h, err := dispatch.New(dispatch.Options{}, Routes(Options{Exposure: Exposure{Include: []string{Health}}, Probes: probes,
+		HealthDisplay: HealthDisplay{ShowComponents: "always", ShowDetails: "always"}, HealthGroups: map[string][]string{"custom": {"db"}}})...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ accept, path, want string }{
+		{actuatorV2, "/actuator/health/custom", `{"status":"UP","details":{"db":{"status":"UP","details":{"database":"PostgreSQL"}}}}`},
+		{actuatorV3, "/actuator/health/custom", `{"status":"UP","components":{"db":{"status":"UP","details":{"database":"PostgreSQL"}}}}`},
+		{"application/json", "/actuator/health/custom", `{"status":"UP","components":{"db":{"status":"UP","details":{"database":"PostgreSQL"}}}}`},
+		{actuatorV2, "/actuator/health/db", `{"status":"UP","details":{"database":"PostgreSQL"}}`},
+	} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", tt.path, nil)
+		req.Header.Set("Accept", tt.accept)
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 || rec.Body.String() != tt.want || rec.Header().Get("Content-Type") != tt.accept {
+			t.Errorf("%s as %s: %d %s %s\nwant %s", tt.path, tt.accept, rec.Code, rec.Header().Get("Content-Type"), rec.Body, tt.want)
+		}
+	}
+}
