@@ -2,7 +2,6 @@
 package main
 
 import (
-	"math/rand/v2"
 	"net/http"
 	"strconv"
 
@@ -14,7 +13,7 @@ import (
 )
 
 func main() {
-	peer.Main(reference.Server(handler(new(peer.Messages), rand.Int32())))
+	peer.Main(peer.HTTP(handler))
 }
 
 // handler is the measured endpoints on an echo instance, with no

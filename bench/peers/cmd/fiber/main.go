@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"math/rand/v2"
 	"net"
 	"strconv"
 
@@ -15,7 +14,9 @@ import (
 )
 
 func main() {
-	peer.Main(server{app(new(peer.Messages), rand.Int32())})
+	peer.Main(func(m *peer.Messages, valA int32) reference.Runner {
+		return server{app(m, valA)}
+	})
 }
 
 // app is the measured endpoints on a fiber app, with no middleware and

@@ -9,7 +9,8 @@ import (
 )
 
 func TestEndpoints(t *testing.T) {
-	messages := new(peer.Messages)
-	a := app(messages, 7)
-	peertest.Check(t, func(r *http.Request) (*http.Response, error) { return a.Test(r, -1) }, messages, 7)
+	peertest.Check(t, func(m *peer.Messages, valA int32) peertest.Do {
+		a := app(m, valA)
+		return func(r *http.Request) (*http.Response, error) { return a.Test(r, -1) }
+	})
 }

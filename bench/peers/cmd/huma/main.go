@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"math/rand/v2"
 	"net/http"
 	"strconv"
 
@@ -16,7 +15,7 @@ import (
 )
 
 func main() {
-	peer.Main(reference.Server(handler(new(peer.Messages), rand.Int32())))
+	peer.Main(peer.HTTP(handler))
 }
 
 type greetingOutput struct {

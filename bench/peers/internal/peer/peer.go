@@ -4,6 +4,8 @@ package peer
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -32,10 +34,12 @@ func (m *Messages) Texts() []string {
 	return append([]string(nil), m.texts...)
 }
 
-// Main serves srv as the reference command does: on 127.0.0.1 and the port
-// of --server.port=N (8080 without it; 0 picks a free one), printing the
-// address it listens on, until SIGINT or SIGTERM. It exits on an error.
-func Main(srv reference.Runner) {
+// Main serves the server that newServer makes over a new message list and a
+// random number (the fixed component behind GET /api/number/val-a), as the
+// reference command does: on 127.0.0.1 and the port of --server.port=N
+// (8080 without it; 0 picks a free one), printing the address it listens
+// on, until SIGINT or SIGTERM. It exits on an error.
+func Main(newServer func(*Messages, int32) reference.Runner) {
 	port := "8080"
 	for _, a := range os.Args[1:] {
 		v, ok := strings.CutPrefix(a, "--server.port=")
@@ -45,8 +49,16 @@ func Main(srv reference.Runner) {
 		}
 		port = v
 	}
-	if err := reference.Serve(srv, port); err != nil {
+	if err := reference.Serve(newServer(new(Messages), rand.Int32()), port); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
+	}
+}
+
+// HTTP is the newServer of Main for a net/http handler: an http.Server with
+// the reference's limits (timeouts and header size).
+func HTTP(handler func(*Messages, int32) http.Handler) func(*Messages, int32) reference.Runner {
+	return func(m *Messages, valA int32) reference.Runner {
+		return reference.Server(handler(m, valA))
 	}
 }

@@ -22,8 +22,13 @@ import (
 // Do sends a request to the server under test and returns its answer.
 type Do func(*http.Request) (*http.Response, error)
 
-// Handler is the Do of an http.Handler.
-func Handler(h http.Handler) Do {
+// HTTP is the newPeer of Check for a peer that is a net/http handler.
+func HTTP(handler func(*peer.Messages, int32) http.Handler) func(*peer.Messages, int32) Do {
+	return func(m *peer.Messages, valA int32) Do { return serve(handler(m, valA)) }
+}
+
+// serve is the Do of an http.Handler.
+func serve(h http.Handler) Do {
 	return func(r *http.Request) (*http.Response, error) {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, r)
@@ -35,10 +40,14 @@ func Handler(h http.Handler) Do {
 // takes input, to the peer and to the reference, and fails t where their
 // answers differ: in status, media type (parameters such as charset aside,
 // since each framework spells its own) or body (JSON compared as values).
-// The peer serves number as GET /api/number/val-a and appends to messages.
-func Check(t *testing.T, do Do, messages *peer.Messages, number int32) {
+// newPeer makes the peer over a message list that its POST /api/messages
+// appends to and the number that its GET /api/number/val-a answers.
+func Check(t *testing.T, newPeer func(*peer.Messages, int32) Do) {
 	t.Helper()
-	ref := Handler(reference.Handler())
+	const number = 7
+	messages := new(peer.Messages)
+	do := newPeer(messages, number)
+	ref := serve(reference.Handler())
 	const posted = "hello world 20 bytes"
 	tests := []struct {
 		method, target, body string
@@ -82,7 +91,7 @@ func Check(t *testing.T, do Do, messages *peer.Messages, number int32) {
 		if got.status != want.status || got.mediaType != want.mediaType {
 			t.Errorf("GET /api/number/val-a: %d %s, want %d %s", got.status, got.mediaType, want.status, want.mediaType)
 		}
-		if s := strings.TrimSpace(got.body); s != strconv.Itoa(int(number)) {
+		if s := strings.TrimSpace(got.body); s != strconv.Itoa(number) {
 			t.Errorf("GET /api/number/val-a: %q, want %d", got.body, number)
 		}
 	}
