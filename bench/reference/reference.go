@@ -31,7 +31,7 @@ func Handler() http.Handler {
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/hello", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, message{Text: Greeting})
+		WriteJSON(w, http.StatusOK, Message{Text: Greeting})
 	})
 	mux.HandleFunc("GET /api/hi", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain;charset=UTF-8")
@@ -43,13 +43,13 @@ func Handler() http.Handler {
 			http.Error(w, "id is not a 32-bit integer", http.StatusBadRequest)
 			return
 		}
-		writeJSON(w, http.StatusOK, message{Text: Greeting + " " + strconv.FormatInt(id, 10)})
+		WriteJSON(w, http.StatusOK, Message{Text: Greeting + " " + strconv.FormatInt(id, 10)})
 	})
 	mux.HandleFunc("GET /api/number/val-a", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, valA)
+		WriteJSON(w, http.StatusOK, valA)
 	})
 	mux.HandleFunc("POST /api/messages", func(w http.ResponseWriter, r *http.Request) {
-		text, ok := readText(w, r)
+		text, ok := ReadText(w, r)
 		if !ok {
 			return
 		}
@@ -61,8 +61,8 @@ func Handler() http.Handler {
 	return mux
 }
 
-// readText reads a message body's text, answering 400 when there is none.
-func readText(w http.ResponseWriter, r *http.Request) (string, bool) {
+// ReadText reads a message body's text, answering 400 when there is none.
+func ReadText(w http.ResponseWriter, r *http.Request) (string, bool) {
 	var m struct {
 		Text *string `json:"text"`
 	}
@@ -73,11 +73,13 @@ func readText(w http.ResponseWriter, r *http.Request) (string, bool) {
 	return *m.Text, true
 }
 
-type message struct {
+// Message is the JSON body of the greetings and of a posted message.
+type Message struct {
 	Text string `json:"text"`
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// WriteJSON answers status with v as JSON.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)

@@ -16,7 +16,7 @@ import (
 func StoreHandler(store domain.Store) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/messages", func(w http.ResponseWriter, r *http.Request) {
-		text, ok := readText(w, r)
+		text, ok := ReadText(w, r)
 		if !ok {
 			return
 		}
@@ -42,7 +42,7 @@ func StoreHandler(store domain.Store) http.Handler {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
 		}
-		writeJSON(w, http.StatusOK, message{Text: m.Text})
+		WriteJSON(w, http.StatusOK, Message{Text: m.Text})
 	})
 	return mux
 }

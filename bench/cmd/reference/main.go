@@ -8,12 +8,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/springport/greeter/bench/reference"
 	"github.com/springport/greeter/postgres"
@@ -41,20 +37,7 @@ func main() {
 		defer db.Close()
 		handler = reference.StoreHandler(db.Messages())
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:"+port)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	fmt.Printf("msg=started addr=%s\n", ln.Addr())
-	srv := reference.Server(handler)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		srv.Shutdown(context.Background())
-	}()
-	if err := srv.Serve(ln); err != http.ErrServerClosed {
+	if err := reference.Serve(reference.Server(handler), port); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
