@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/springport/greeter/domain/outage"
@@ -88,8 +89,11 @@ func redact(err error, secrets []string) error {
 	return &redactedError{err: err, secrets: secrets}
 }
 
-// kvPassword finds the password of a key=value connection string.
-var kvPassword = regexp.MustCompile(`password\s*=\s*('(?:[^'\\]|\\.)*'|\S+)`)
+// kvPassword finds the password of a key=value connection string; it is
+// compiled when an error first needs it, not at start-up.
+var kvPassword = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`password\s*=\s*('(?:[^'\\]|\\.)*'|\S+)`)
+})
 
 // secrets returns the strings that might be the password in a connection
 // string, as written and unescaped, longest first (so that a password
@@ -131,7 +135,7 @@ func secrets(connString, password string) []string {
 			add(pw)
 		}
 	}
-	for _, m := range kvPassword.FindAllStringSubmatch(connString, -1) {
+	for _, m := range kvPassword().FindAllStringSubmatch(connString, -1) {
 		add(m[1])
 		add(strings.Trim(m[1], "'"))
 	}

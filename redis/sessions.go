@@ -102,27 +102,35 @@ func (s *Sessions) key(id string) string { return s.prefix + id }
 // saved, and the expiry refreshed, only while the session still exists,
 // so that a save racing the session's expiry or deletion cannot bring
 // back a hash that nothing would ever expire. KEYS[1] is the session.
+// Each is made (its SHA-1 computed) at its first use: the package is
+// linked into every build, and most never use Redis.
 var (
 	// ARGV: field, created (Unix ms), idle timeout (ms).
-	createScript = goredis.NewScript(`
+	createScript = sync.OnceValue(func() *goredis.Script {
+		return goredis.NewScript(`
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`)
+	})
 
 	// ARGV: field, state, idle timeout (ms). Returns the state saved now;
 	// the given one when the session has ended.
-	saveIfAbsentScript = goredis.NewScript(`
+	saveIfAbsentScript = sync.OnceValue(func() *goredis.Script {
+		return goredis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return ARGV[2] end
 redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return redis.call('HGET', KEYS[1], ARGV[1])`)
+	})
 
 	// ARGV: field, state, idle timeout (ms).
-	saveScript = goredis.NewScript(`
+	saveScript = sync.OnceValue(func() *goredis.Script {
+		return goredis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`)
+	})
 )
 
 // Create starts a new session in Redis, expiring after the idle timeout.
@@ -130,7 +138,7 @@ func (s *Sessions) Create(ctx context.Context) (string, error) {
 	id := newID()
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	err := createScript.Run(ctx, s.client, []string{s.key(id)}, createdField, s.now().UnixMilli(), s.idle.Milliseconds()).Err()
+	err := createScript().Run(ctx, s.client, []string{s.key(id)}, createdField, s.now().UnixMilli(), s.idle.Milliseconds()).Err()
 	if err != nil {
 		return "", failure(err)
 	}
@@ -211,7 +219,7 @@ func (s *Sessions) SaveStateIfAbsent(ctx context.Context, id, name string, data 
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	saved, err := saveIfAbsentScript.Run(ctx, s.client, []string{s.key(id)}, statePrefix+name, data, s.idle.Milliseconds()).Text()
+	saved, err := saveIfAbsentScript().Run(ctx, s.client, []string{s.key(id)}, statePrefix+name, data, s.idle.Milliseconds()).Text()
 	if err != nil {
 		return nil, failure(err)
 	}
@@ -226,7 +234,7 @@ func (s *Sessions) SaveState(ctx context.Context, id, name string, data []byte) 
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	if err := saveScript.Run(ctx, s.client, []string{s.key(id)}, statePrefix+name, data, s.idle.Milliseconds()).Err(); err != nil {
+	if err := saveScript().Run(ctx, s.client, []string{s.key(id)}, statePrefix+name, data, s.idle.Milliseconds()).Err(); err != nil {
 		return failure(err)
 	}
 	return nil

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -224,8 +223,18 @@ func pathPrefix(s string) (string, error) {
 	return strings.TrimSuffix(s, "/"), nil
 }
 
-// healthGroupKey matches management.endpoint.health.group.<name>.include.
-var healthGroupKey = regexp.MustCompile(`^management\.endpoint\.health\.group\.([^.]+)\.include$`)
+// healthGroupName is the <name> of a key
+// management.endpoint.health.group.<name>.include, where <name> has no
+// dot. (Matched without a regular expression, which would be compiled at
+// every start-up.)
+func healthGroupName(key string) (string, bool) {
+	name, ok := strings.CutPrefix(key, "management.endpoint.health.group.")
+	if !ok {
+		return "", false
+	}
+	name, ok = strings.CutSuffix(name, ".include")
+	return name, ok && name != "" && !strings.Contains(name, ".")
+}
 
 // bindHealthGroups reads the user's health groups. Their names are part
 // of their keys, so the keys are found among those the settings files
@@ -235,14 +244,14 @@ func bindHealthGroups(b *config.Binder, env *config.Environment) map[string][]st
 	var groups map[string][]string
 	for _, src := range env.PropertySources(nil) {
 		for _, e := range src.Entries {
-			m := healthGroupKey.FindStringSubmatch(e.Key)
-			if m == nil {
+			name, ok := healthGroupName(e.Key)
+			if !ok {
 				continue
 			}
 			if groups == nil {
 				groups = map[string][]string{}
 			}
-			groups[m[1]] = config.Bind(b, e.Key, nil, config.List)
+			groups[name] = config.Bind(b, e.Key, nil, config.List)
 		}
 	}
 	return groups

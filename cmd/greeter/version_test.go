@@ -44,14 +44,14 @@ func TestHelpListsEverySetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, key := range s.bound {
-		if settingMeanings[key] == "" {
+		if settingMeanings()[key] == "" {
 			t.Errorf("setting %s has no meaning for --help in settingMeanings", key)
 		}
 		if !strings.Contains(out.String(), "--"+key+" ") {
 			t.Errorf("--help does not list %s", key)
 		}
 	}
-	for key := range settingMeanings {
+	for key := range settingMeanings() {
 		if !slices.Contains(s.bound, key) {
 			t.Errorf("settingMeanings describes %s, which nothing binds", key)
 		}

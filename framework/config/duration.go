@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -67,7 +68,7 @@ func parseDuration(s string) (time.Duration, error) {
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return scaled(n, time.Millisecond)
 	}
-	if m := isoDuration.FindStringSubmatch(s); m != nil && !strings.HasSuffix(strings.ToUpper(s), "T") {
+	if m := isoDuration().FindStringSubmatch(s); m != nil && !strings.HasSuffix(strings.ToUpper(s), "T") {
 		return parseISODuration(m)
 	}
 	return parseUnits(s)
@@ -121,8 +122,12 @@ func parseUnits(s string) (time.Duration, error) {
 }
 
 // isoDuration is java.time.Duration's pattern: days, then after T hours,
-// minutes and seconds with up to nine decimals, any of them signed.
-var isoDuration = regexp.MustCompile(`(?i)^([-+]?)P(?:([-+]?[0-9]+)D)?(?:T(?:([-+]?[0-9]+)H)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)(?:[.,]([0-9]{0,9}))?S)?)?$`)
+// minutes and seconds with up to nine decimals, any of them signed. It is
+// compiled at its first use, not at start-up, where every duration set is
+// usually written in Spring's simple form ("30s").
+var isoDuration = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^([-+]?)P(?:([-+]?[0-9]+)D)?(?:T(?:([-+]?[0-9]+)H)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)(?:[.,]([0-9]{0,9}))?S)?)?$`)
+})
 
 // parseISODuration adds up the parts isoDuration matched.
 func parseISODuration(m []string) (time.Duration, error) {

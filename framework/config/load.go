@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"slices"
 	"strings"
 
@@ -99,6 +100,7 @@ func Load(opts Options) (*Environment, error) {
 	}
 
 	l := &loader{opts: opts, initial: initial, parsed: map[string][]document{}}
+	l.wd, _ = os.Getwd()
 	env := &Environment{sources: slices.Concat(initial.sources, l.readFiles(locations)), loadKeys: initial.loadKeys}
 	if len(l.errs) > 0 {
 		return nil, errors.Join(l.errs...)
@@ -134,6 +136,9 @@ type loader struct {
 	// and its errors reported once.
 	parsed map[string][]document
 	errs   []error
+	// wd is the working directory when Load began, against which the ids
+	// of files on disk are made absolute.
+	wd string
 }
 
 // readFiles reads every settings file of one pass and returns their
@@ -186,11 +191,12 @@ func (l *loader) readFiles(locations []location) []*source {
 // bound marks a file read because of the profiles, profileFile a
 // profile-specific file; depth is how deeply f is imported.
 func (l *loader) fileSources(f settingsFile, bound, profileFile bool, depth int) []*source {
-	if l.loaded[f.id()] {
+	id := f.id(l.wd)
+	if l.loaded[id] {
 		return nil
 	}
-	l.loaded[f.id()] = true
-	docs := l.documents(f)
+	l.loaded[id] = true
+	docs := l.documents(f, id)
 	var out []*source
 	for i, d := range docs {
 		if !d.applies(l.profiles) {
@@ -213,8 +219,8 @@ func (l *loader) fileSources(f settingsFile, bound, profileFile bool, depth int)
 
 // documents returns the documents of f, nil when it is missing or broken;
 // a broken file is reported the first time it is read.
-func (l *loader) documents(f settingsFile) []document {
-	if docs, ok := l.parsed[f.id()]; ok {
+func (l *loader) documents(f settingsFile, id string) []document {
+	if docs, ok := l.parsed[id]; ok {
 		return docs
 	}
 	var docs []document
@@ -233,7 +239,7 @@ func (l *loader) documents(f settingsFile) []document {
 			l.errs = append(l.errs, fmt.Errorf("reading %s: %w", f.name(), err))
 		}
 	}
-	l.parsed[f.id()] = docs
+	l.parsed[id] = docs
 	return docs
 }
 

@@ -220,13 +220,18 @@ func (f settingsFile) isDir() bool {
 	return err == nil && info.IsDir()
 }
 
-// id tells files apart, embedded from on disk.
-func (f settingsFile) id() string {
-	if f.fsys != nil {
+// id tells files apart, embedded from on disk. A relative path is made
+// absolute against wd, the working directory ("" when it could not be
+// had), as filepath.Abs would make it, without asking the system for the
+// working directory for every file: Load asks once.
+func (f settingsFile) id(wd string) string {
+	switch {
+	case f.fsys != nil:
 		return "embedded:" + path.Clean(f.path)
-	}
-	if abs, err := filepath.Abs(f.path); err == nil {
-		return "file:" + abs
+	case filepath.IsAbs(f.path):
+		return "file:" + filepath.Clean(f.path)
+	case wd != "":
+		return "file:" + filepath.Join(wd, f.path)
 	}
 	return "file:" + f.path
 }
