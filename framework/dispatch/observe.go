@@ -11,7 +11,6 @@ import (
 // has been answered, for metrics and access logs.
 type Observation struct {
 	Method string
-	Path   string // the raw path, escaped as sent
 	// Route is the matched route's pattern, or for a request no route took
 	// one of the fixed labels NotFound, Redirection or Unknown, so that a
 	// scan of random paths adds no new values.
@@ -35,6 +34,17 @@ type Observation struct {
 	Context context.Context
 
 	ex *exchange // for ResponseHeader
+}
+
+// Path returns the request's path, escaped as sent (r.URL.EscapedPath).
+// It is a method, not a field, because escaping the path costs every
+// request: only an observer that reads it pays for it, as an access log
+// does.
+func (o Observation) Path() string {
+	if o.Request == nil {
+		return ""
+	}
+	return o.Request.URL.EscapedPath()
 }
 
 // ResponseHeader returns the headers of the answer. It is a method, not a
@@ -83,7 +93,7 @@ func observe(observers []func(Observation), tracer Tracer, ex *exchange, r *http
 		}
 	}
 	end := time.Now()
-	o := Observation{Method: r.Method, Path: r.URL.EscapedPath(), Route: route, Status: status,
+	o := Observation{Method: r.Method, Route: route, Status: status,
 		Bytes: ex.written, Duration: end.Sub(ex.began), End: end, RequestID: ex.requestID, Err: ex.err,
 		Request: r, Context: r.Context(), ex: ex}
 	for _, f := range observers {
