@@ -875,7 +875,7 @@ func TestAllocs(t *testing.T) {
 		t.Fatalf("status %d, %d bytes", w.status, w.n)
 	}
 	t.Logf("GET /hello/{id} with a small struct result: %v allocations", allocs)
-	const budget = 12
+	const budget = 2
 	if allocs > budget {
 		t.Errorf("%v allocations per request, more than the budget of %d", allocs, budget)
 	}
