@@ -866,6 +866,9 @@ func TestAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocation counts are not short")
 	}
+	if raceEnabled {
+		t.Skip("the race detector changes allocation counts")
+	}
 	d, r, w := allocRequest(t)
 	allocs := testing.AllocsPerRun(100, func() {
 		w.reset()
