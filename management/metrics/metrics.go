@@ -148,12 +148,20 @@ func (m *HTTP) ofRoute(id int, key labels) *timer {
 	return nil
 }
 
-// maxRouteSeries bounds the series remembered per route: past it, a
-// route's further label sets are found by their labels alone.
-const maxRouteSeries = 16
+// maxRouteSeries bounds the series remembered per route, and maxRouteID
+// the routes remembered (route IDs count the groups of every dispatcher
+// the process has built, tests' included): past them, series are found by
+// their labels alone.
+const (
+	maxRouteSeries = 16
+	maxRouteID     = 4096
+)
 
 // remember adds the series t of key to those of the route id.
 func (m *HTTP) remember(id int, key labels, t *timer) {
+	if id >= maxRouteID {
+		return
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var all []*[]routeSeries
