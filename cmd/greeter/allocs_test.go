@@ -14,7 +14,7 @@ func TestAllocsPerRequest(t *testing.T) {
 	}
 	budgets := map[string]float64{
 		"hello":        1,
-		"hi":           1,
+		"hi":           0,
 		"hello-id":     3,
 		"number":       1,
 		"post-message": 10,

@@ -121,10 +121,15 @@ func compileAll(routes []Route) ([]*route, []error) {
 	return compiled, errs
 }
 
-// matched is the handler every group is registered with on the ServeMux:
-// it writes nothing, and the dispatcher serves the group the ServeMux
-// matched, found by r.Pattern, once the ServeMux returns (see muxWriter).
-var matched = http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+// ServeHTTP is what the ServeMux calls for a request the group matched:
+// it writes nothing, and notes the group in the dispatcher's muxWriter, so
+// that the dispatcher serves it once the ServeMux returns (see muxWriter)
+// without looking it up again by r.Pattern.
+func (g *group) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
+	if m, ok := w.(*muxWriter); ok {
+		m.group = g
+	}
+}
 
 // register adds a group to the ServeMux, turning the ServeMux's panic on a
 // malformed or conflicting pattern into an error that names the route.
@@ -134,7 +139,7 @@ func register(mux *http.ServeMux, g *group) (err error) {
 			err = fmt.Errorf("route %s: %v", g.routes[0].name, p)
 		}
 	}()
-	mux.Handle(g.key, matched)
+	mux.Handle(g.key, g)
 	return nil
 }
 
@@ -158,7 +163,7 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d.answerUnmatched(ex, r, ex.mux.code)
 		return
 	}
-	g := d.groups[r.Pattern]
+	g := ex.mux.group // every pattern on the ServeMux is a group's
 	ex.pattern = g.pattern
 	ch, err := g.choose(ex, r)
 	if err != nil {

@@ -14,6 +14,19 @@ import (
 // everything the dispatcher answers goes through, so that it can tell the
 // observers what was written.
 type exchange struct {
+	state // of this request: zeroed by release
+
+	// Kept from request to request by release:
+	in     bytes.Buffer  // the request body
+	out    bytes.Buffer  // the response body
+	enc    *json.Encoder // writes into out; kept with it
+	ranges [8]mediaType  // backing store for the parsed Accept header
+}
+
+// state is what an exchange knows of one request. Everything of a
+// request's that is not a reusable buffer belongs here, so that release
+// forgets it with one assignment.
+type state struct {
 	w           http.ResponseWriter // the server's
 	status      int
 	written     int64
@@ -24,33 +37,36 @@ type exchange struct {
 	route       *route // the chosen route, for log lines
 	err         error  // what the answer was made from, when it is a failure
 
-	mux    muxWriter // what the ServeMux writes while it routes
-	req    Request
-	call   call
-	limit  io.LimitedReader // bounds a body of declared length
-	in     bytes.Buffer     // the request body
-	out    bytes.Buffer     // the response body
-	enc    *json.Encoder    // writes into out; kept with it
-	ranges [8]mediaType     // backing store for the parsed Accept header
-	accept []mediaType
-	parsed bool // accept holds the parsed Accept header
+	mux       muxWriter // what the ServeMux writes while it routes
+	req       Request
+	call      call
+	limit     io.LimitedReader // bounds a body of declared length
+	accept    []mediaType      // the parsed Accept header, in ranges
+	parsed    bool             // accept holds the parsed Accept header
+	rangesSet bool             // ranges holds a parsed Accept header's strings
 }
 
 // release forgets the request and drops buffers that a large request grew,
-// so that the pool does not hold on to them.
+// so that the pool does not hold on to them. It zeroes ranges only when a
+// request filled it, rather than clearing its 512 bytes every time.
 func (ex *exchange) release() {
 	const keep = 64 << 10
-	in, out, enc, inputs := ex.in, ex.out, ex.enc, ex.req.inputs
+	inputs := ex.req.inputs
 	clear(inputs) // drop the request's strings
-	*ex = exchange{}
-	ex.req.inputs = inputs[:0]
-	if in.Cap() <= keep {
-		ex.in = in
-		ex.in.Reset()
+	if ex.rangesSet {
+		ex.ranges = [len(ex.ranges)]mediaType{}
 	}
-	if out.Cap() <= keep {
-		ex.out, ex.enc = out, enc
+	ex.state = state{}
+	ex.req.inputs = inputs[:0]
+	if ex.in.Cap() <= keep {
+		ex.in.Reset()
+	} else {
+		ex.in = bytes.Buffer{}
+	}
+	if ex.out.Cap() <= keep {
 		ex.out.Reset()
+	} else {
+		ex.out, ex.enc = bytes.Buffer{}, nil
 	}
 }
 
@@ -109,6 +125,7 @@ func (ex *exchange) acceptRanges(r *http.Request) ([]mediaType, error) {
 	case "", "*/*":
 		ex.accept = nil
 	default:
+		ex.rangesSet = true
 		ex.accept, err = parseAccept(h, ex.ranges[:0])
 	}
 	ex.parsed = err == nil

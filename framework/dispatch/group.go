@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // group is the set of routes that share a method and a pattern: what the
 // ServeMux matches as one. Its routes differ only in their conditions.
 type group struct {
+	id         int      // the Observation.RouteID of its requests
 	key        string   // "GET /api/hello", as registered on the ServeMux
 	pattern    string   // "/api/hello", the route label of observations
 	routes     []*route // most specific first
@@ -20,6 +22,11 @@ type group struct {
 	writable   string // representations any route writes: a 406's detail
 	conditions string // the routes' params conditions: a 400's detail
 }
+
+// groupIDs numbers the groups of every dispatcher in the process, so that
+// an observer shared by several (the service's port and the management
+// port) can tell their groups apart by RouteID.
+var groupIDs atomic.Int64
 
 // maxGroupRoutes bounds a group: more routes for one method and pattern
 // could only differ in conditions nobody could keep apart.
@@ -36,7 +43,7 @@ func groupRoutes(routes []*route) ([]*group, []error) {
 		key := rt.decl.Method + " " + rt.decl.Pattern
 		g := byKey[key]
 		if g == nil {
-			g = &group{key: key, pattern: rt.decl.Pattern}
+			g = &group{id: int(groupIDs.Add(1)), key: key, pattern: rt.decl.Pattern}
 			byKey[key] = g
 			groups = append(groups, g)
 		}

@@ -198,6 +198,14 @@ func readBody[B any](c *call) (B, error) {
 
 func writeResult[T any](c *call, v T) error {
 	c.wrote = true
+	if c.out.format == FormatText && !c.statusCoder && !c.out.raw {
+		// A string is written as it is: the conversion below does not
+		// escape, so a text result is not boxed on the heap.
+		if s, ok := any(v).(string); ok {
+			c.buf.WriteString(s)
+			return nil
+		}
+	}
 	av := any(v) // boxed once, for both uses
 	if c.statusCoder {
 		c.status = av.(StatusCoder).StatusCode()

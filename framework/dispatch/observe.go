@@ -11,11 +11,16 @@ import (
 // has been answered, for metrics and access logs.
 type Observation struct {
 	Method string
-	Path   string // the raw path, escaped as sent
 	// Route is the matched route's pattern, or for a request no route took
 	// one of the fixed labels NotFound, Redirection or Unknown, so that a
 	// scan of random paths adds no new values.
-	Route     string
+	Route string
+	// RouteID identifies the route group (a method and a pattern) that
+	// took the request, unique within the process and above 0, or is 0
+	// when no route took it. An observer may use it to find what it keeps
+	// per route without hashing the route's labels for every request;
+	// observations with the same RouteID have the same Route.
+	RouteID   int
 	Status    int
 	Bytes     int64 // response body bytes written
 	Duration  time.Duration
@@ -35,6 +40,17 @@ type Observation struct {
 	Context context.Context
 
 	ex *exchange // for ResponseHeader
+}
+
+// Path returns the request's path, escaped as sent (r.URL.EscapedPath).
+// It is a method, not a field, because escaping the path costs every
+// request: only an observer that reads it pays for it, as an access log
+// does.
+func (o Observation) Path() string {
+	if o.Request == nil {
+		return ""
+	}
+	return o.Request.URL.EscapedPath()
 }
 
 // ResponseHeader returns the headers of the answer. It is a method, not a
@@ -82,8 +98,12 @@ func observe(observers []func(Observation), tracer Tracer, ex *exchange, r *http
 			route = Unknown
 		}
 	}
+	routeID := 0
+	if g := ex.mux.group; g != nil && ex.pattern != "" {
+		routeID = g.id
+	}
 	end := time.Now()
-	o := Observation{Method: r.Method, Path: r.URL.EscapedPath(), Route: route, Status: status,
+	o := Observation{Method: r.Method, Route: route, RouteID: routeID, Status: status,
 		Bytes: ex.written, Duration: end.Sub(ex.began), End: end, RequestID: ex.requestID, Err: ex.err,
 		Request: r, Context: r.Context(), ex: ex}
 	for _, f := range observers {

@@ -58,6 +58,7 @@ func TestObservations(t *testing.T) {
 		{"GET", "/health?s=UP", "/health", 200, 15, ""},
 		{"GET", "/health?s=DOWN", "/health", 503, 17, ""},
 	}
+	ids := map[string]int{} // route IDs by route
 	for _, tt := range tests {
 		w := httptest.NewRecorder()
 		d.ServeHTTP(w, httptest.NewRequest(tt.method, tt.target, nil))
@@ -68,6 +69,13 @@ func TestObservations(t *testing.T) {
 		if o.Route != tt.route || o.Status != tt.status || o.Method != tt.method || w.Code != tt.status {
 			t.Errorf("%q: observed %s %q %d (answered %d), want %s %q %d", in, o.Method, o.Route, o.Status, w.Code, tt.method, tt.route, tt.status)
 		}
+		switch id, seen := ids[o.Route]; {
+		case (o.RouteID == 0) != (tt.route == NotFound || tt.route == Unknown || tt.route == Redirection):
+			t.Errorf("%q: route ID %d for the route %q", in, o.RouteID, o.Route)
+		case seen && id != o.RouteID:
+			t.Errorf("%q: route ID %d, and %d for another request of the route %q", in, o.RouteID, id, o.Route)
+		}
+		ids[o.Route] = o.RouteID
 		if tt.bytes >= 0 && o.Bytes != tt.bytes {
 			t.Errorf("%q: observed %d bytes, want %d", in, o.Bytes, tt.bytes)
 		}

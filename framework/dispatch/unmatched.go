@@ -10,8 +10,9 @@ import "net/http"
 // Location are kept; its status is noted and its plain-text body dropped,
 // and answerUnmatched then answers in the dispatcher's own way.
 type muxWriter struct {
-	w    http.ResponseWriter // the server's
-	code int                 // the ServeMux's status; 0 when a group took the request
+	w     http.ResponseWriter // the server's
+	code  int                 // the ServeMux's status; 0 when a group took the request
+	group *group              // the group that took the request
 }
 
 // Header is the response's header map. It is not fetched before the

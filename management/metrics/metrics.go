@@ -9,8 +9,10 @@ package metrics
 import (
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -54,10 +56,23 @@ type HTTP struct {
 	mu     sync.RWMutex
 	series map[labels]*timer
 
+	// byRoute holds, by Observation.RouteID, the series already seen of
+	// each route, so that a request of a route finds its series without
+	// hashing its labels: a few entries to compare, for the route's
+	// methods, statuses and errors. Written under mu, copied on write.
+	byRoute atomic.Pointer[[]*[]routeSeries]
+
 	// The Go runtime and process collectors are registered at the first
 	// read: building them reads every runtime metric's description,
 	// which would add to start-up for nothing until someone scrapes.
 	runtimeOnce sync.Once
+}
+
+// routeSeries is a series of a route, by the labels that vary within it.
+type routeSeries struct {
+	method, exception string
+	status            int
+	t                 *timer
 }
 
 type labels struct {
@@ -77,30 +92,102 @@ func New(opts Options) *HTTP {
 	return m
 }
 
-var knownMethods = map[string]bool{"GET": true, "HEAD": true, "POST": true, "PUT": true, "PATCH": true,
-	"DELETE": true, "OPTIONS": true, "TRACE": true, "CONNECT": true}
+// knownMethod reports whether a method is one of HTTP's own, which label
+// a request as they are; any other is "other". A switch, not a map: it
+// runs for every request.
+func knownMethod(m string) bool {
+	switch m {
+	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT":
+		return true
+	}
+	return false
+}
 
 // Observe records one request; it is a dispatch observer.
 func (m *HTTP) Observe(o dispatch.Observation) {
 	method := o.Method
-	if !knownMethods[method] {
+	if !knownMethod(method) {
 		method = "other"
 	}
 	key := labels{method: method, route: o.Route, status: o.Status}
 	if o.Err != nil {
 		key.exception = errorName(o.Err)
 	}
-	m.mu.RLock()
-	t := m.series[key]
-	m.mu.RUnlock()
+	id := o.RouteID
+	t := m.ofRoute(id, key)
 	if t == nil {
-		t = m.add(key)
+		m.mu.RLock()
+		t = m.series[key]
+		m.mu.RUnlock()
+		if t == nil {
+			t = m.add(key)
+		}
+		if id > 0 {
+			m.remember(id, key, t)
+		}
 	}
 	end := o.End
 	if end.IsZero() { // an observer's caller that does not say when
 		end = time.Now()
 	}
 	t.record(o.Duration, clock(end))
+}
+
+// ofRoute returns the series of the route id with the labels of key, when
+// it has been seen, or nil.
+func (m *HTTP) ofRoute(id int, key labels) *timer {
+	all := m.byRoute.Load()
+	if id <= 0 || all == nil || id >= len(*all) || (*all)[id] == nil {
+		return nil
+	}
+	for _, rs := range *(*all)[id] {
+		if rs.status == key.status && rs.method == key.method && rs.exception == key.exception {
+			return rs.t
+		}
+	}
+	return nil
+}
+
+// maxRouteSeries bounds the series remembered per route, and maxRouteID
+// the routes remembered (route IDs count the groups of every dispatcher
+// the process has built, tests' included): past them, series are found by
+// their labels alone.
+const (
+	maxRouteSeries = 16
+	maxRouteID     = 4096
+)
+
+// remember adds the series t of key to those of the route id.
+func (m *HTTP) remember(id int, key labels, t *timer) {
+	if id >= maxRouteID {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var all []*[]routeSeries
+	if p := m.byRoute.Load(); p != nil {
+		all = *p
+	}
+	if id >= len(all) {
+		all = append(slices.Clone(all), make([]*[]routeSeries, id+1-len(all))...)
+	} else {
+		all = slices.Clone(all)
+	}
+	var list []routeSeries
+	if all[id] != nil {
+		list = *all[id]
+	}
+	for _, rs := range list {
+		if rs.status == key.status && rs.method == key.method && rs.exception == key.exception {
+			return // another request remembered it first
+		}
+	}
+	if len(list) >= maxRouteSeries {
+		return
+	}
+	list = append(slices.Clip(list), routeSeries{method: key.method, exception: key.exception, status: key.status, t: t})
+	all[id] = &list
+	m.byRoute.Store(&all)
 }
 
 // add makes the series of a label set, once: the hot path then neither

@@ -143,6 +143,39 @@ func TestOpenMetrics(t *testing.T) {
 	}
 }
 
+// TestObserveByRouteID checks that observations that name their route by
+// RouteID land in the series their labels name, as those without do.
+func TestObserveByRouteID(t *testing.T) {
+	end := time.Now()
+	var obs []dispatch.Observation
+	for i, status := range []int{200, 200, 404, 200, 500, 404, 200} {
+		o := dispatch.Observation{Method: "GET", Route: "/a/{id}", RouteID: 7, Status: status, Duration: time.Duration(i+1) * time.Millisecond, End: end}
+		if status == 404 {
+			o.Err = &notFoundError{}
+		}
+		obs = append(obs, o, dispatch.Observation{Method: "HEAD", Route: "/a/{id}", RouteID: 7, Status: status, Duration: time.Millisecond, End: end},
+			dispatch.Observation{Method: "GET", Route: "/b", RouteID: 3, Status: status, Duration: time.Millisecond, End: end})
+	}
+	byID, byLabels := New(Options{}), New(Options{})
+	for _, o := range obs {
+		byID.Observe(o)
+		o.RouteID = 0
+		byLabels.Observe(o)
+	}
+	requests := func(m *HTTP) string {
+		var lines []string
+		for line := range strings.Lines(scrape(m)) {
+			if strings.HasPrefix(line, "http_server_requests_seconds") {
+				lines = append(lines, line)
+			}
+		}
+		return strings.Join(lines, "")
+	}
+	if got, want := requests(byID), requests(byLabels); got != want || !strings.Contains(got, `uri="/b"`) {
+		t.Errorf("observed by route ID:\n%s\nby labels:\n%s", got, want)
+	}
+}
+
 func TestObserveAllocatesNothingOnceWarm(t *testing.T) {
 	for _, histogram := range []bool{false, true} {
 		m := New(Options{PercentilesHistogram: histogram})
