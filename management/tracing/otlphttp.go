@@ -3,9 +3,11 @@ package tracing
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"time"
 
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -26,11 +28,16 @@ import (
 // the README's Tracing section).
 type otlpHTTP struct {
 	url    string
+	shown  string // url with any password masked, for errors, which are logged
 	client *http.Client
 }
 
-func newOTLPHTTP(url string, timeout time.Duration) *otlpHTTP {
-	return &otlpHTTP{url: url, client: &http.Client{Timeout: timeout}}
+func newOTLPHTTP(endpoint string, timeout time.Duration) *otlpHTTP {
+	shown := endpoint
+	if u, err := url.Parse(endpoint); err == nil {
+		shown = u.Redacted()
+	}
+	return &otlpHTTP{url: endpoint, shown: shown, client: &http.Client{Timeout: timeout}}
 }
 
 func (c *otlpHTTP) Start(context.Context) error { return nil }
@@ -61,12 +68,16 @@ func (c *otlpHTTP) UploadTraces(ctx context.Context, spans []*tracepb.ResourceSp
 	req.Header.Set("Content-Type", "application/x-protobuf")
 	resp, err := c.client.Do(req)
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			ue.URL = c.shown // net/http's error quotes the URL, password and all
+		}
 		return err
 	}
 	defer resp.Body.Close()
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // lets the connection be reused
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("the collector at %s answered %s", c.url, resp.Status)
+		return fmt.Errorf("the collector at %s answered %s", c.shown, resp.Status)
 	}
 	return nil
 }

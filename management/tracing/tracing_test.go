@@ -99,3 +99,19 @@ func TestOTLPHTTPReportsARefusal(t *testing.T) {
 		t.Errorf("UploadTraces to a collector that answers 503: %v", err)
 	}
 }
+
+// An export error names the collector without the password its URL may
+// carry: the error is logged.
+func TestOTLPHTTPErrorsHideThePassword(t *testing.T) {
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+	}))
+	defer refusing.Close()
+	withPassword := strings.Replace(refusing.URL, "http://", "http://user:hunter2@", 1)
+	for _, endpoint := range []string{withPassword + "/v1/traces", "http://user:hunter2@127.0.0.1:1/v1/traces"} {
+		err := newOTLPHTTP(endpoint, time.Second).UploadTraces(context.Background(), []*tracepb.ResourceSpans{{}})
+		if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "user:") {
+			t.Errorf("UploadTraces to %s: %v; want an error naming the collector without its password", endpoint, err)
+		}
+	}
+}
