@@ -9,33 +9,24 @@ package main
 import (
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"os"
-	"strings"
+
+	"github.com/springport/greeter/bench/reference"
 )
 
 func main() {
-	port := "0"
-	for _, a := range os.Args[1:] {
-		v, ok := strings.CutPrefix(a, "--server.port=")
-		if !ok {
-			fmt.Fprintf(os.Stderr, "unknown argument %q; only --server.port=N is understood\n", a)
-			os.Exit(2)
-		}
-		port = v
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:"+port)
+	args, err := reference.Args(os.Args[1:], map[string]string{"server.port": "0"})
 	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	sink := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/x-protobuf") // an empty ExportTraceServiceResponse
+	})}
+	if err := reference.Serve(sink, args["server.port"]); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	slog.New(slog.NewTextHandler(os.Stdout, nil)).Info("started", "addr", ln.Addr().String())
-	err = http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/x-protobuf") // an empty ExportTraceServiceResponse
-	}))
-	fmt.Fprintln(os.Stderr, err)
-	os.Exit(1)
 }

@@ -9,26 +9,19 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/springport/greeter/bench/reference"
 	"github.com/springport/greeter/postgres"
 )
 
 func main() {
-	port, databaseURL := "8080", ""
-	for _, a := range os.Args[1:] {
-		if v, ok := strings.CutPrefix(a, "--server.port="); ok {
-			port = v
-		} else if v, ok := strings.CutPrefix(a, "--app.datasource.url="); ok {
-			databaseURL = v
-		} else {
-			fmt.Fprintf(os.Stderr, "unknown argument %q; only --server.port=N and --app.datasource.url=URL are understood\n", a)
-			os.Exit(2)
-		}
+	args, err := reference.Args(os.Args[1:], map[string]string{"server.port": "8080", "app.datasource.url": ""})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
 	handler := reference.Handler()
-	if databaseURL != "" {
+	if databaseURL := args["app.datasource.url"]; databaseURL != "" {
 		db, err := postgres.Open(context.Background(), postgres.Options{URL: databaseURL})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -37,7 +30,7 @@ func main() {
 		defer db.Close()
 		handler = reference.StoreHandler(db.Messages())
 	}
-	if err := reference.Serve(reference.Server(handler), port); err != nil {
+	if err := reference.Serve(reference.Server(handler), args["server.port"]); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

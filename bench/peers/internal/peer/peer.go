@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/springport/greeter/bench/reference"
@@ -40,16 +39,12 @@ func (m *Messages) Texts() []string {
 // (8080 without it; 0 picks a free one), printing the address it listens
 // on, until SIGINT or SIGTERM. It exits on an error.
 func Main(newServer func(*Messages, int32) reference.Runner) {
-	port := "8080"
-	for _, a := range os.Args[1:] {
-		v, ok := strings.CutPrefix(a, "--server.port=")
-		if !ok {
-			fmt.Fprintf(os.Stderr, "unknown argument %q; only --server.port=N is understood\n", a)
-			os.Exit(2)
-		}
-		port = v
+	args, err := reference.Args(os.Args[1:], map[string]string{"server.port": "8080"})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
-	if err := reference.Serve(newServer(new(Messages), rand.Int32()), port); err != nil {
+	if err := reference.Serve(newServer(new(Messages), rand.Int32()), args["server.port"]); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
