@@ -25,7 +25,7 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 // accessLog returns an observer that logs one line per request.
 func accessLog(logger *slog.Logger) func(dispatch.Observation) {
 	return func(o dispatch.Observation) {
-		logger.LogAttrs(o.Context, slog.LevelInfo, "request",
+		logger.LogAttrs(o.Context(), slog.LevelInfo, "request",
 			slog.String("method", o.Method), slog.String("path", o.Path()), slog.String("route", o.Route),
 			slog.Int("status", o.Status), slog.Int64("bytes", o.Bytes),
 			slog.Duration("duration", o.Duration), slog.String("request_id", o.RequestID))

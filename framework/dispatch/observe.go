@@ -35,11 +35,16 @@ type Observation struct {
 	// during the call: an observer must copy what it keeps.
 	Request *http.Request
 
-	// Context is the request's, so that a log line about the request
-	// carries what the context holds (its trace, for one).
-	Context context.Context
-
 	ex *exchange // for ResponseHeader
+}
+
+// Context returns the request's context, so that a log line about the
+// request carries what the context holds (its trace, for one).
+func (o Observation) Context() context.Context {
+	if o.Request == nil {
+		return context.Background()
+	}
+	return o.Request.Context()
 }
 
 // Path returns the request's path, escaped as sent (r.URL.EscapedPath).
@@ -105,11 +110,11 @@ func observe(observers []func(Observation), tracer Tracer, ex *exchange, r *http
 	end := time.Now()
 	o := Observation{Method: r.Method, Route: route, RouteID: routeID, Status: status,
 		Bytes: ex.written, Duration: end.Sub(ex.began), End: end, RequestID: ex.requestID, Err: ex.err,
-		Request: r, Context: r.Context(), ex: ex}
+		Request: r, ex: ex}
 	for _, f := range observers {
 		f(o)
 	}
 	if tracer != nil {
-		tracer.End(o.Context, o)
+		tracer.End(o.Context(), o)
 	}
 }

@@ -79,7 +79,7 @@ func TestMethodOf(t *testing.T) {
 func BenchmarkPropagationOnly(b *testing.B) {
 	var tr Tracer
 	r := httptest.NewRequest("GET", "/api/hello", nil)
-	o := dispatch.Observation{Method: "GET", Route: "/api/hello", Status: 200, Context: r.Context()}
+	o := dispatch.Observation{Method: "GET", Route: "/api/hello", Status: 200, Request: r}
 	b.ReportAllocs()
 	for b.Loop() {
 		tr.End(tr.Start(r), o)
