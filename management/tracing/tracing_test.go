@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
-	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
 	"github.com/springport/greeter/framework/dispatch"
 )
@@ -94,9 +93,9 @@ func TestOTLPHTTPReportsARefusal(t *testing.T) {
 	}))
 	defer refusing.Close()
 	c := newOTLPHTTP(refusing.URL+"/v1/traces", time.Second)
-	err := c.UploadTraces(context.Background(), []*tracepb.ResourceSpans{{}})
+	err := c.post(context.Background(), nil)
 	if err == nil || !strings.Contains(err.Error(), "503") {
-		t.Errorf("UploadTraces to a collector that answers 503: %v", err)
+		t.Errorf("post to a collector that answers 503: %v", err)
 	}
 }
 
@@ -109,9 +108,9 @@ func TestOTLPHTTPErrorsHideThePassword(t *testing.T) {
 	defer refusing.Close()
 	withPassword := strings.Replace(refusing.URL, "http://", "http://user:hunter2@", 1)
 	for _, endpoint := range []string{withPassword + "/v1/traces", "http://user:hunter2@127.0.0.1:1/v1/traces"} {
-		err := newOTLPHTTP(endpoint, time.Second).UploadTraces(context.Background(), []*tracepb.ResourceSpans{{}})
+		err := newOTLPHTTP(endpoint, time.Second).post(context.Background(), nil)
 		if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "user:") {
-			t.Errorf("UploadTraces to %s: %v; want an error naming the collector without its password", endpoint, err)
+			t.Errorf("post to %s: %v; want an error naming the collector without its password", endpoint, err)
 		}
 	}
 }
