@@ -68,6 +68,20 @@ func TestExportRequestIsTheProtobufModulesBytes(t *testing.T) {
 	}
 }
 
+// A string that is not UTF-8, which otlptrace could not send (proto.Marshal
+// refuses it, and the batch with it), is sent with U+FFFD in place of its
+// bad bytes.
+func TestExportRequestRepairsUTF8(t *testing.T) {
+	spans := tracetest.SpanStubs{{Name: "GET", Attributes: []attribute.KeyValue{attribute.String("url.path", "/api/\xff/x")}}}.Snapshots()
+	var req collectorpb.ExportTraceServiceRequest
+	if err := proto.Unmarshal(appendExportRequest(nil, spans), &req); err != nil {
+		t.Fatalf("the request does not decode: %v", err)
+	}
+	if got := req.ResourceSpans[0].ScopeSpans[0].Spans[0].Attributes[0].Value.GetStringValue(); got != "/api/\uFFFD/x" {
+		t.Errorf("url.path = %q, want %q", got, "/api/\uFFFD/x")
+	}
+}
+
 // A batch of nil spans, or none, is no request: nothing is posted.
 func TestExportRequestOfNoSpanIsEmpty(t *testing.T) {
 	if b := appendExportRequest(nil, []sdktrace.ReadOnlySpan{nil, nil}); len(b) != 0 {

@@ -3,6 +3,8 @@ package tracing
 import (
 	"encoding/binary"
 	"math"
+	"strings"
+	"unicode/utf8"
 )
 
 // protobuf's wire format, as much of it as an OTLP export request needs.
@@ -68,7 +70,16 @@ func appendStringField(b []byte, field int, s string) []byte {
 }
 
 // appendString writes s even when it is empty, as a oneof member is.
+//
+// A protobuf string must be UTF-8, and decoders may refuse a message
+// holding one that is not, so the bytes that are not are written as
+// U+FFFD, the replacement character. Such strings come from requests (a
+// path with %ff in it is one): with otlptrace, proto.Marshal refused the
+// whole batch for one of them.
 func appendString(b []byte, field int, s string) []byte {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
 	b = binary.AppendUvarint(appendKey(b, field, wireBytes), uint64(len(s)))
 	return append(b, s...)
 }
