@@ -52,11 +52,12 @@ func New(opts Options) *Tracing {
 	exporter := &spanExporter{collector: newOTLPHTTP(opts.Endpoint, opts.Timeout)}
 	// The SDK reports failures to send through a process-wide handler,
 	// by default to the standard log package's stderr; they go to the
-	// service's log instead.
+	// service's log instead, naming the collector without the password
+	// its URL may carry.
 	if opts.Logger != nil {
 		logger := opts.Logger
 		otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
-			logger.Warn("tracing: spans could not be exported", "endpoint", opts.Endpoint, "err", err)
+			logger.Warn("tracing: spans could not be exported", "endpoint", exporter.collector.shown, "err", err)
 		}))
 	}
 	t.provider = sdktrace.NewTracerProvider(

@@ -114,3 +114,22 @@ func TestOTLPHTTPErrorsHideThePassword(t *testing.T) {
 		}
 	}
 }
+
+// The log line of a failed export names the collector without the
+// password its URL may carry, as the export's error does.
+func TestFailedExportLogHidesThePassword(t *testing.T) {
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+	}))
+	defer refusing.Close()
+	var log bytes.Buffer
+	tr := New(Options{Enabled: true, Endpoint: strings.Replace(refusing.URL, "http://", "http://user:hunter2@", 1) + "/v1/traces",
+		Probability: 1, Timeout: time.Second, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	tracer := tr.Tracer()
+	r := httptest.NewRequest("GET", "/", nil)
+	tracer.End(tracer.Start(r), dispatch.Observation{Method: "GET", Route: "/", Status: 200, Request: r})
+	tr.Shutdown()
+	if !strings.Contains(log.String(), "spans could not be exported") || strings.Contains(log.String(), "hunter2") {
+		t.Errorf("the log of a failed export:\n%s\nwant it without the password", log.String())
+	}
+}
