@@ -16,12 +16,14 @@ import (
 // and so links the protobuf module, whose init functions cost the
 // service's start-up time and idle memory even with tracing off (see the
 // README's Tracing section). It behaves as otlptrace.Exporter did with
-// our client: the same bytes, the same errors, and Shutdown only closes
-// idle connections, after which a late export is still attempted.
+// our client: the same bytes (but for strings that are not UTF-8, which
+// otlptrace could not send at all; see appendString), the same errors,
+// and Shutdown only closes idle connections, after which a late export is
+// still attempted.
 type spanExporter struct {
 	collector *otlpHTTP
 	// lastSize is the size of the last request. The next is likely
-	// about as large (a full batch is 512 spans, some 300 kB), and one
+	// about as large (a full batch is 512 spans, some 250 kB), and one
 	// allocation of that size saves the copies and garbage of growing a
 	// buffer to it. (The buffer itself is not reused: net/http may still
 	// be reading a request's body after the response has come.)
@@ -43,6 +45,8 @@ func (e *spanExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnl
 	return nil
 }
 
+// encode writes the export request of spans into a new buffer of about
+// the last one's size.
 func (e *spanExporter) encode(spans []sdktrace.ReadOnlySpan) []byte {
 	body := appendExportRequest(make([]byte, 0, e.lastSize+e.lastSize/8), spans)
 	e.lastSize = len(body)

@@ -27,9 +27,10 @@ import (
 // trace/v1/trace.proto, common/v1/common.proto,
 // resource/v1/resource.proto).
 func appendExportRequest(b []byte, spans []sdktrace.ReadOnlySpan) []byte {
-	// Groups keep the order in which their first span came. There are
-	// few of them (this service has one resource and one scope), so
-	// they are found by a linear search rather than a map.
+	// Groups keep the order in which their first span came (otlptrace's
+	// ResourceSpans came in a map's random order; the order carries no
+	// meaning). There are few groups (this service has one resource and
+	// one scope), so they are found by a linear search, not a map.
 	var resources []sdktrace.ReadOnlySpan // the first span of each resource
 	var scopes []scopeKey
 	for _, s := range spans {
@@ -103,7 +104,9 @@ func hasScope(keys []scopeKey, g scopeKey) bool {
 	return false
 }
 
-// appendResource writes a Resource: attributes = 1.
+// appendResource writes a Resource: attributes = 1. Its
+// dropped_attributes_count (2) stays 0, unwritten: the SDK's resources
+// drop no attribute, and otlptrace does not write it either.
 func appendResource(b []byte, field int, res *resource.Resource) []byte {
 	b, start := openMessage(b, field)
 	b = appendAttributeSet(b, 1, res.Iter())
