@@ -18,9 +18,11 @@
 //     pattern the dispatcher matched.
 //   - New (provider.go) builds the OpenTelemetry SDK from the
 //     management.tracing.* and management.otlp.tracing.* settings: a
-//     sampler, and the SDK's batch OTLP exporter, which sends the recorded
-//     spans over OTLP/HTTP (protobuf) to a collector through otlpHTTP
-//     (otlphttp.go).
+//     sampler, and the SDK's batch span processor, which hands the
+//     recorded spans to spanExporter (exporter.go). That writes each
+//     batch as an OTLP export request in protobuf's wire format
+//     (otlpencode.go, wire.go), without the protobuf module, and posts
+//     it over OTLP/HTTP to a collector through otlpHTTP (otlphttp.go).
 //   - LogHandler (log.go) wraps a slog.Handler so that a log line written
 //     with a request's context carries trace_id and span_id, as Spring
 //     puts traceId and spanId in the logging MDC.

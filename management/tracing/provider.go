@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
@@ -45,22 +44,20 @@ type Tracing struct {
 
 // New builds the SDK when spans are to be recorded. Nothing is started,
 // and nothing is sent anywhere, when they are not.
-func New(opts Options) (*Tracing, error) {
+func New(opts Options) *Tracing {
 	t := &Tracing{timeout: opts.Timeout}
 	if !opts.Enabled || opts.Endpoint == "" {
-		return t, nil
+		return t
 	}
-	exporter, err := otlptrace.New(context.Background(), newOTLPHTTP(opts.Endpoint, opts.Timeout))
-	if err != nil {
-		return nil, err
-	}
+	exporter := &spanExporter{collector: newOTLPHTTP(opts.Endpoint, opts.Timeout)}
 	// The SDK reports failures to send through a process-wide handler,
 	// by default to the standard log package's stderr; they go to the
-	// service's log instead.
+	// service's log instead, naming the collector without the password
+	// its URL may carry.
 	if opts.Logger != nil {
 		logger := opts.Logger
 		otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
-			logger.Warn("tracing: spans could not be exported", "endpoint", opts.Endpoint, "err", err)
+			logger.Warn("tracing: spans could not be exported", "endpoint", exporter.collector.shown, "err", err)
 		}))
 	}
 	t.provider = sdktrace.NewTracerProvider(
@@ -72,7 +69,7 @@ func New(opts Options) (*Tracing, error) {
 		sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.TraceIDRatioBased(opts.Probability))),
 		sdktrace.WithResource(resource.NewSchemaless(semconv.ServiceName(opts.Service), semconv.ServiceVersion(opts.Version))),
 	)
-	return t, nil
+	return t
 }
 
 // Recording reports whether spans are recorded and exported.

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
-	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
 	"github.com/springport/greeter/framework/dispatch"
 )
@@ -94,9 +93,9 @@ func TestOTLPHTTPReportsARefusal(t *testing.T) {
 	}))
 	defer refusing.Close()
 	c := newOTLPHTTP(refusing.URL+"/v1/traces", time.Second)
-	err := c.UploadTraces(context.Background(), []*tracepb.ResourceSpans{{}})
+	err := c.post(context.Background(), nil)
 	if err == nil || !strings.Contains(err.Error(), "503") {
-		t.Errorf("UploadTraces to a collector that answers 503: %v", err)
+		t.Errorf("post to a collector that answers 503: %v", err)
 	}
 }
 
@@ -109,9 +108,28 @@ func TestOTLPHTTPErrorsHideThePassword(t *testing.T) {
 	defer refusing.Close()
 	withPassword := strings.Replace(refusing.URL, "http://", "http://user:hunter2@", 1)
 	for _, endpoint := range []string{withPassword + "/v1/traces", "http://user:hunter2@127.0.0.1:1/v1/traces"} {
-		err := newOTLPHTTP(endpoint, time.Second).UploadTraces(context.Background(), []*tracepb.ResourceSpans{{}})
+		err := newOTLPHTTP(endpoint, time.Second).post(context.Background(), nil)
 		if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "user:") {
-			t.Errorf("UploadTraces to %s: %v; want an error naming the collector without its password", endpoint, err)
+			t.Errorf("post to %s: %v; want an error naming the collector without its password", endpoint, err)
 		}
+	}
+}
+
+// The log line of a failed export names the collector without the
+// password its URL may carry, as the export's error does.
+func TestFailedExportLogHidesThePassword(t *testing.T) {
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+	}))
+	defer refusing.Close()
+	var log bytes.Buffer
+	tr := New(Options{Enabled: true, Endpoint: strings.Replace(refusing.URL, "http://", "http://user:hunter2@", 1) + "/v1/traces",
+		Probability: 1, Timeout: time.Second, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	tracer := tr.Tracer()
+	r := httptest.NewRequest("GET", "/", nil)
+	tracer.End(tracer.Start(r), dispatch.Observation{Method: "GET", Route: "/", Status: 200, Request: r})
+	tr.Shutdown()
+	if !strings.Contains(log.String(), "spans could not be exported") || strings.Contains(log.String(), "hunter2") {
+		t.Errorf("the log of a failed export:\n%s\nwant it without the password", log.String())
 	}
 }
