@@ -216,10 +216,10 @@ func TestPromtoolParses(t *testing.T) {
 	}
 }
 
-// TestServedAsBefore checks the HTTP handler end to end: a scrape of the
-// runtime and process metrics has the families client_golang's
-// collectors gave, with their types.
-func TestServedAsBefore(t *testing.T) {
+// TestRuntimeAndProcessFamilies checks, through the HTTP handler, that a
+// scrape has the runtime and process families client_golang's collectors
+// gave, with their types.
+func TestRuntimeAndProcessFamilies(t *testing.T) {
 	m := New(Options{})
 	w := httptest.NewRecorder()
 	m.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/metrics", nil))

@@ -9,9 +9,9 @@
 // The exposition is written here (exposition.go), with the standard
 // library only, as client_golang's promhttp wrote it, and the runtime and
 // process metrics (runtime.go, process.go) are those of its collectors:
-// linking client_golang cost the service 6 MiB of idle memory and a
-// third more start-up, in the package initialisation of it and of what it
-// brings (prometheus/common, procfs, client_model and protobuf).
+// linking client_golang, with prometheus/common, procfs and client_model,
+// cost the service about 0.9 MiB of idle memory and a quarter of its
+// start-up instructions, mostly in their package initialisation.
 package metrics
 
 import (
