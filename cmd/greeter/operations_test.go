@@ -87,7 +87,7 @@ func TestPrometheus(t *testing.T) {
 			s.do(t, "BREW", fmt.Sprintf("/api/hello/%d", i), "")
 		}
 		r := s.do(t, "GET", "/actuator/prometheus", "")
-		// promhttp adds a parameter of its own (escaping=underscores).
+		// The handler adds a parameter of its own, as promhttp did (escaping=underscores).
 		mt, params, err := mime.ParseMediaType(r.header.Get("Content-Type"))
 		if r.status != 200 || err != nil || mt != "text/plain" || params["version"] != "0.0.4" || params["charset"] != "utf-8" {
 			t.Fatalf("/actuator/prometheus: %d %q, want the text format 0.0.4 in UTF-8", r.status, r.header.Get("Content-Type"))

@@ -5,12 +5,10 @@ import (
 	"math"
 	"slices"
 	"strings"
-
-	dto "github.com/prometheus/client_model/go"
 )
 
 // The registry read back as Micrometer's meters, for /actuator/metrics:
-// each Prometheus family is gathered, as a scrape does, and named as the
+// each family is gathered, as a scrape does, and named as the
 // Micrometer meter that PrometheusNamingConvention would have written
 // under that name. There is no second bookkeeping to drift from the
 // exposition, and reading costs nothing until someone asks.
@@ -65,31 +63,29 @@ var units = []string{"seconds", "bytes"}
 // meter is a Micrometer meter and the families it is read from.
 type meter struct {
 	name, unit string
-	family     *dto.MetricFamily
-	max        *dto.MetricFamily // the _max gauge of a summary or histogram
+	family     *family
+	max        *family // the _max gauge of a summary or histogram
 }
 
 // meters gathers the registry, by dotted name.
 func (m *HTTP) meters() map[string]meter {
-	m.withRuntime()
-	// A collector that fails leaves its families out and the others in,
-	// as in a scrape.
-	families, _ := m.registry.Gather()
-	byName := make(map[string]*dto.MetricFamily, len(families))
-	for _, f := range families {
-		byName[f.GetName()] = f
+	families := m.gather()
+	byName := make(map[string]*family, len(families))
+	for i := range families {
+		byName[families[i].name] = &families[i]
 	}
 	out := make(map[string]meter, len(families))
-	for _, f := range families {
-		name := f.GetName()
-		if base, ok := strings.CutSuffix(name, "_max"); ok && f.GetType() == dto.MetricType_GAUGE && distribution(byName[base]) {
+	for i := range families {
+		f := &families[i]
+		name := f.name
+		if base, ok := strings.CutSuffix(name, "_max"); ok && f.typ == gaugeType && distribution(byName[base]) {
 			continue // the MAX of base
 		}
 		mt := meter{family: f}
 		if n, ok := micrometerNames[name]; ok {
 			mt.name, mt.unit = n.name, n.unit
 		} else {
-			mt.name, mt.unit = dotted(name, f.GetType(), byName)
+			mt.name, mt.unit = dotted(name, f.typ, byName)
 		}
 		if distribution(f) {
 			mt.max = byName[name+"_max"]
@@ -99,14 +95,14 @@ func (m *HTTP) meters() map[string]meter {
 	return out
 }
 
-func distribution(f *dto.MetricFamily) bool {
-	return f != nil && (f.GetType() == dto.MetricType_SUMMARY || f.GetType() == dto.MetricType_HISTOGRAM)
+func distribution(f *family) bool {
+	return f != nil && (f.typ == summaryType || f.typ == histogramType)
 }
 
 // dotted is the Micrometer name and base unit of a Prometheus family.
-func dotted(name string, typ dto.MetricType, byName map[string]*dto.MetricFamily) (string, string) {
+func dotted(name string, typ metricType, byName map[string]*family) (string, string) {
 	suffix := ""
-	if typ == dto.MetricType_COUNTER {
+	if typ == counterType {
 		if base, ok := strings.CutSuffix(name, "_total"); ok {
 			name = base
 			if byName[base] != nil {
@@ -138,7 +134,7 @@ func (m *HTTP) Metric(name string, tags []Tag) (Meter, bool) {
 	if !ok {
 		return Meter{}, false
 	}
-	out := Meter{Name: mt.name, Description: mt.family.GetHelp(), BaseUnit: mt.unit}
+	out := Meter{Name: mt.name, Description: mt.family.help, BaseUnit: mt.unit}
 	values := map[string]map[string]bool{}
 	stats := map[string]float64{}
 	var order []string
@@ -157,39 +153,34 @@ func (m *HTTP) Metric(name string, tags []Tag) (Meter, bool) {
 		total = "TOTAL_TIME"
 	}
 	matched := false
-	for _, s := range mt.family.GetMetric() {
+	for _, s := range mt.family.series {
 		if !hasTags(s, tags) {
 			continue
 		}
 		matched = true
-		for _, l := range s.GetLabel() {
-			if values[l.GetName()] == nil {
-				values[l.GetName()] = map[string]bool{}
+		for _, l := range s.labels {
+			if values[l.name] == nil {
+				values[l.name] = map[string]bool{}
 			}
-			values[l.GetName()][l.GetValue()] = true
+			values[l.name][l.value] = true
 		}
-		switch mt.family.GetType() {
-		case dto.MetricType_COUNTER:
-			add("COUNT", s.GetCounter().GetValue())
-		case dto.MetricType_GAUGE:
-			add("VALUE", s.GetGauge().GetValue())
-		case dto.MetricType_SUMMARY:
-			add("COUNT", float64(s.GetSummary().GetSampleCount()))
-			add(total, s.GetSummary().GetSampleSum())
-		case dto.MetricType_HISTOGRAM:
-			add("COUNT", float64(s.GetHistogram().GetSampleCount()))
-			add(total, s.GetHistogram().GetSampleSum())
-		default:
-			add("VALUE", s.GetUntyped().GetValue())
+		switch mt.family.typ {
+		case counterType:
+			add("COUNT", s.value)
+		case gaugeType:
+			add("VALUE", s.value)
+		case summaryType, histogramType:
+			add("COUNT", float64(s.count))
+			add(total, s.sum)
 		}
 	}
 	if !matched {
 		return Meter{}, false
 	}
 	if mt.max != nil {
-		for _, s := range mt.max.GetMetric() {
+		for _, s := range mt.max.series {
 			if hasTags(s, tags) {
-				add("MAX", s.GetGauge().GetValue())
+				add("MAX", s.value)
 			}
 		}
 	}
@@ -209,11 +200,9 @@ func (m *HTTP) Metric(name string, tags []Tag) (Meter, bool) {
 }
 
 // hasTags reports whether a series has every one of tags.
-func hasTags(s *dto.Metric, tags []Tag) bool {
+func hasTags(s series, tags []Tag) bool {
 	for _, t := range tags {
-		if !slices.ContainsFunc(s.GetLabel(), func(l *dto.LabelPair) bool {
-			return l.GetName() == t.Key && l.GetValue() == t.Value
-		}) {
+		if !slices.Contains(s.labels, labelPair{t.Key, t.Value}) {
 			return false
 		}
 	}

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 )
 
 // timer is one series of a Micrometer timer: a count, a total time, the
@@ -139,26 +137,21 @@ func micrometerBuckets(lo, hi int64) []int64 {
 // Micrometer's Prometheus registry writes them (by name).
 var timerLabels = []string{"error", "exception", "method", "outcome", "status", "uri"}
 
-// timers is a Micrometer timer as a Prometheus collector: per label set,
-// a summary of count and sum (or a histogram, with the percentiles
-// histogram on) named name_seconds, and a gauge name_seconds_max, as
-// Micrometer's Prometheus registry writes a timer.
+// timers is a Micrometer timer as a collector: per label set, a summary
+// of count and sum (or a histogram, with the percentiles histogram on)
+// named name_seconds, and a gauge name_seconds_max, as Micrometer's
+// Prometheus registry writes a timer.
 type timers struct {
-	desc, maxDesc *prometheus.Desc
-	histogram     bool
-	now           func() time.Time
+	name, help string
+	histogram  bool
+	now        func() time.Time
 
 	mu  sync.RWMutex
 	all []*timer
 }
 
 func newTimers(name, help string, histogram bool) *timers {
-	return &timers{
-		desc:      prometheus.NewDesc(name, help, timerLabels, nil),
-		maxDesc:   prometheus.NewDesc(name+"_max", help+" Maximum over the last two minutes.", timerLabels, nil),
-		histogram: histogram,
-		now:       time.Now,
-	}
+	return &timers{name: name, help: help, histogram: histogram, now: time.Now}
 }
 
 // add makes the series of the label values, once per label set.
@@ -173,32 +166,37 @@ func (ts *timers) add(values ...string) *timer {
 	return t
 }
 
-func (ts *timers) Describe(ch chan<- *prometheus.Desc) {
-	ch <- ts.desc
-	ch <- ts.maxDesc
-}
-
-func (ts *timers) Collect(ch chan<- prometheus.Metric) {
+// collect reads every series: the timer's family and its _max gauge.
+func (ts *timers) collect() []family {
 	ts.mu.RLock()
 	all := slices.Clone(ts.all)
 	ts.mu.RUnlock()
+	durations := family{name: ts.name, help: ts.help, typ: summaryType, series: make([]series, 0, len(all))}
+	if ts.histogram {
+		durations.typ = histogramType
+	}
+	maxima := family{name: ts.name + "_max", help: ts.help + " Maximum over the last two minutes.", typ: gaugeType,
+		series: make([]series, 0, len(all))}
 	now := clock(ts.now())
 	for _, t := range all {
-		count := t.count.Load()
-		sum := time.Duration(t.sum.Load()).Seconds()
+		labels := make([]labelPair, len(timerLabels))
+		for i, name := range timerLabels {
+			labels[i] = labelPair{name, t.labels[i]}
+		}
+		s := series{labels: labels, count: t.count.Load(), sum: time.Duration(t.sum.Load()).Seconds()}
 		if ts.histogram {
-			buckets := make(map[float64]uint64, len(timerBuckets))
+			s.buckets = make([]bucket, len(timerBuckets))
 			var cumulative uint64
 			for i, b := range timerBuckets {
 				cumulative += t.buckets[i].Load()
-				buckets[time.Duration(b).Seconds()] = cumulative
+				s.buckets[i] = bucket{time.Duration(b).Seconds(), cumulative}
 			}
 			// A record between the loads above can leave count short of
 			// the buckets; Prometheus wants +Inf (the count) to cover them.
-			ch <- prometheus.MustNewConstHistogram(ts.desc, max(count, cumulative), sum, buckets, t.labels...)
-		} else {
-			ch <- prometheus.MustNewConstSummary(ts.desc, count, sum, nil, t.labels...)
+			s.count = max(s.count, cumulative)
 		}
-		ch <- prometheus.MustNewConstMetric(ts.maxDesc, prometheus.GaugeValue, time.Duration(t.max.poll(now)).Seconds(), t.labels...)
+		durations.series = append(durations.series, s)
+		maxima.series = append(maxima.series, series{labels: labels, value: time.Duration(t.max.poll(now)).Seconds()})
 	}
+	return []family{durations, maxima}
 }
