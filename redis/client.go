@@ -130,7 +130,7 @@ type conn struct {
 	net   net.Conn
 	r     *bufio.Reader
 	w     *bufio.Writer
-	probe [1]byte // for alive
+	probe [1]byte // for alive (connalive_unix.go)
 }
 
 // do sends one command and returns its reply; an error reply is an error
@@ -300,9 +300,14 @@ func (cn *conn) roundTrip(ctx context.Context, cmds [][]any) (replies []any, err
 			err = ctx.Err()
 		}
 		// What the failure was is the caller's giving up, or its deadline
-		// passing, whatever I/O error that caused.
-		if err != nil && ctx.Err() != nil {
+		// passing, whatever I/O error that caused. The connection's
+		// deadline, ctx's, may pass before ctx says so.
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
 			err = fmt.Errorf("%w (%w)", ctx.Err(), err)
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			err = fmt.Errorf("%w (%w)", context.DeadlineExceeded, err)
 		}
 	}()
 	for _, args := range cmds {
@@ -320,19 +325,6 @@ func (cn *conn) roundTrip(ctx context.Context, cmds [][]any) (replies []any, err
 		}
 	}
 	return replies, nil
-}
-
-// alive reports whether an idle connection is still open: the server may
-// have closed it (a restart, its timeout setting) while it sat in the
-// pool. A read whose deadline has passed returns at once: with a timeout
-// when nothing waits to be read, as it should be; end of file, or bytes
-// no command asked for, make the connection useless.
-func (cn *conn) alive() bool {
-	if err := cn.net.SetReadDeadline(time.Now()); err != nil {
-		return false
-	}
-	_, err := cn.net.Read(cn.probe[:])
-	return errors.Is(err, os.ErrDeadlineExceeded)
 }
 
 // integer is a reply that should be an integer, as such; an error reply

@@ -38,10 +38,11 @@ const (
 	// maxDepth bounds the nesting of arrays; Redis's replies nest a few
 	// levels at most.
 	maxDepth = 32
-	// allocateUpFront is the largest bulk string, and array count, that
-	// is allocated at its declared size before its data arrives; anything
-	// longer grows as the data does.
-	allocateUpFront = 64 << 10
+	// bulkUpFront and arrayUpFront are the largest bulk string and array
+	// allocated at their declared size before their data arrives; longer
+	// ones grow as the data does.
+	bulkUpFront  = 64 << 10
+	arrayUpFront = 1 << 10
 )
 
 // replyError is an error reply: the server understood the command and
@@ -127,7 +128,11 @@ func readReplyAt(r *bufio.Reader, depth int) (any, error) {
 		if err != nil || n < 0 {
 			return nil, err
 		}
-		return readBulk(r, n)
+		data, err := readBulk(r, n)
+		if err != nil {
+			return nil, err
+		}
+		return data, nil
 	case '*':
 		n, err := length(rest, maxArray)
 		if err != nil || n < 0 {
@@ -136,11 +141,11 @@ func readReplyAt(r *bufio.Reader, depth int) (any, error) {
 		if depth == maxDepth {
 			return nil, fmt.Errorf("%w: arrays nested deeper than %d", errProtocol, maxDepth)
 		}
-		elems := make([]any, 0, min(n, allocateUpFront))
+		elems := make([]any, 0, min(n, arrayUpFront))
 		for range n {
 			elem, err := readReplyAt(r, depth+1)
 			if err != nil {
-				return nil, err
+				return nil, unexpectedEOF(err)
 			}
 			elems = append(elems, elem)
 		}
@@ -185,7 +190,7 @@ func length(digits []byte, limit int) (int, error) {
 // declares but does not send costs nothing.
 func readBulk(r *bufio.Reader, n int) ([]byte, error) {
 	var data []byte
-	if n+2 <= allocateUpFront {
+	if n+2 <= bulkUpFront {
 		data = make([]byte, n+2)
 		if _, err := io.ReadFull(r, data); err != nil {
 			return nil, unexpectedEOF(err)
