@@ -127,10 +127,10 @@ func newClient(s server, connectTimeout time.Duration, size int) *client {
 
 // conn is one connection, with its buffers.
 type conn struct {
-	net   net.Conn
-	r     *bufio.Reader
-	w     *bufio.Writer
-	probe [1]byte // for alive (connalive_unix.go)
+	net net.Conn
+	r   *bufio.Reader
+	w   *bufio.Writer
+	liveness
 }
 
 // do sends one command and returns its reply; an error reply is an error

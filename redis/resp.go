@@ -59,10 +59,12 @@ var errProtocol = errors.New("redis: protocol error")
 
 // writeCommand writes args as one command. An argument is a string, a
 // []byte or an int64 (written in decimal, as Redis expects numbers).
+//
+// Numbers are formatted into the writer's free buffer (AvailableBuffer),
+// and so written without a copy or an allocation.
 func writeCommand(w *bufio.Writer, args ...any) error {
-	var num [20]byte
 	w.WriteByte('*')
-	w.Write(strconv.AppendInt(num[:0], int64(len(args)), 10))
+	w.Write(strconv.AppendInt(w.AvailableBuffer(), int64(len(args)), 10))
 	w.WriteString("\r\n")
 	for _, arg := range args {
 		switch arg := arg.(type) {
@@ -73,9 +75,12 @@ func writeCommand(w *bufio.Writer, args ...any) error {
 			writeBulkHeader(w, len(arg))
 			w.Write(arg)
 		case int64:
-			digits := strconv.AppendInt(num[:0], arg, 10)
-			writeBulkHeader(w, len(digits))
-			w.Write(digits)
+			// Formatted twice, for the header's length and then into the
+			// buffer: a local array given to Write would escape to the heap.
+			var digits [20]byte
+			n := len(strconv.AppendInt(digits[:0], arg, 10))
+			writeBulkHeader(w, n)
+			w.Write(strconv.AppendInt(w.AvailableBuffer(), arg, 10))
 		default:
 			panic(fmt.Sprintf("redis: a command argument of type %T", arg))
 		}
@@ -88,9 +93,8 @@ func writeCommand(w *bufio.Writer, args ...any) error {
 
 // writeBulkHeader writes the "$<length>\r\n" of a bulk string of n bytes.
 func writeBulkHeader(w *bufio.Writer, n int) {
-	var num [20]byte
 	w.WriteByte('$')
-	w.Write(strconv.AppendInt(num[:0], int64(n), 10))
+	w.Write(strconv.AppendInt(w.AvailableBuffer(), int64(n), 10))
 	w.WriteString("\r\n")
 }
 
