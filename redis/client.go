@@ -46,6 +46,9 @@ type server struct {
 func parseURL(raw string) (server, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
+		if uerr, ok := errors.AsType[*url.Error](err); ok {
+			err = uerr.Err // without the URL, which *url.Error quotes
+		}
 		return server{}, err
 	}
 	var s server

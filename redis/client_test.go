@@ -172,6 +172,7 @@ func TestParseURLRefuses(t *testing.T) {
 		{"redis://u:s3cret@h/0/1", "path"},
 		{"redis://u:s3cret@h/0?pool_size=5&dial_timeout=1s", "dial_timeout, pool_size"},
 		{"redis:u:s3cret@h", "redis://host"},
+		{"redis://u:s3cret@h:port/0", "port"},
 	} {
 		_, err := parseURL(tc.url)
 		if err == nil || !strings.Contains(err.Error(), tc.says) || strings.Contains(err.Error(), "s3cret") {
