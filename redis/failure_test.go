@@ -131,3 +131,49 @@ func TestClosedStoreIsNoOutage(t *testing.T) {
 		t.Errorf("Touch after Close: %v; want an error saying the store is closed, no outage", err)
 	}
 }
+
+// TestOpenAuthenticatesAsTheURLsUser opens a store as an ACL user that
+// the test creates: AUTH with the URL's user and password, and SELECT
+// of its database, reach the real Redis; a wrong password is refused,
+// and is no outage.
+func TestOpenAuthenticatesAsTheURLsUser(t *testing.T) {
+	server, prefix := enginetest.Redis(t)
+	admin, err := redis.OpenRaw(server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close() }) // after the user's deletion: cleanups run last first
+	user := strings.ReplaceAll(strings.TrimSuffix(prefix, ":"), ":", "-")
+	if _, err := admin.Do(t.Context(), "ACL", "SETUSER", user, "on", ">s3cret", "~"+prefix+"*", "+@all"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if _, err := admin.Do(context.Background(), "ACL", "DELUSER", user); err != nil {
+			t.Errorf("deleting the test's user %s: %v", user, err)
+		}
+	})
+
+	u, err := neturl.Parse(server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := "/1" // any database but the admin's
+	if u.Path == db {
+		db = "/2"
+	}
+	u.User, u.Path = neturl.UserPassword(user, "s3cret"), db
+	s := open(t, redis.Options{URL: u.String(), Namespace: prefix, IdleTimeout: time.Hour})
+	id := sessiontest.Create(t, s)
+	if n, err := admin.Do(t.Context(), "EXISTS", s.Key(id)); err != nil || n != int64(0) {
+		t.Errorf("the session is in the admin's database (EXISTS: %v, %v); want it in %s", n, err, db)
+	}
+	if err := s.Delete(t.Context(), id); err != nil {
+		t.Errorf("Delete as %s: %v", user, err)
+	}
+
+	u.User = neturl.UserPassword(user, "wrong")
+	_, err = redis.Open(t.Context(), redis.Options{URL: u.String(), ConnectTimeout: time.Second, Timeout: time.Second})
+	if err == nil || isOutage(err) || strings.Contains(err.Error(), "wrong@") {
+		t.Errorf("Open with a wrong password: %v; want it refused, no outage, the password not shown", err)
+	}
+}

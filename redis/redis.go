@@ -27,10 +27,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"runtime"
 	"strings"
 	"time"
-
-	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/springport/greeter/domain/outage"
 )
@@ -76,24 +75,21 @@ func open(ctx context.Context, opts Options, now func() time.Time) (*Sessions, e
 	if err != nil {
 		return nil, err
 	}
-	routeDriverLog(cmp.Or(opts.Logger, slog.Default()))
-	conn, err := goredis.ParseURL(opts.URL)
+	srv, err := parseURL(opts.URL)
 	if err != nil {
 		return nil, fmt.Errorf("redis: URL %s: %w", where, err)
 	}
 	connect := cmp.Or(opts.ConnectTimeout, 3*time.Second)
 	timeout := cmp.Or(opts.Timeout, 3*time.Second)
-	conn.DialTimeout = connect
-	conn.ReadTimeout, conn.WriteTimeout, conn.PoolTimeout = timeout, timeout, timeout
-	// The context's deadline, which bound() sets, then covers the whole
-	// command: retries and the wait for a pooled connection included.
-	conn.ContextTimeoutEnabled = true
+	// go-redis's default pool size: enough connections that every CPU
+	// can have several commands waiting on Redis.
+	poolSize := 10 * runtime.GOMAXPROCS(0)
 
-	s := newSessions(goredis.NewClient(conn), opts, timeout, now)
+	s := newSessions(newClient(srv, connect, poolSize), opts, timeout, now)
 	pingCtx, cancel := context.WithTimeout(ctx, connect+timeout)
 	defer cancel()
-	if err := s.client.Ping(pingCtx).Err(); err != nil {
-		s.client.Close()
+	if _, err := s.client.do(pingCtx, "PING"); err != nil {
+		s.client.close()
 		return nil, fmt.Errorf("redis: connecting to %s: %w", where, failure(err))
 	}
 	s.startSweeper()
@@ -127,7 +123,7 @@ func (s *Sessions) Close() error {
 	}
 	s.stopSweeper()
 	<-s.sweeperDone
-	return s.client.Close()
+	return s.client.close()
 }
 
 // Ping reports the server's version ("7.0.15"), for health details; an
@@ -135,11 +131,11 @@ func (s *Sessions) Close() error {
 func (s *Sessions) Ping(ctx context.Context) (version string, err error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	info, err := s.client.Info(ctx, "server").Result()
+	info, _, err := bulk(s.client.do(ctx, "INFO", "server"))
 	if err != nil {
 		return "", failure(err)
 	}
-	for line := range strings.Lines(info) {
+	for line := range strings.Lines(string(info)) {
 		if v, ok := strings.CutPrefix(line, "redis_version:"); ok {
 			return strings.TrimSpace(v), nil
 		}
@@ -152,9 +148,6 @@ func (s *Sessions) bound(ctx context.Context) (context.Context, context.CancelFu
 	return context.WithTimeout(ctx, s.timeout)
 }
 
-// errClosed is what a closed store answers.
-var errClosed = errors.New("redis: the session store is closed")
-
 // failure classifies an error of the client: an *outage.Error when Redis
 // could not be reached, did not answer in time or cannot serve now (it is
 // loading, a read-only replica, out of memory...), since the same request
@@ -162,20 +155,27 @@ var errClosed = errors.New("redis: the session store is closed")
 // not help (a wrong password, a key of another type, a closed store) or
 // the caller gave up.
 func failure(err error) error {
-	var reply goredis.Error
+	reply, isReply := errors.AsType[replyError](err)
 	switch {
-	case errors.Is(err, goredis.ErrClosed):
+	case errors.Is(err, errClosed):
 		return errClosed
-	case errors.Is(err, context.Canceled), errors.As(err, &reply) && !busy(err):
+	case errors.Is(err, context.Canceled), isReply && !busy(reply):
 		return fmt.Errorf("redis: %w", err)
 	}
 	return &outage.Error{Dependency: "Redis", Err: err}
 }
 
-// busy reports whether an error reply of Redis says that it cannot serve
-// now, rather than that the request was wrong.
-func busy(err error) bool {
-	return goredis.IsLoadingError(err) || goredis.IsReadOnlyError(err) || goredis.IsMasterDownError(err) ||
-		goredis.IsClusterDownError(err) || goredis.IsTryAgainError(err) || goredis.IsMaxClientsError(err) ||
-		goredis.IsOOMError(err) || goredis.IsNoReplicasError(err) || goredis.HasErrorPrefix(err, "BUSY")
+// busyCodes begin the error replies by which Redis says that it cannot
+// serve now, rather than that the request was wrong: go-redis's list.
+var busyCodes = []string{"LOADING ", "READONLY ", "MASTERDOWN ", "CLUSTERDOWN ", "TRYAGAIN ",
+	"ERR max number of clients reached", "OOM ", "NOREPLICAS ", "BUSY"}
+
+// busy reports whether an error reply says that Redis cannot serve now.
+func busy(reply replyError) bool {
+	for _, code := range busyCodes {
+		if strings.HasPrefix(string(reply), code) {
+			return true
+		}
+	}
+	return false
 }

@@ -6,13 +6,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"errors"
 	"log/slog"
 	"strings"
 	"sync"
 	"time"
-
-	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/springport/greeter/framework/component"
 )
@@ -22,7 +19,7 @@ var _ component.SharedSessionStore = (*Sessions)(nil)
 // Sessions is a component.SharedSessionStore in Redis. It is safe for
 // concurrent use.
 type Sessions struct {
-	client     *goredis.Client
+	client     *client
 	prefix     string // of every session's key: Namespace + ":sessions:"
 	idle       time.Duration
 	timeout    time.Duration
@@ -42,7 +39,7 @@ type Sessions struct {
 	sweeperDone chan struct{}
 }
 
-func newSessions(client *goredis.Client, opts Options, timeout time.Duration, now func() time.Time) *Sessions {
+func newSessions(client *client, opts Options, timeout time.Duration, now func() time.Time) *Sessions {
 	idle := opts.IdleTimeout
 	if idle <= 0 {
 		idle = 30 * time.Minute
@@ -106,8 +103,8 @@ func (s *Sessions) key(id string) string { return s.prefix + id }
 // linked into every build, and most never use Redis.
 var (
 	// ARGV: field, created (Unix ms), idle timeout (ms).
-	createScript = sync.OnceValue(func() *goredis.Script {
-		return goredis.NewScript(`
+	createScript = sync.OnceValue(func() *script {
+		return newScript(`
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`)
@@ -115,8 +112,8 @@ return 1`)
 
 	// ARGV: field, state, idle timeout (ms). Returns the state saved now;
 	// the given one when the session has ended.
-	saveIfAbsentScript = sync.OnceValue(func() *goredis.Script {
-		return goredis.NewScript(`
+	saveIfAbsentScript = sync.OnceValue(func() *script {
+		return newScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return ARGV[2] end
 redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
@@ -124,8 +121,8 @@ return redis.call('HGET', KEYS[1], ARGV[1])`)
 	})
 
 	// ARGV: field, state, idle timeout (ms).
-	saveScript = sync.OnceValue(func() *goredis.Script {
-		return goredis.NewScript(`
+	saveScript = sync.OnceValue(func() *script {
+		return newScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
@@ -138,7 +135,7 @@ func (s *Sessions) Create(ctx context.Context) (string, error) {
 	id := newID()
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	err := createScript().Run(ctx, s.client, []string{s.key(id)}, createdField, s.now().UnixMilli(), s.idle.Milliseconds()).Err()
+	_, err := s.client.run(ctx, createScript(), s.key(id), createdField, s.now().UnixMilli(), s.idle.Milliseconds())
 	if err != nil {
 		return "", failure(err)
 	}
@@ -154,16 +151,16 @@ func (s *Sessions) Touch(ctx context.Context, id string) (bool, error) {
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	live, err := s.client.PExpire(ctx, s.key(id), s.idle).Result()
+	live, err := integer(s.client.do(ctx, "PEXPIRE", s.key(id), s.idle.Milliseconds()))
 	if err != nil {
 		return false, failure(err)
 	}
-	if live {
+	if live == 1 {
 		s.follow(id)
 	} else {
 		s.unfollow(id)
 	}
-	return live, nil
+	return live == 1, nil
 }
 
 // Delete ends the session id now, here and in Redis, and reports it.
@@ -173,7 +170,7 @@ func (s *Sessions) Delete(ctx context.Context, id string) error {
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	n, err := s.client.Del(ctx, s.key(id)).Result()
+	n, err := integer(s.client.do(ctx, "DEL", s.key(id)))
 	if err != nil {
 		return failure(err)
 	}
@@ -200,14 +197,11 @@ func (s *Sessions) LoadState(ctx context.Context, id, name string) ([]byte, bool
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	data, err := s.client.HGet(ctx, s.key(id), statePrefix+name).Bytes()
-	switch {
-	case errors.Is(err, goredis.Nil):
-		return nil, false, nil
-	case err != nil:
+	data, found, err := bulk(s.client.do(ctx, "HGET", s.key(id), statePrefix+name))
+	if err != nil {
 		return nil, false, failure(err)
 	}
-	return data, true, nil
+	return data, found, nil
 }
 
 // SaveStateIfAbsent saves data as the state of component name in session
@@ -219,11 +213,11 @@ func (s *Sessions) SaveStateIfAbsent(ctx context.Context, id, name string, data 
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	saved, err := saveIfAbsentScript().Run(ctx, s.client, []string{s.key(id)}, statePrefix+name, data, s.idle.Milliseconds()).Text()
+	saved, _, err := bulk(s.client.run(ctx, saveIfAbsentScript(), s.key(id), statePrefix+name, data, s.idle.Milliseconds()))
 	if err != nil {
 		return nil, failure(err)
 	}
-	return []byte(saved), nil
+	return saved, nil
 }
 
 // SaveState saves data as the state of component name in session id,
@@ -234,7 +228,7 @@ func (s *Sessions) SaveState(ctx context.Context, id, name string, data []byte) 
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	if err := saveScript().Run(ctx, s.client, []string{s.key(id)}, statePrefix+name, data, s.idle.Milliseconds()).Err(); err != nil {
+	if _, err := s.client.run(ctx, saveScript(), s.key(id), statePrefix+name, data, s.idle.Milliseconds()); err != nil {
 		return failure(err)
 	}
 	return nil

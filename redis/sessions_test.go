@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
-
 	"github.com/springport/greeter/domain/outage"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/component/sessiontest"
@@ -21,12 +19,12 @@ import (
 
 // open opens a store on the test's Redis with opts (URL and Namespace are
 // the test's unless set), and closes it when the test ends.
-func open(t *testing.T, opts redis.Options) *redis.Sessions {
+func open(t testing.TB, opts redis.Options) *redis.Sessions {
 	t.Helper()
 	return openWithClock(t, opts, time.Now)
 }
 
-func openWithClock(t *testing.T, opts redis.Options, now func() time.Time) *redis.Sessions {
+func openWithClock(t testing.TB, opts redis.Options, now func() time.Time) *redis.Sessions {
 	t.Helper()
 	if opts.URL == "" {
 		opts.URL, opts.Namespace = enginetest.Redis(t)
@@ -45,15 +43,57 @@ func openWithClock(t *testing.T, opts redis.Options, now func() time.Time) *redi
 
 // rawClient is a client of the test's Redis of its own, to look at keys
 // as an operator would.
-func rawClient(t *testing.T, url string) *goredis.Client {
+func rawClient(t *testing.T, url string) *raw {
 	t.Helper()
-	o, err := goredis.ParseURL(url)
+	c, err := redis.OpenRaw(url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := goredis.NewClient(o)
 	t.Cleanup(func() { c.Close() })
-	return c
+	return &raw{t, c}
+}
+
+// raw sends the test's commands, failing the test on an error.
+type raw struct {
+	t *testing.T
+	c *redis.Raw
+}
+
+func (r *raw) do(args ...any) any {
+	r.t.Helper()
+	reply, err := r.c.Do(r.t.Context(), args...)
+	if err != nil {
+		r.t.Fatalf("%s: %v", args[0], err)
+	}
+	return reply
+}
+
+// hgetall returns the fields of hash key.
+func (r *raw) hgetall(key string) map[string]string {
+	r.t.Helper()
+	fields := map[string]string{}
+	pairs := r.do("HGETALL", key).([]any)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		fields[string(pairs[i].([]byte))] = string(pairs[i+1].([]byte))
+	}
+	return fields
+}
+
+// pttl returns how long until key expires.
+func (r *raw) pttl(key string) time.Duration {
+	r.t.Helper()
+	return time.Duration(r.do("PTTL", key).(int64)) * time.Millisecond
+}
+
+// expireIn makes key expire in d.
+func (r *raw) expireIn(key string, d time.Duration) {
+	r.t.Helper()
+	r.do("PEXPIRE", key, d.Milliseconds())
+}
+
+func (r *raw) del(key string) {
+	r.t.Helper()
+	r.do("DEL", key)
 }
 
 // endLog records the ids a store reports ended.
@@ -118,17 +158,14 @@ func TestKeyLayout(t *testing.T) {
 	if got := s.Key(id); got != key {
 		t.Errorf("key %q; want %q", got, key)
 	}
-	fields, err := raw.HGetAll(t.Context(), key).Result()
-	if err != nil {
-		t.Fatal(err)
-	}
+	fields := raw.hgetall(key)
 	if got := fields["state:number"]; got != "\x01\x02\x03" {
 		t.Errorf("state:number = %q; want the saved bytes", got)
 	}
 	if fields["created"] == "" || len(fields) != 2 {
 		t.Errorf("hash fields %q; want created and state:number", fields)
 	}
-	if ttl := raw.PTTL(t.Context(), key).Val(); ttl <= 59*time.Minute || ttl > time.Hour {
+	if ttl := raw.pttl(key); ttl <= 59*time.Minute || ttl > time.Hour {
 		t.Errorf("the session expires in %v; want the idle timeout, 1h", ttl)
 	}
 }
@@ -141,18 +178,18 @@ func TestTouchRestartsTheIdleTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw.PExpire(t.Context(), s.Key(id), time.Second) // as if idle for 59 minutes
+	raw.expireIn(s.Key(id), time.Second) // as if idle for 59 minutes
 	if live, err := s.Touch(t.Context(), id); !live || err != nil {
 		t.Fatalf("Touch: %t, %v", live, err)
 	}
-	if ttl := raw.PTTL(t.Context(), s.Key(id)).Val(); ttl <= 59*time.Minute {
+	if ttl := raw.pttl(s.Key(id)); ttl <= 59*time.Minute {
 		t.Errorf("after Touch the session expires in %v; want the idle timeout, 1h, again", ttl)
 	}
-	raw.PExpire(t.Context(), s.Key(id), time.Second)
+	raw.expireIn(s.Key(id), time.Second)
 	if err := s.SaveState(t.Context(), id, "number", []byte("x")); err != nil {
 		t.Fatal(err)
 	}
-	if ttl := raw.PTTL(t.Context(), s.Key(id)).Val(); ttl <= 59*time.Minute {
+	if ttl := raw.pttl(s.Key(id)); ttl <= 59*time.Minute {
 		t.Errorf("after SaveState the session expires in %v; want the idle timeout, 1h, again", ttl)
 	}
 }
@@ -177,13 +214,13 @@ func TestSweeperFollowsSessionsServedElsewhere(t *testing.T) {
 	}
 	clock.Advance(time.Hour + time.Second)
 	sessiontest.Touch(t, a, used)
-	raw.Del(t.Context(), a.Key(idle)) // Redis expired it
+	raw.del(a.Key(idle)) // Redis expired it
 	sweep(t, a)
 	if got := ended.take(); !slices.Equal(got, []string{idle}) {
 		t.Errorf("a sweep an hour on reported %q ended; want only the one Redis expired, %q", got, idle)
 	}
 
-	raw.Del(t.Context(), a.Key(servedElsewhere)) // expired, after the other store's use
+	raw.del(a.Key(servedElsewhere)) // expired, after the other store's use
 	sweep(t, a)
 	if got := ended.take(); len(got) != 0 {
 		t.Errorf("a sweep right after the last one reported %q ended; a session kept alive elsewhere is looked at again an idle timeout later", got)

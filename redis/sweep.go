@@ -25,8 +25,6 @@ import (
 	"container/list"
 	"context"
 	"time"
-
-	goredis "github.com/redis/go-redis/v9"
 )
 
 // followed is a session this process follows.
@@ -160,19 +158,21 @@ func (s *Sessions) due(now time.Time) []followed {
 func (s *Sessions) exist(ctx context.Context, sessions []followed) ([]bool, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	cmds := make([]*goredis.IntCmd, len(sessions))
-	_, err := s.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
-		for i, f := range sessions {
-			cmds[i] = p.Exists(ctx, s.key(f.id))
-		}
-		return nil
-	})
+	cmds := make([][]any, len(sessions))
+	for i, f := range sessions {
+		cmds[i] = []any{"EXISTS", s.key(f.id)}
+	}
+	replies, err := s.client.pipeline(ctx, cmds...)
 	if err != nil {
 		return nil, failure(err)
 	}
-	exists := make([]bool, len(cmds))
-	for i, c := range cmds {
-		exists[i] = c.Val() > 0
+	exists := make([]bool, len(replies))
+	for i, reply := range replies {
+		n, err := integer(reply, nil)
+		if err != nil {
+			return nil, failure(err)
+		}
+		exists[i] = n > 0
 	}
 	return exists, nil
 }

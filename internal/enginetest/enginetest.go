@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/redis/go-redis/v9"
 )
 
 // The variables that enable the engine tests, with the values that reach
@@ -104,31 +103,24 @@ func connect(t testing.TB, server string) *pgx.Conn {
 func Redis(t testing.TB) (serverURL, prefix string) {
 	t.Helper()
 	serverURL = RedisServer(t)
-	opts, err := redis.ParseURL(serverURL)
-	if err != nil {
-		t.Fatalf("%s: %v", RedisVar, err)
+	conn, err := dialRedis(serverURL, 10*time.Second)
+	if err == nil {
+		_, err = conn.do("PING")
+		conn.Close()
 	}
-	client := redis.NewClient(opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := client.Ping(ctx).Err(); err != nil {
-		client.Close()
+	if err != nil {
 		t.Fatalf("Redis at %s (%s) is unreachable: %v", RedisVar, serverURL, err)
 	}
 	prefix = "greeter-test:" + randomHex(t, 8) + ":"
 	t.Cleanup(func() {
-		defer client.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		iter := client.Scan(ctx, 0, prefix+"*", 1000).Iterator()
-		for iter.Next(ctx) {
-			if err := client.Del(ctx, iter.Val()).Err(); err != nil {
-				t.Errorf("deleting test key %s: %v", iter.Val(), err)
-				return
-			}
+		conn, err := dialRedis(serverURL, 30*time.Second)
+		if err != nil {
+			t.Errorf("deleting the test's keys under %s: %v", prefix, err)
+			return
 		}
-		if err := iter.Err(); err != nil {
-			t.Errorf("listing the test's keys under %s: %v", prefix, err)
+		defer conn.Close()
+		if _, err := conn.count("EVAL", deleteKeysScript, "0", prefix+"*"); err != nil {
+			t.Errorf("deleting the test's keys under %s: %v", prefix, err)
 		}
 	})
 	return serverURL, prefix
