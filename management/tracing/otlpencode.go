@@ -306,41 +306,13 @@ func appendAnyValue(b []byte, field int, v attribute.Value) []byte {
 	case attribute.BYTESLICE:
 		b = appendBytes(b, anyBytes, v.AsByteSlice())
 	case attribute.BOOLSLICE:
-		var array int
-		b, array = openMessage(b, anyArray)
-		for _, e := range v.AsBoolSlice() {
-			var elem int
-			b, elem = openMessage(b, listValues)
-			b = closeMessage(appendBool(b, anyBool, e), elem)
-		}
-		b = closeMessage(b, array)
+		b = appendArray(b, v.AsBoolSlice(), func(b []byte, e bool) []byte { return appendBool(b, anyBool, e) })
 	case attribute.INT64SLICE:
-		var array int
-		b, array = openMessage(b, anyArray)
-		for _, e := range v.AsInt64Slice() {
-			var elem int
-			b, elem = openMessage(b, listValues)
-			b = closeMessage(appendInt64(b, anyInt, e), elem)
-		}
-		b = closeMessage(b, array)
+		b = appendArray(b, v.AsInt64Slice(), func(b []byte, e int64) []byte { return appendInt64(b, anyInt, e) })
 	case attribute.FLOAT64SLICE:
-		var array int
-		b, array = openMessage(b, anyArray)
-		for _, e := range v.AsFloat64Slice() {
-			var elem int
-			b, elem = openMessage(b, listValues)
-			b = closeMessage(appendDouble(b, anyDouble, e), elem)
-		}
-		b = closeMessage(b, array)
+		b = appendArray(b, v.AsFloat64Slice(), func(b []byte, e float64) []byte { return appendDouble(b, anyDouble, e) })
 	case attribute.STRINGSLICE:
-		var array int
-		b, array = openMessage(b, anyArray)
-		for _, e := range v.AsStringSlice() {
-			var elem int
-			b, elem = openMessage(b, listValues)
-			b = closeMessage(appendString(b, anyString, e), elem)
-		}
-		b = closeMessage(b, array)
+		b = appendArray(b, v.AsStringSlice(), func(b []byte, e string) []byte { return appendString(b, anyString, e) })
 	case attribute.SLICE:
 		var array int
 		b, array = openMessage(b, anyArray)
@@ -358,4 +330,16 @@ func appendAnyValue(b []byte, field int, v attribute.Value) []byte {
 		b = appendString(b, anyString, "INVALID")
 	}
 	return closeMessage(b, start)
+}
+
+// appendArray writes elems as an ArrayValue (AnyValue.array_value): each
+// element an AnyValue in ArrayValue.values, written by appendElem.
+func appendArray[E any](b []byte, elems []E, appendElem func([]byte, E) []byte) []byte {
+	b, array := openMessage(b, anyArray)
+	for _, e := range elems {
+		var elem int
+		b, elem = openMessage(b, listValues)
+		b = closeMessage(appendElem(b, e), elem)
+	}
+	return closeMessage(b, array)
 }
