@@ -162,6 +162,14 @@ func (c *client) pipeline(ctx context.Context, cmds ...[]any) ([]any, error) {
 		c.discard(cn)
 		return nil, err
 	}
+	if cn.r.Buffered() > 0 {
+		// Bytes past the last reply answer no command: the server is out
+		// of step with this connection, and would answer each later
+		// command with the reply of the one before it. (alive cannot see
+		// them: they have left the socket for the reader's buffer.)
+		c.discard(cn)
+		return replies, nil
+	}
 	c.put(cn)
 	return replies, nil
 }

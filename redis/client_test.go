@@ -410,3 +410,56 @@ func isOutage(err error) bool {
 	_, ok := errors.AsType[*outage.Error](err)
 	return ok
 }
+
+// TestUnsolicitedReplyIsNotPooled: a server that sends a reply no command
+// asked for is out of step with the connection, which would answer each
+// later command with the reply of the one before; it is not used again.
+func TestUnsolicitedReplyIsNotPooled(t *testing.T) {
+	f := newFakeRedis(t, func(cmd string) string {
+		switch cmd {
+		case "PING":
+			return "+PONG\r\n:666\r\n"
+		case "GET k":
+			return "$1\r\nv\r\n"
+		}
+		return answerPing(cmd)
+	})
+	c := newTestClient(t, f.url("", ""), 1)
+	if _, err := c.do(t.Context(), "PING"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.do(t.Context(), "GET", "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := got.([]byte); !ok || string(v) != "v" {
+		t.Errorf("GET after an unsolicited reply answered %v; want v", got)
+	}
+	if got, want := f.sent(), []string{"1 PING", "2 GET k"}; !slices.Equal(got, want) {
+		t.Errorf("the server got %q; want %q", got, want)
+	}
+}
+
+// TestUnsupportedArgumentFreesItsPlace: an argument of a type a command
+// cannot carry is an error, not a panic, and the connection's place in
+// the pool is freed.
+func TestUnsupportedArgumentFreesItsPlace(t *testing.T) {
+	f := newFakeRedis(t, answerPing)
+	c := newTestClient(t, f.url("", ""), 1)
+	if _, err := c.do(t.Context(), "EXPIRE", "k", 10); err == nil {
+		t.Error("a command with an int argument succeeded")
+	}
+	if _, err := c.do(within(t, 2*time.Second), "PING"); err != nil {
+		t.Errorf("PING after a refused command, with a pool of one: %v", err)
+	}
+}
+
+// TestNegativeOptionsMeanTheDefaults: a bound or an interval below zero
+// has no meaning; it is taken as unset rather than breaking the store
+// (a ticker panics at a negative interval).
+func TestNegativeOptionsMeanTheDefaults(t *testing.T) {
+	s := newSessions(nil, Options{MaxSessions: -1, SweepInterval: -time.Second, IdleTimeout: 2 * time.Minute}, time.Second, time.Now)
+	if s.max != 100_000 || s.sweepEvery != time.Minute {
+		t.Errorf("MaxSessions -1 and SweepInterval -1s gave %d and %v; want 100000 and 1m0s", s.max, s.sweepEvery)
+	}
+}

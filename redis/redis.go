@@ -21,7 +21,6 @@
 package redis
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,20 +41,20 @@ type Options struct {
 	// Namespace prefixes every key; empty means "greeter:session".
 	Namespace string
 	// IdleTimeout ends a session unused for this long: Redis expires it.
-	// Zero means 30 minutes, Spring Boot's default.
+	// Zero (or less) means 30 minutes, Spring Boot's default.
 	IdleTimeout time.Duration
-	// ConnectTimeout bounds establishing a connection; zero means 3s.
+	// ConnectTimeout bounds establishing a connection; zero (or less) means 3s.
 	ConnectTimeout time.Duration
 	// Timeout bounds each command, waiting for a pooled connection
-	// included; zero means 3s.
+	// included; zero (or less) means 3s.
 	Timeout time.Duration
 	// MaxSessions bounds how many sessions this process follows to report
 	// their ends; past it, it reports the least recently touched one as
 	// ended here and forgets it, which releases only its instances in this
-	// process. Zero means 100,000.
+	// process. Zero (or less) means 100,000.
 	MaxSessions int
 	// SweepInterval is how often the sweeper looks for sessions Redis has
-	// expired; zero means the idle timeout, at most a minute.
+	// expired; zero (or less) means the idle timeout, at most a minute.
 	SweepInterval time.Duration
 	// Logger logs what the sweeper cannot return: Redis failing while it
 	// sweeps. Nil means slog.Default().
@@ -79,8 +78,8 @@ func open(ctx context.Context, opts Options, now func() time.Time) (*Sessions, e
 	if err != nil {
 		return nil, fmt.Errorf("redis: URL %s: %w", where, err)
 	}
-	connect := cmp.Or(opts.ConnectTimeout, 3*time.Second)
-	timeout := cmp.Or(opts.Timeout, 3*time.Second)
+	connect := positiveOr(opts.ConnectTimeout, 3*time.Second)
+	timeout := positiveOr(opts.Timeout, 3*time.Second)
 	// go-redis's default pool size: enough connections that every CPU
 	// can have several commands waiting on Redis.
 	poolSize := 10 * runtime.GOMAXPROCS(0)

@@ -58,7 +58,8 @@ func (e replyError) Error() string { return string(e) }
 var errProtocol = errors.New("redis: protocol error")
 
 // writeCommand writes args as one command. An argument is a string, a
-// []byte or an int64 (written in decimal, as Redis expects numbers).
+// []byte or an int64 (written in decimal, as Redis expects numbers); any
+// other type is an error.
 //
 // Numbers are formatted into the writer's free buffer (AvailableBuffer),
 // and so written without a copy or an allocation.
@@ -82,7 +83,10 @@ func writeCommand(w *bufio.Writer, args ...any) error {
 			writeBulkHeader(w, n)
 			w.Write(strconv.AppendInt(w.AvailableBuffer(), arg, 10))
 		default:
-			panic(fmt.Sprintf("redis: a command argument of type %T", arg))
+			// A mistake of this package's, refused rather than panicking:
+			// the caller discards the connection, half a command and all,
+			// and frees its place in the pool.
+			return fmt.Errorf("redis: a command argument of type %T", arg)
 		}
 		w.WriteString("\r\n")
 	}

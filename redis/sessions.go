@@ -50,8 +50,8 @@ func newSessions(client *client, opts Options, timeout time.Duration, now func()
 		prefix:      strings.TrimSuffix(cmp.Or(opts.Namespace, "greeter:session"), ":") + ":sessions:",
 		idle:        idle,
 		timeout:     timeout,
-		max:         cmp.Or(opts.MaxSessions, 100_000),
-		sweepEvery:  cmp.Or(opts.SweepInterval, min(idle, time.Minute)),
+		max:         positiveOr(opts.MaxSessions, 100_000),
+		sweepEvery:  positiveOr(opts.SweepInterval, min(idle, time.Minute)),
 		logger:      cmp.Or(opts.Logger, slog.Default()),
 		now:         now,
 		followed:    map[string]*followed{},
@@ -232,4 +232,14 @@ func (s *Sessions) SaveState(ctx context.Context, id, name string, data []byte) 
 		return failure(err)
 	}
 	return nil
+}
+
+// positiveOr is v, or def when v is zero or negative: an option that
+// counts or times something has no meaning below zero (a negative bound
+// of sessions would have nothing to evict; a ticker cannot tick at it).
+func positiveOr[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
