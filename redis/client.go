@@ -44,13 +44,25 @@ type server struct {
 // the port to 6379, the database to 0. Its errors never quote the URL,
 // which may hold a password.
 func parseURL(raw string) (server, error) {
-	u, err := url.Parse(raw)
+	u, err := parseQuietly(raw)
 	if err != nil {
-		if uerr, ok := errors.AsType[*url.Error](err); ok {
-			err = uerr.Err // without the URL, which *url.Error quotes
-		}
 		return server{}, err
 	}
+	return serverAt(u)
+}
+
+// parseQuietly is url.Parse with an error that does not quote the URL,
+// as *url.Error does, password and all.
+func parseQuietly(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if uerr, ok := errors.AsType[*url.Error](err); ok {
+		err = uerr.Err
+	}
+	return u, err
+}
+
+// serverAt is the server a parsed URL names (see parseURL).
+func serverAt(u *url.URL) (server, error) {
 	var s server
 	switch u.Scheme {
 	case "redis":
@@ -82,6 +94,7 @@ func parseURL(raw string) (server, error) {
 	case strings.Contains(db, "/"):
 		return server{}, fmt.Errorf("the path %q has more than a database number", u.Path)
 	default:
+		var err error
 		if s.db, err = strconv.ParseInt(db, 10, 32); err != nil || s.db < 0 {
 			return server{}, fmt.Errorf("the database %q is not a number", db)
 		}

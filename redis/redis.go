@@ -25,7 +25,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"runtime"
 	"strings"
 	"time"
@@ -70,11 +69,12 @@ func Open(ctx context.Context, opts Options) (*Sessions, error) {
 
 // open is Open with the clock by which the store follows sessions here.
 func open(ctx context.Context, opts Options, now func() time.Time) (*Sessions, error) {
-	where, err := redact(opts.URL)
+	u, err := parseQuietly(opts.URL)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("redis: the URL is invalid (not shown, as it may hold a password): %w", err)
 	}
-	srv, err := parseURL(opts.URL)
+	where := u.Redacted()
+	srv, err := serverAt(u)
 	if err != nil {
 		return nil, fmt.Errorf("redis: URL %s: %w", where, err)
 	}
@@ -93,21 +93,6 @@ func open(ctx context.Context, opts Options, now func() time.Time) (*Sessions, e
 	}
 	s.startSweeper()
 	return s, nil
-}
-
-// redact returns url with its password masked, for messages. A URL that
-// does not parse is an error that does not repeat it: url.Parse's own
-// error would, password and all.
-func redact(raw string) (string, error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		var uerr *url.Error
-		if errors.As(err, &uerr) {
-			err = uerr.Err
-		}
-		return "", fmt.Errorf("redis: the URL is invalid (not shown, as it may hold a password): %w", err)
-	}
-	return u.Redacted(), nil
 }
 
 // Close stops the sweeper and closes the connections. Closing twice is
