@@ -6,8 +6,8 @@ import (
 	"net/http"
 
 	"github.com/springport/greeter/domain/message"
-	"github.com/springport/greeter/domain/outage"
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/framework/outage"
 )
 
 // Classify gives domain errors their HTTP statuses; it is the only place

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/springport/greeter/domain/message"
-	"github.com/springport/greeter/domain/outage"
+	"github.com/springport/greeter/framework/outage"
 )
 
 func TestClassify(t *testing.T) {

@@ -1,4 +1,5 @@
-// Package inmem implements the service's ports in the process's memory:
-// the message store and the HTTP session store. What it holds is lost when
-// the process ends, and is not shared with other processes.
+// Package inmem keeps greeter's messages in the process's memory: what it
+// holds is lost when the process ends, and is not shared with other
+// processes. It is the store greeter uses unless app.datasource.url names
+// a PostgreSQL database.
 package inmem

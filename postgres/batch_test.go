@@ -14,7 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/domain/message/messagetest"
-	"github.com/springport/greeter/domain/outage"
+	"github.com/springport/greeter/framework/outage"
 	"github.com/springport/greeter/internal/enginetest"
 	"github.com/springport/greeter/postgres"
 )

@@ -12,7 +12,7 @@ import (
 	"sync"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/springport/greeter/domain/outage"
+	"github.com/springport/greeter/framework/outage"
 )
 
 // dependency names PostgreSQL in outage errors, as an operator would.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/springport/greeter/domain/outage"
+	"github.com/springport/greeter/framework/outage"
 )
 
 func TestClassify(t *testing.T) {

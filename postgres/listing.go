@@ -36,7 +36,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/springport/greeter/domain/message"
-	"github.com/springport/greeter/domain/outage"
+	"github.com/springport/greeter/framework/outage"
 )
 
 // listSQL returns one row for each message of the window, from offset $1

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/domain/message"
-	"github.com/springport/greeter/domain/outage"
+	"github.com/springport/greeter/framework/outage"
 	"github.com/springport/greeter/internal/enginetest"
 	"github.com/springport/greeter/postgres"
 )

@@ -15,11 +15,11 @@ import (
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/logging"
-	"github.com/springport/greeter/management/actuator"
-	"github.com/springport/greeter/management/metrics"
-	"github.com/springport/greeter/management/openapi"
-	"github.com/springport/greeter/management/swaggerui"
-	"github.com/springport/greeter/management/tracing"
+	"github.com/springport/greeter/framework/management/actuator"
+	"github.com/springport/greeter/framework/management/metrics"
+	"github.com/springport/greeter/framework/management/openapi"
+	"github.com/springport/greeter/framework/management/swaggerui"
+	"github.com/springport/greeter/framework/management/tracing"
 )
 
 // app is the wired service: the handlers of its ports and what must be
@@ -82,7 +82,7 @@ func newApp(ctx context.Context, env *config.Environment, s settings, loggers *l
 	if st.inMemory != nil {
 		m.Sessions(st.inMemory.Len, st.inMemory.Max(), st.inMemory.Evicted)
 	}
-	m.Messages(st.messages.Usage, s.app.messages.limits)
+	m.Gauges(messageGauges(st.messages.Usage, s.app.messages.limits))
 	prometheus := m.Handler()
 	if s.management.metrics {
 		observers = append(observers, m.Observe)

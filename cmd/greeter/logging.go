@@ -6,7 +6,7 @@ import (
 
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/logging"
-	"github.com/springport/greeter/management/tracing"
+	"github.com/springport/greeter/framework/management/tracing"
 )
 
 // newLogger logs to w as text or, for log collectors, as JSON lines

@@ -73,7 +73,7 @@ func TestOpenMetrics(t *testing.T) {
 	if !strings.HasSuffix(r.body, "# EOF\n") || !strings.Contains(r.body, "http_server_requests_seconds_count"+helloSeries+" 1\n") {
 		t.Errorf("not the OpenMetrics exposition of the requests:\n%.1000s", r.body)
 	}
-	// Protobuf is not served (see management/metrics' exposition.go): a
+	// Protobuf is not served (see framework/management/metrics' exposition.go): a
 	// scraper that accepts nothing else is told so.
 	r = s.do(t, "GET", "/actuator/prometheus", "", "Accept: application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited")
 	if r.status != 406 {

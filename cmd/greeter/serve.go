@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/springport/greeter/management/actuator"
+	"github.com/springport/greeter/framework/management/actuator"
 )
 
 // maxHeaderBytes bounds a request's header block; past it the server

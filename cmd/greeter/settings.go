@@ -13,10 +13,10 @@ import (
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
-	"github.com/springport/greeter/management/actuator"
-	"github.com/springport/greeter/management/tracing"
+	"github.com/springport/greeter/framework/management/actuator"
+	"github.com/springport/greeter/framework/management/tracing"
+	"github.com/springport/greeter/framework/redisstore"
 	"github.com/springport/greeter/postgres"
-	"github.com/springport/greeter/redis"
 )
 
 // resources are the settings files packaged in the binary: the whole
@@ -105,9 +105,9 @@ type actuatorSettings struct {
 // storeSettings say where the service keeps its state: in memory unless
 // a PostgreSQL database (messages) or Redis (sessions) is named.
 type storeSettings struct {
-	postgres     postgres.Options // used when its URL is set
-	sessionStore string           // "memory" or "redis"
-	redis        redis.Options    // used when sessionStore is "redis"
+	postgres     postgres.Options   // used when its URL is set
+	sessionStore string             // "memory" or "redis"
+	redis        redisstore.Options // used when sessionStore is "redis"
 }
 
 // atLeast100ms bounds the timeouts below: shorter ones parse, and leave
@@ -276,7 +276,7 @@ func bindStoreSettings(b *config.Binder) storeSettings {
 			Timeout:         config.Bind(b, "app.jdbc.template.query-timeout", 5*time.Second, atLeast100ms),
 		},
 		sessionStore: config.Bind(b, "app.session.store-type", "memory", config.OneOf("memory", "redis")),
-		redis: redis.Options{
+		redis: redisstore.Options{
 			URL:            config.Bind(b, "app.data.redis.url", "redis://127.0.0.1:6379/0", urlWithScheme("redis", "rediss")),
 			Namespace:      config.Bind(b, "app.session.redis.namespace", "app:session", config.String),
 			ConnectTimeout: config.Bind(b, "app.data.redis.connect-timeout", 3*time.Second, atLeast100ms),

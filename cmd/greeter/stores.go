@@ -7,17 +7,18 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/logging"
+	"github.com/springport/greeter/framework/management/actuator"
+	"github.com/springport/greeter/framework/memstore"
+	"github.com/springport/greeter/framework/redisstore"
 	"github.com/springport/greeter/inmem"
-	"github.com/springport/greeter/management/actuator"
 	"github.com/springport/greeter/postgres"
-	"github.com/springport/greeter/redis"
 )
 
 // stores are where the service keeps its state, as the settings chose.
 type stores struct {
 	messages   message.Store
 	sessions   component.SessionStore
-	inMemory   *inmem.Sessions      // sessions, when they are kept here: their metrics
+	inMemory   *memstore.Store      // sessions, when they are kept here: their metrics
 	indicators []actuator.Indicator // a health check per outside engine
 	closers    []func() error       // in the order opened
 }
@@ -49,7 +50,7 @@ func openStores(ctx context.Context, env *config.Environment, s settings, logger
 	case "redis":
 		opts := s.stores.redis
 		opts.IdleTimeout, opts.MaxSessions, opts.Logger = s.server.sessionTimeout, s.server.maxSessions, loggers.Logger(redisLogger)
-		sessions, err := redis.Open(ctx, opts)
+		sessions, err := redisstore.Open(ctx, opts)
 		if err != nil {
 			return st, newEngineError(env, "Redis server", "app.data.redis.url", opts.URL, err)
 		}
@@ -63,7 +64,7 @@ func openStores(ctx context.Context, env *config.Environment, s settings, logger
 			return map[string]any{"version": version}, nil
 		}})
 	default:
-		sessions := inmem.NewSessions(inmem.SessionOptions{IdleTimeout: s.server.sessionTimeout,
+		sessions := memstore.New(memstore.Options{IdleTimeout: s.server.sessionTimeout,
 			MaxSessions: s.server.maxSessions, Logger: loggers.Logger(sessionsLogger)})
 		st.closers = append(st.closers, sessions.Close)
 		st.sessions, st.inMemory = sessions, sessions

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/config"
-	"github.com/springport/greeter/management/tracing"
+	"github.com/springport/greeter/framework/management/tracing"
 )
 
 // bindTracingSettings reads Spring Boot's tracing settings. Spans are

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/component"
-	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/framework/memstore"
 )
 
 // The tests declare their own components from these types. Dependencies
@@ -131,7 +131,7 @@ func provideHolder[T any](r *component.Registry, name string, scope component.Sc
 // options returns the options the tests start containers with: an
 // in-memory session store, closed when the test ends.
 func options(t *testing.T) component.Options {
-	sessions := inmem.NewSessions(inmem.SessionOptions{})
+	sessions := memstore.New(memstore.Options{})
 	t.Cleanup(func() { sessions.Close() })
 	return component.Options{Sessions: sessions}
 }

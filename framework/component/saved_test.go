@@ -20,9 +20,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/domain/outage"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/component/sessiontest"
+	"github.com/springport/greeter/framework/outage"
 	"github.com/springport/greeter/internal/logtest"
 )
 

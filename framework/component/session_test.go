@@ -1,7 +1,7 @@
 package component_test
 
 // The session tests serve a container's middleware over HTTP, and end
-// sessions through the store they give it: an inmem.Sessions on a fake
+// sessions through the store they give it: an memstore.Store on a fake
 // clock, whose Expire the tests call rather than waiting for its sweeper,
 // or a fake store where a test is about the contract between the two.
 
@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/component"
-	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/framework/memstore"
 	"github.com/springport/greeter/internal/clocktest"
 )
 
@@ -54,7 +54,7 @@ type sessionFixture struct {
 	c        *component.Container
 	srv      *httptest.Server
 	clock    *clocktest.Clock
-	sessions *inmem.Sessions // nil when the test gave a store of its own
+	sessions *memstore.Store // nil when the test gave a store of its own
 	built    atomic.Int64
 	delay    time.Duration // how long building a cart takes
 
@@ -64,8 +64,8 @@ type sessionFixture struct {
 
 // fixtureOptions configure a sessionFixture.
 type fixtureOptions struct {
-	store  inmem.SessionOptions   // for the fixture's inmem.Sessions; Now is the fixture's clock
-	custom component.SessionStore // a store of the test's own, in place of inmem.Sessions
+	store  memstore.Options       // for the fixture's memstore.Store; Now is the fixture's clock
+	custom component.SessionStore // a store of the test's own, in place of memstore.Store
 	cookie string                 // component.Options.SessionCookie
 	tls    bool                   // serve over TLS
 }
@@ -76,7 +76,7 @@ func newSessionFixture(t *testing.T, o fixtureOptions) *sessionFixture {
 	store := o.custom
 	if store == nil {
 		o.store.Now = f.clock.Now
-		f.sessions = inmem.NewSessions(o.store)
+		f.sessions = memstore.New(o.store)
 		t.Cleanup(func() { f.sessions.Close() })
 		store = f.sessions
 	}
@@ -323,7 +323,7 @@ func TestSessionResolvedLazily(t *testing.T) {
 }
 
 func TestSessionExpires(t *testing.T) {
-	f := newSessionFixture(t, fixtureOptions{store: inmem.SessionOptions{IdleTimeout: 30 * time.Minute}})
+	f := newSessionFixture(t, fixtureOptions{store: memstore.Options{IdleTimeout: 30 * time.Minute}})
 	alice, bob := f.client(t), f.client(t)
 	first := f.cart(t, alice)
 	bobs := f.cart(t, bob)
@@ -365,7 +365,7 @@ func TestSessionExpires(t *testing.T) {
 // TestSessionExpiresOnUse covers a session that outlived its timeout
 // before the sweeper saw it: the request carrying its cookie ends it.
 func TestSessionExpiresOnUse(t *testing.T) {
-	f := newSessionFixture(t, fixtureOptions{store: inmem.SessionOptions{IdleTimeout: 30 * time.Minute}})
+	f := newSessionFixture(t, fixtureOptions{store: memstore.Options{IdleTimeout: 30 * time.Minute}})
 	alice := f.client(t)
 	first := f.cart(t, alice)
 	f.clock.Advance(31 * time.Minute)
@@ -409,7 +409,7 @@ func TestSessionInvalidate(t *testing.T) {
 }
 
 func TestSessionMaxSessionsEvictsLeastRecentlyUsed(t *testing.T) {
-	f := newSessionFixture(t, fixtureOptions{store: inmem.SessionOptions{MaxSessions: 2}})
+	f := newSessionFixture(t, fixtureOptions{store: memstore.Options{MaxSessions: 2}})
 	a, b, c := f.client(t), f.client(t), f.client(t)
 	cartOf := func(client *http.Client) *cart {
 		f.clock.Advance(time.Minute)

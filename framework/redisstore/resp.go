@@ -1,4 +1,4 @@
-package redis
+package redisstore
 
 // RESP2, the protocol by which a client talks to Redis
 // (https://redis.io/docs/latest/develop/reference/protocol-spec/).

@@ -1,4 +1,4 @@
-package redis
+package redisstore
 
 // Following sessions to report their ends. Redis expires an idle session
 // by itself and tells no one, yet the container holds each session's
@@ -36,7 +36,7 @@ type followed struct {
 
 // follow marks session id as touched now, following it if it was not,
 // and forgets the least recently touched session if that makes too many.
-func (s *Sessions) follow(id string) {
+func (s *Store) follow(id string) {
 	now := s.now()
 	s.mu.Lock()
 	if f := s.followed[id]; f != nil {
@@ -60,7 +60,7 @@ func (s *Sessions) follow(id string) {
 
 // unfollow stops following session id, which has ended, and reports its
 // end if it was followed. It reports whether it was.
-func (s *Sessions) unfollow(id string) bool {
+func (s *Store) unfollow(id string) bool {
 	s.mu.Lock()
 	f := s.followed[id]
 	if f != nil {
@@ -75,14 +75,14 @@ func (s *Sessions) unfollow(id string) bool {
 }
 
 // remove forgets a followed session; the caller holds s.mu.
-func (s *Sessions) remove(f *followed) {
+func (s *Store) remove(f *followed) {
 	delete(s.followed, f.id)
 	s.recency.Remove(f.elem)
 }
 
 // tell tells the OnEnd functions that the sessions ids have ended. The
 // caller must not hold s.mu: the functions may call the store.
-func (s *Sessions) tell(ids ...string) {
+func (s *Store) tell(ids ...string) {
 	if len(ids) == 0 {
 		return
 	}
@@ -102,7 +102,7 @@ const sweepBatch = 500
 // Sweep reports the end of every followed session that has been idle here
 // for longer than the idle timeout and that Redis no longer holds. The
 // sweeper calls it every SweepInterval; tests call it to sweep now.
-func (s *Sessions) Sweep(ctx context.Context) error {
+func (s *Store) Sweep(ctx context.Context) error {
 	now := s.now()
 	for {
 		due := s.due(now)
@@ -140,7 +140,7 @@ func (s *Sessions) Sweep(ctx context.Context) error {
 // than the idle timeout at now, least recently touched first, as copies:
 // Redis is asked about them without the lock held. Each is then touched
 // now or removed, so a sweep takes each session at most once.
-func (s *Sessions) due(now time.Time) []followed {
+func (s *Store) due(now time.Time) []followed {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var due []followed
@@ -155,7 +155,7 @@ func (s *Sessions) due(now time.Time) []followed {
 }
 
 // exist asks Redis, in one round trip, which of the sessions exist.
-func (s *Sessions) exist(ctx context.Context, sessions []followed) ([]bool, error) {
+func (s *Store) exist(ctx context.Context, sessions []followed) ([]bool, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	cmds := make([][]any, len(sessions))
@@ -179,7 +179,7 @@ func (s *Sessions) exist(ctx context.Context, sessions []followed) ([]bool, erro
 
 // startSweeper starts the goroutine that sweeps every sweepEvery until
 // Close, which cancels a sweep in progress.
-func (s *Sessions) startSweeper() {
+func (s *Store) startSweeper() {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopSweeper = cancel
 	go func() {

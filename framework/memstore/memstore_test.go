@@ -1,4 +1,4 @@
-package inmem_test
+package memstore_test
 
 import (
 	"github.com/springport/greeter/framework/component/sessiontest"
@@ -8,7 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/framework/memstore"
 	"github.com/springport/greeter/internal/clocktest"
 )
 
@@ -35,11 +35,11 @@ func (l *endLog) take() []string {
 
 // newSessions returns a store on a fake clock, its clock and the log of
 // the sessions it ends; the store is closed when the test ends.
-func newSessions(t *testing.T, o inmem.SessionOptions) (*inmem.Sessions, *clocktest.Clock, *endLog) {
+func newSessions(t *testing.T, o memstore.Options) (*memstore.Store, *clocktest.Clock, *endLog) {
 	t.Helper()
 	clock := clocktest.New()
 	o.Now = clock.Now
-	s := inmem.NewSessions(o)
+	s := memstore.New(o)
 	t.Cleanup(func() { s.Close() })
 	ended := &endLog{}
 	s.OnEnd(ended.add)
@@ -47,7 +47,7 @@ func newSessions(t *testing.T, o inmem.SessionOptions) (*inmem.Sessions, *clockt
 }
 
 func TestSessionsCreate(t *testing.T) {
-	s, _, ended := newSessions(t, inmem.SessionOptions{})
+	s, _, ended := newSessions(t, memstore.Options{})
 	alice, bob := sessiontest.Create(t, s), sessiontest.Create(t, s)
 	if alice == bob || alice == "" {
 		t.Errorf("Create gave ids %q and %q; want two distinct ids", alice, bob)
@@ -67,7 +67,7 @@ func TestSessionsCreate(t *testing.T) {
 }
 
 func TestSessionsExpire(t *testing.T) {
-	s, clock, ended := newSessions(t, inmem.SessionOptions{IdleTimeout: 30 * time.Minute})
+	s, clock, ended := newSessions(t, memstore.Options{IdleTimeout: 30 * time.Minute})
 	alice, bob := sessiontest.Create(t, s), sessiontest.Create(t, s)
 
 	// Each use restarts the idle timeout.
@@ -104,7 +104,7 @@ func TestSessionsExpire(t *testing.T) {
 // TestSessionsTouchEndsExpired covers a session that outlived its timeout
 // before the sweeper saw it: Touch ends it.
 func TestSessionsTouchEndsExpired(t *testing.T) {
-	s, clock, ended := newSessions(t, inmem.SessionOptions{IdleTimeout: 30 * time.Minute})
+	s, clock, ended := newSessions(t, memstore.Options{IdleTimeout: 30 * time.Minute})
 	alice := sessiontest.Create(t, s)
 	clock.Advance(31 * time.Minute)
 	if sessiontest.Touch(t, s, alice) {
@@ -119,7 +119,7 @@ func TestSessionsTouchEndsExpired(t *testing.T) {
 }
 
 func TestSessionsEvictLeastRecentlyUsed(t *testing.T) {
-	s, clock, ended := newSessions(t, inmem.SessionOptions{MaxSessions: 2})
+	s, clock, ended := newSessions(t, memstore.Options{MaxSessions: 2})
 	a := sessiontest.Create(t, s)
 	clock.Advance(time.Minute)
 	b := sessiontest.Create(t, s)
@@ -145,7 +145,7 @@ func TestSessionsEvictLeastRecentlyUsed(t *testing.T) {
 }
 
 func TestSessionsDelete(t *testing.T) {
-	s, _, ended := newSessions(t, inmem.SessionOptions{})
+	s, _, ended := newSessions(t, memstore.Options{})
 	alice, bob := sessiontest.Create(t, s), sessiontest.Create(t, s)
 	if err := s.Delete(t.Context(), alice); err != nil {
 		t.Fatal(err)
@@ -175,7 +175,7 @@ func TestSessionsDelete(t *testing.T) {
 // when the test function returns).
 func TestSessionsSweeper(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := inmem.NewSessions(inmem.SessionOptions{IdleTimeout: 30 * time.Minute})
+		s := memstore.New(memstore.Options{IdleTimeout: 30 * time.Minute})
 		ended := &endLog{}
 		s.OnEnd(ended.add)
 		alice := sessiontest.Create(t, s)
@@ -199,7 +199,7 @@ func TestSessionsSweeper(t *testing.T) {
 }
 
 func TestSessionsClose(t *testing.T) {
-	s, _, _ := newSessions(t, inmem.SessionOptions{})
+	s, _, _ := newSessions(t, memstore.Options{})
 	id := sessiontest.Create(t, s)
 	for range 2 {
 		if err := s.Close(); err != nil {

@@ -1,4 +1,4 @@
-package redis_test
+package redisstore_test
 
 // Redis out of reach: at Open, and while serving, through a proxy that the
 // test cuts and restores (the engine itself keeps running).
@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/springport/greeter/framework/redisstore"
 	"github.com/springport/greeter/internal/clocktest"
 	"github.com/springport/greeter/internal/enginetest"
-	"github.com/springport/greeter/redis"
 )
 
 func TestOpenRefusesBadURLs(t *testing.T) {
@@ -24,7 +24,7 @@ func TestOpenRefusesBadURLs(t *testing.T) {
 		"http://user:s3cret@127.0.0.1:6379/0",
 		"",
 	} {
-		_, err := redis.Open(t.Context(), redis.Options{URL: raw, ConnectTimeout: 100 * time.Millisecond, Timeout: 100 * time.Millisecond})
+		_, err := redisstore.Open(t.Context(), redisstore.Options{URL: raw, ConnectTimeout: 100 * time.Millisecond, Timeout: 100 * time.Millisecond})
 		if err == nil {
 			t.Errorf("Open(%q) succeeded; want an error", raw)
 			continue
@@ -46,7 +46,7 @@ func TestOpenUnreachable(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close() // nothing listens there now
 	start := time.Now()
-	_, err = redis.Open(t.Context(), redis.Options{URL: "redis://user:s3cret@" + addr + "/0",
+	_, err = redisstore.Open(t.Context(), redisstore.Options{URL: "redis://user:s3cret@" + addr + "/0",
 		ConnectTimeout: 200 * time.Millisecond, Timeout: 200 * time.Millisecond})
 	if !isOutage(err) {
 		t.Fatalf("Open of a closed port: %v; want an outage of Redis", err)
@@ -71,7 +71,7 @@ func TestOutageAndRecovery(t *testing.T) {
 	p := enginetest.NewProxy(t, u.Host)
 	u.Host = p.Addr()
 	clock := clocktest.New()
-	s := openWithClock(t, redis.Options{URL: u.String(), Namespace: prefix, IdleTimeout: time.Hour,
+	s := openWithClock(t, redisstore.Options{URL: u.String(), Namespace: prefix, IdleTimeout: time.Hour,
 		ConnectTimeout: 300 * time.Millisecond, Timeout: 300 * time.Millisecond}, clock.Now)
 	id := sessiontest.Create(t, s)
 	clock.Advance(2 * time.Hour) // so that Sweep asks Redis about it
@@ -112,7 +112,7 @@ func TestOutageAndRecovery(t *testing.T) {
 }
 
 func TestCancelledCallerIsNoOutage(t *testing.T) {
-	s := open(t, redis.Options{})
+	s := open(t, redisstore.Options{})
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	_, err := s.Touch(ctx, sessiontest.Create(t, s))
@@ -122,7 +122,7 @@ func TestCancelledCallerIsNoOutage(t *testing.T) {
 }
 
 func TestClosedStoreIsNoOutage(t *testing.T) {
-	s := open(t, redis.Options{})
+	s := open(t, redisstore.Options{})
 	id := sessiontest.Create(t, s)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -138,7 +138,7 @@ func TestClosedStoreIsNoOutage(t *testing.T) {
 // and is no outage.
 func TestOpenAuthenticatesAsTheURLsUser(t *testing.T) {
 	server, prefix := enginetest.Redis(t)
-	admin, err := redis.OpenRaw(server)
+	admin, err := redisstore.OpenRaw(server)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestOpenAuthenticatesAsTheURLsUser(t *testing.T) {
 		db = "/2"
 	}
 	u.User, u.Path = neturl.UserPassword(user, "s3cret"), db
-	s := open(t, redis.Options{URL: u.String(), Namespace: prefix, IdleTimeout: time.Hour})
+	s := open(t, redisstore.Options{URL: u.String(), Namespace: prefix, IdleTimeout: time.Hour})
 	id := sessiontest.Create(t, s)
 	if n, err := admin.Do(t.Context(), "EXISTS", s.Key(id)); err != nil || n != int64(0) {
 		t.Errorf("the session is in the admin's database (EXISTS: %v, %v); want it in %s", n, err, db)
@@ -172,7 +172,7 @@ func TestOpenAuthenticatesAsTheURLsUser(t *testing.T) {
 	}
 
 	u.User = neturl.UserPassword(user, "wrong")
-	_, err = redis.Open(t.Context(), redis.Options{URL: u.String(), ConnectTimeout: time.Second, Timeout: time.Second})
+	_, err = redisstore.Open(t.Context(), redisstore.Options{URL: u.String(), ConnectTimeout: time.Second, Timeout: time.Second})
 	if err == nil || isOutage(err) || strings.Contains(err.Error(), "wrong@") {
 		t.Errorf("Open with a wrong password: %v; want it refused, no outage, the password not shown", err)
 	}

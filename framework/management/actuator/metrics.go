@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/springport/greeter/framework/dispatch"
-	"github.com/springport/greeter/management/metrics"
+	"github.com/springport/greeter/framework/management/metrics"
 )
 
 // MeterRegistry is what /actuator/metrics reads: the meters' names, and a meter

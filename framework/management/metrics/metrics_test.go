@@ -1,7 +1,6 @@
 package metrics
 
 import (
-	"context"
 	"errors"
 	"net/http/httptest"
 	"os/exec"
@@ -9,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/dispatch"
 )
 
@@ -206,7 +204,7 @@ func TestPromtool(t *testing.T) {
 	for _, histogram := range []bool{false, true} {
 		m := New(Options{PercentilesHistogram: histogram})
 		m.Sessions(func() int { return 1 }, 10, func() uint64 { return 0 })
-		m.Messages(usageOf(message.Usage{Count: 1, Bytes: 2}), message.Limits{MaxCount: 10, MaxBytes: 100})
+		m.Gauges(storeGauges)
 		observeSome(m)
 		cmd := exec.Command(promtool, "check", "metrics")
 		cmd.Stdin = strings.NewReader(scrape(m))
@@ -216,6 +214,11 @@ func TestPromtool(t *testing.T) {
 	}
 }
 
-func usageOf(u message.Usage) func(context.Context) (message.Usage, error) {
-	return func(context.Context) (message.Usage, error) { return u, nil }
+// storeGauges are the gauges of a store, as a service would report them.
+func storeGauges() []Gauge {
+	return []Gauge{
+		{Name: "items_stored", Help: "Items held now.", Value: 3},
+		{Name: "items_stored_max", Help: "Items held at most.", Value: 10},
+		{Name: "items_text_bytes", Help: "Bytes of text held now.", Value: 12},
+	}
 }

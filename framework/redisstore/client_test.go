@@ -1,4 +1,4 @@
-package redis
+package redisstore
 
 import (
 	"bufio"
@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/domain/outage"
+	"github.com/springport/greeter/framework/outage"
 )
 
 // fakeRedis is a server that speaks just enough RESP for the client's
@@ -458,7 +458,7 @@ func TestUnsupportedArgumentFreesItsPlace(t *testing.T) {
 // has no meaning; it is taken as unset rather than breaking the store
 // (a ticker panics at a negative interval).
 func TestNegativeOptionsMeanTheDefaults(t *testing.T) {
-	s := newSessions(nil, Options{MaxSessions: -1, SweepInterval: -time.Second, IdleTimeout: 2 * time.Minute}, time.Second, time.Now)
+	s := newStore(nil, Options{MaxSessions: -1, SweepInterval: -time.Second, IdleTimeout: 2 * time.Minute}, time.Second, time.Now)
 	if s.max != 100_000 || s.sweepEvery != time.Minute {
 		t.Errorf("MaxSessions -1 and SweepInterval -1s gave %d and %v; want 100000 and 1m0s", s.max, s.sweepEvery)
 	}

@@ -1,6 +1,6 @@
 //go:build linux || darwin
 
-package redis
+package redisstore
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package redis_test
+package redisstore_test
 
 // Two instances of a service on one Redis, each a component container
 // with its own store, serving the number component in session scope: what
@@ -19,23 +19,23 @@ import (
 
 	"github.com/springport/greeter/domain/number"
 	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/framework/redisstore"
 	"github.com/springport/greeter/internal/enginetest"
-	"github.com/springport/greeter/redis"
 )
 
 // instance is one instance of the service: a store, a container and a
 // server that answers GET / with the session's number.
 type instance struct {
-	store *redis.Sessions
+	store *redisstore.Store
 	ended *endLog
 	c     *component.Container
 	srv   *httptest.Server
 	once  sync.Once
 }
 
-func newInstance(t *testing.T, opts redis.Options) *instance {
+func newInstance(t *testing.T, opts redisstore.Options) *instance {
 	t.Helper()
-	store, err := redis.Open(t.Context(), opts)
+	store, err := redisstore.Open(t.Context(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func newBrowser(t *testing.T) *http.Client {
 
 func TestInstancesShareSessions(t *testing.T) {
 	server, prefix := enginetest.Redis(t)
-	opts := redis.Options{URL: server, Namespace: prefix, IdleTimeout: time.Hour}
+	opts := redisstore.Options{URL: server, Namespace: prefix, IdleTimeout: time.Hour}
 	a, b := newInstance(t, opts), newInstance(t, opts)
 	alice, bob := newBrowser(t), newBrowser(t)
 
@@ -129,7 +129,7 @@ func TestInstancesShareSessions(t *testing.T) {
 // so that the container releases the session's instances there.
 func TestIdleSessionEndsOnEveryInstance(t *testing.T) {
 	server, prefix := enginetest.Redis(t)
-	opts := redis.Options{URL: server, Namespace: prefix, IdleTimeout: time.Second, SweepInterval: 50 * time.Millisecond}
+	opts := redisstore.Options{URL: server, Namespace: prefix, IdleTimeout: time.Second, SweepInterval: 50 * time.Millisecond}
 	a, b := newInstance(t, opts), newInstance(t, opts)
 	alice := newBrowser(t)
 	first, _ := a.number(t, alice)

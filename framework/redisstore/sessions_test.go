@@ -1,4 +1,4 @@
-package redis_test
+package redisstore_test
 
 import (
 	"context"
@@ -9,27 +9,27 @@ import (
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/domain/outage"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/component/sessiontest"
+	"github.com/springport/greeter/framework/outage"
+	"github.com/springport/greeter/framework/redisstore"
 	"github.com/springport/greeter/internal/clocktest"
 	"github.com/springport/greeter/internal/enginetest"
-	"github.com/springport/greeter/redis"
 )
 
 // open opens a store on the test's Redis with opts (URL and Namespace are
 // the test's unless set), and closes it when the test ends.
-func open(t testing.TB, opts redis.Options) *redis.Sessions {
+func open(t testing.TB, opts redisstore.Options) *redisstore.Store {
 	t.Helper()
 	return openWithClock(t, opts, time.Now)
 }
 
-func openWithClock(t testing.TB, opts redis.Options, now func() time.Time) *redis.Sessions {
+func openWithClock(t testing.TB, opts redisstore.Options, now func() time.Time) *redisstore.Store {
 	t.Helper()
 	if opts.URL == "" {
 		opts.URL, opts.Namespace = enginetest.Redis(t)
 	}
-	s, err := redis.OpenWithClock(t.Context(), opts, now)
+	s, err := redisstore.OpenWithClock(t.Context(), opts, now)
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -45,7 +45,7 @@ func openWithClock(t testing.TB, opts redis.Options, now func() time.Time) *redi
 // as an operator would.
 func rawClient(t *testing.T, url string) *raw {
 	t.Helper()
-	c, err := redis.OpenRaw(url)
+	c, err := redisstore.OpenRaw(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func rawClient(t *testing.T, url string) *raw {
 // raw sends the test's commands, failing the test on an error.
 type raw struct {
 	t *testing.T
-	c *redis.Raw
+	c *redisstore.Raw
 }
 
 func (r *raw) do(args ...any) any {
@@ -131,21 +131,21 @@ func (l *endLog) take() []string {
 func TestSessionsContract(t *testing.T) {
 	enginetest.RedisServer(t)
 	sessiontest.Run(t, func(t *testing.T, idle time.Duration) component.SessionStore {
-		return open(t, redis.Options{IdleTimeout: idle})
+		return open(t, redisstore.Options{IdleTimeout: idle})
 	})
 }
 
 func TestSessionsSharedContract(t *testing.T) {
 	enginetest.RedisServer(t)
 	sessiontest.RunShared(t, func(t *testing.T) component.SharedSessionStore {
-		return open(t, redis.Options{IdleTimeout: time.Hour})
+		return open(t, redisstore.Options{IdleTimeout: time.Hour})
 	})
 }
 
 // TestKeyLayout looks at a session's keys as an operator would.
 func TestKeyLayout(t *testing.T) {
 	url, prefix := enginetest.Redis(t)
-	s := open(t, redis.Options{URL: url, Namespace: prefix + "app:session", IdleTimeout: time.Hour})
+	s := open(t, redisstore.Options{URL: url, Namespace: prefix + "app:session", IdleTimeout: time.Hour})
 	raw := rawClient(t, url)
 	id, err := s.Create(t.Context())
 	if err != nil {
@@ -172,7 +172,7 @@ func TestKeyLayout(t *testing.T) {
 
 func TestTouchRestartsTheIdleTimeout(t *testing.T) {
 	url, prefix := enginetest.Redis(t)
-	s := open(t, redis.Options{URL: url, Namespace: prefix, IdleTimeout: time.Hour})
+	s := open(t, redisstore.Options{URL: url, Namespace: prefix, IdleTimeout: time.Hour})
 	raw := rawClient(t, url)
 	id, err := s.Create(t.Context())
 	if err != nil {
@@ -203,7 +203,7 @@ func TestTouchRestartsTheIdleTimeout(t *testing.T) {
 func TestSweeperFollowsSessionsServedElsewhere(t *testing.T) {
 	url, prefix := enginetest.Redis(t)
 	clock := clocktest.New()
-	opts := redis.Options{URL: url, Namespace: prefix, IdleTimeout: time.Hour, SweepInterval: 24 * time.Hour}
+	opts := redisstore.Options{URL: url, Namespace: prefix, IdleTimeout: time.Hour, SweepInterval: 24 * time.Hour}
 	a, b := openWithClock(t, opts, clock.Now), open(t, opts)
 	ended := watch(a)
 	raw := rawClient(t, url)
@@ -238,7 +238,7 @@ func TestSweeperFollowsSessionsServedElsewhere(t *testing.T) {
 // TestFollowingIsBounded follows more sessions than MaxSessions: the least
 // recently touched is reported ended here, yet stays live in Redis.
 func TestFollowingIsBounded(t *testing.T) {
-	s := open(t, redis.Options{IdleTimeout: time.Hour, MaxSessions: 2})
+	s := open(t, redisstore.Options{IdleTimeout: time.Hour, MaxSessions: 2})
 	ended := watch(s)
 	first, second := sessiontest.Create(t, s), sessiontest.Create(t, s)
 	sessiontest.Create(t, s)
@@ -255,7 +255,7 @@ func TestFollowingIsBounded(t *testing.T) {
 
 func TestDeleteReportsSessionsCreatedElsewhere(t *testing.T) {
 	url, prefix := enginetest.Redis(t)
-	opts := redis.Options{URL: url, Namespace: prefix, IdleTimeout: time.Hour}
+	opts := redisstore.Options{URL: url, Namespace: prefix, IdleTimeout: time.Hour}
 	a, b := open(t, opts), open(t, opts)
 	ended := watch(b)
 	id := sessiontest.Create(t, a)
@@ -271,7 +271,7 @@ func TestDeleteReportsSessionsCreatedElsewhere(t *testing.T) {
 }
 
 func TestPing(t *testing.T) {
-	s := open(t, redis.Options{})
+	s := open(t, redisstore.Options{})
 	v, err := s.Ping(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -281,7 +281,7 @@ func TestPing(t *testing.T) {
 	}
 }
 
-func sweep(t *testing.T, s *redis.Sessions) {
+func sweep(t *testing.T, s *redisstore.Store) {
 	t.Helper()
 	if err := s.Sweep(t.Context()); err != nil {
 		t.Fatalf("Sweep: %v", err)

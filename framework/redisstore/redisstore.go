@@ -1,4 +1,4 @@
-// Package redis keeps the service's HTTP sessions in Redis, so that they
+// Package redisstore keeps a service's HTTP sessions in Redis, so that they
 // survive a restart and every instance of the service shares them: it is
 // the component.SharedSessionStore of the session scope, the counterpart
 // of Spring Session's Redis repository.
@@ -18,7 +18,7 @@
 //
 // Redis failing or out of reach is an *outage.Error; the client reconnects
 // by itself when Redis is back.
-package redis
+package redisstore
 
 import (
 	"context"
@@ -29,7 +29,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/springport/greeter/domain/outage"
+	"github.com/springport/greeter/framework/outage"
 )
 
 // Options configure Open. Zero values are defaults.
@@ -63,12 +63,12 @@ type Options struct {
 // Open connects to the Redis at opts.URL, checks it answers, and starts
 // the sweeper; Close stops both. A server that cannot be reached is an
 // *outage.Error.
-func Open(ctx context.Context, opts Options) (*Sessions, error) {
+func Open(ctx context.Context, opts Options) (*Store, error) {
 	return open(ctx, opts, time.Now)
 }
 
 // open is Open with the clock by which the store follows sessions here.
-func open(ctx context.Context, opts Options, now func() time.Time) (*Sessions, error) {
+func open(ctx context.Context, opts Options, now func() time.Time) (*Store, error) {
 	u, err := parseQuietly(opts.URL)
 	if err != nil {
 		return nil, fmt.Errorf("redis: the URL is invalid (not shown, as it may hold a password): %w", err)
@@ -84,7 +84,7 @@ func open(ctx context.Context, opts Options, now func() time.Time) (*Sessions, e
 	// can have several commands waiting on Redis.
 	poolSize := 10 * runtime.GOMAXPROCS(0)
 
-	s := newSessions(newClient(srv, connect, poolSize), opts, timeout, now)
+	s := newStore(newClient(srv, connect, poolSize), opts, timeout, now)
 	pingCtx, cancel := context.WithTimeout(ctx, connect+timeout)
 	defer cancel()
 	if _, err := s.client.do(pingCtx, "PING"); err != nil {
@@ -97,7 +97,7 @@ func open(ctx context.Context, opts Options, now func() time.Time) (*Sessions, e
 
 // Close stops the sweeper and closes the connections. Closing twice is
 // harmless. It reports no session as ended: they live on in Redis.
-func (s *Sessions) Close() error {
+func (s *Store) Close() error {
 	s.mu.Lock()
 	wasClosed := s.closed
 	s.closed = true
@@ -112,7 +112,7 @@ func (s *Sessions) Close() error {
 
 // Ping reports the server's version ("7.0.15"), for health details; an
 // unreachable server is an *outage.Error.
-func (s *Sessions) Ping(ctx context.Context) (version string, err error) {
+func (s *Store) Ping(ctx context.Context) (version string, err error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	info, _, err := bulk(s.client.do(ctx, "INFO", "server"))
@@ -128,7 +128,7 @@ func (s *Sessions) Ping(ctx context.Context) (version string, err error) {
 }
 
 // bound limits one call to Redis to the store's timeout.
-func (s *Sessions) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+func (s *Store) bound(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, s.timeout)
 }
 

@@ -5,13 +5,12 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/springport/greeter/domain/message"
 )
 
 func TestMetricNames(t *testing.T) {
 	m := New(Options{})
 	m.Sessions(func() int { return 1 }, 10, func() uint64 { return 0 })
-	m.Messages(usageOf(message.Usage{Count: 3, Bytes: 12}), message.Limits{MaxCount: 10, MaxBytes: 100})
+	m.Gauges(storeGauges)
 	observeSome(m)
 	names := m.MetricNames()
 	if !slices.IsSorted(names) {
@@ -19,7 +18,7 @@ func TestMetricNames(t *testing.T) {
 	}
 	for _, want := range []string{
 		"http.server.requests", "http.sessions.active", "http.sessions.max", "http.sessions.evicted",
-		"messages.stored", "messages.stored.max", "messages.text", "messages.text.max",
+		"items.stored", "items.stored.max", "items.text",
 		"go.goroutines", "go.memstats.alloc", "go.memstats.alloc.total", "go.gc.duration",
 		"process.cpu.time", "process.start.time", "process.resident.memory",
 	} {
@@ -36,7 +35,7 @@ func TestMetricNames(t *testing.T) {
 
 func TestMetric(t *testing.T) {
 	m := New(Options{})
-	m.Messages(usageOf(message.Usage{Count: 3, Bytes: 12}), message.Limits{MaxCount: 10, MaxBytes: 100})
+	m.Gauges(storeGauges)
 	observeSome(m)
 
 	got, ok := m.Metric("http.server.requests", []Tag{{"uri", "/a/{id}"}, {"outcome", "SUCCESS"}})
@@ -70,13 +69,13 @@ func TestMetric(t *testing.T) {
 		t.Error("an unknown meter is found")
 	}
 
-	stored, ok := m.Metric("messages.stored", nil)
+	stored, ok := m.Metric("items.stored", nil)
 	if !ok || stored.Measurements[0] != (Measurement{"VALUE", 3}) || stored.BaseUnit != "" {
-		t.Errorf("messages.stored: %+v", stored)
+		t.Errorf("items.stored: %+v", stored)
 	}
-	text, ok := m.Metric("messages.text.max", nil)
-	if !ok || text.Measurements[0] != (Measurement{"VALUE", 100}) || text.BaseUnit != "bytes" {
-		t.Errorf("messages.text.max: %+v", text)
+	text, ok := m.Metric("items.text", nil)
+	if !ok || text.Measurements[0] != (Measurement{"VALUE", 12}) || text.BaseUnit != "bytes" {
+		t.Errorf("items.text: %+v", text)
 	}
 	cpu, ok := m.Metric("process.cpu.time", nil)
 	if !ok || cpu.Measurements[0].Statistic != "COUNT" || cpu.BaseUnit != "seconds" {

@@ -218,7 +218,7 @@ type page[T any] struct {
 func TestComponentNamesAreValid(t *testing.T) {
 	s := newSchemas()
 	got := compact(t, s.json(reflect.TypeFor[page[widget]]()))
-	want := `{"$ref":"#/components/schemas/page_github.com_springport_greeter_management_openapi.widget_"}`
+	want := `{"$ref":"#/components/schemas/page_github.com_springport_greeter_framework_management_openapi.widget_"}`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

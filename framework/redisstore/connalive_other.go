@@ -1,6 +1,6 @@
 //go:build !(linux || darwin)
 
-package redis
+package redisstore
 
 // liveness is empty where alive does not look (see connalive_unix.go).
 type liveness struct{}

@@ -1,18 +1,18 @@
-package redis_test
+package redisstore_test
 
 import (
 	"bytes"
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/redis"
+	"github.com/springport/greeter/framework/redisstore"
 )
 
 // BenchmarkSessionRoundTrip is what one request of a session-scoped
 // component costs against the real Redis: a session created, a state
 // saved into it and loaded back, three round trips.
 func BenchmarkSessionRoundTrip(b *testing.B) {
-	s := open(b, redis.Options{IdleTimeout: time.Hour})
+	s := open(b, redisstore.Options{IdleTimeout: time.Hour})
 	ctx := b.Context()
 	state := bytes.Repeat([]byte("n"), 64)
 	b.ReportAllocs()

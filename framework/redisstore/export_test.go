@@ -1,4 +1,4 @@
-package redis
+package redisstore
 
 import (
 	"context"
@@ -8,12 +8,12 @@ import (
 // OpenWithClock is Open with the clock by which the store follows
 // sessions here, so that tests can make a session idle here at once.
 // Redis still expires keys by its own clock.
-func OpenWithClock(ctx context.Context, opts Options, now func() time.Time) (*Sessions, error) {
+func OpenWithClock(ctx context.Context, opts Options, now func() time.Time) (*Store, error) {
 	return open(ctx, opts, now)
 }
 
 // Key returns the Redis key of session id.
-func (s *Sessions) Key(id string) string { return s.key(id) }
+func (s *Store) Key(id string) string { return s.key(id) }
 
 // Raw is a client of the package's own, apart from any store, by which
 // tests look at keys as an operator would.

@@ -1,4 +1,9 @@
-package inmem
+// Package memstore keeps HTTP sessions in the process's memory: the
+// session store a service uses unless app.session.store-type chooses
+// another (see the redisstore package). Its sessions are lost when the
+// process ends and are not shared with other instances. It is the
+// counterpart of Spring Session's MapSessionRepository.
+package memstore
 
 import (
 	"container/list"
@@ -13,24 +18,24 @@ import (
 	"github.com/springport/greeter/framework/component"
 )
 
-var _ component.SessionStore = (*Sessions)(nil)
+var _ component.SessionStore = (*Store)(nil)
 
-// errClosed is what a closed Sessions answers.
-var errClosed = errors.New("inmem: the session store is closed")
+// errClosed is what a closed Store answers.
+var errClosed = errors.New("memstore: the session store is closed")
 
-// Sessions is a component.SessionStore held in memory. A session ends when
+// Store is a component.SessionStore held in memory. A session ends when
 // it has been idle for longer than the idle timeout, when it is the least
 // recently used one and a new session needs its room, or when it is
 // deleted; each end is reported to the OnEnd functions.
 //
-// Sessions are kept in a list ordered by last use, most recent first,
+// Store are kept in a list ordered by last use, most recent first,
 // beside a map by id: a use moves its session to the front, eviction takes
 // the back, and expiry walks from the back and stops at the first session
 // still within its timeout, so each costs constant time per session. Idle
 // sessions are ended by a sweeper goroutine, started by the first Create
 // and stopped by Close, and by Touch when it finds one before the sweeper
 // does.
-type Sessions struct {
+type Store struct {
 	idle   time.Duration
 	max    int
 	now    func() time.Time
@@ -50,11 +55,11 @@ type Sessions struct {
 type session struct {
 	id       string
 	lastUsed time.Time
-	elem     *list.Element // in Sessions.recency
+	elem     *list.Element // in Store.recency
 }
 
-// SessionOptions configure Sessions.
-type SessionOptions struct {
+// Options configure Store.
+type Options struct {
 	// IdleTimeout ends a session unused for this long; zero means 30
 	// minutes, Spring Boot's default.
 	IdleTimeout time.Duration
@@ -70,10 +75,10 @@ type SessionOptions struct {
 	Logger *slog.Logger
 }
 
-// NewSessions returns an empty session store. Its sweeper starts with the
+// New returns an empty session store. Its sweeper starts with the
 // first session; Close stops it.
-func NewSessions(o SessionOptions) *Sessions {
-	s := &Sessions{idle: o.IdleTimeout, max: o.MaxSessions, now: o.Now, logger: o.Logger, live: map[string]*session{}}
+func New(o Options) *Store {
+	s := &Store{idle: o.IdleTimeout, max: o.MaxSessions, now: o.Now, logger: o.Logger, live: map[string]*session{}}
 	if s.logger == nil {
 		s.logger = slog.Default()
 	}
@@ -91,7 +96,7 @@ func NewSessions(o SessionOptions) *Sessions {
 
 // Create starts a new session, ending the least recently used one first
 // when the store is full.
-func (s *Sessions) Create(context.Context) (string, error) {
+func (s *Store) Create(context.Context) (string, error) {
 	now := s.now()
 	s.mu.Lock()
 	if s.closed {
@@ -124,7 +129,7 @@ func (s *Sessions) Create(context.Context) (string, error) {
 // Touch reports whether id is a live session and marks it used now. A
 // session idle past its timeout ends here, if the sweeper has not yet
 // ended it.
-func (s *Sessions) Touch(_ context.Context, id string) (bool, error) {
+func (s *Store) Touch(_ context.Context, id string) (bool, error) {
 	now := s.now()
 	s.mu.Lock()
 	if s.closed {
@@ -148,7 +153,7 @@ func (s *Sessions) Touch(_ context.Context, id string) (bool, error) {
 }
 
 // Delete ends the session id now; an unknown id is not an error.
-func (s *Sessions) Delete(_ context.Context, id string) error {
+func (s *Store) Delete(_ context.Context, id string) error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -168,14 +173,14 @@ func (s *Sessions) Delete(_ context.Context, id string) error {
 // called without the store's lock held, on the goroutine that ended the
 // session: the sweeper's, or the caller's of Create, Touch, Delete or
 // Expire.
-func (s *Sessions) OnEnd(f func(id string)) {
+func (s *Store) OnEnd(f func(id string)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.onEnd = append(s.onEnd, f)
 }
 
 // Expire ends every session idle for longer than the timeout.
-func (s *Sessions) Expire() {
+func (s *Store) Expire() {
 	now := s.now()
 	var ended []string
 	s.mu.Lock()
@@ -197,13 +202,13 @@ func (s *Sessions) Expire() {
 }
 
 // Evicted returns how many sessions have been ended to make room.
-func (s *Sessions) Evicted() uint64 { return s.evicted.Load() }
+func (s *Store) Evicted() uint64 { return s.evicted.Load() }
 
 // Max returns how many sessions the store holds at most.
-func (s *Sessions) Max() int { return s.max }
+func (s *Store) Max() int { return s.max }
 
 // Len returns how many sessions are live.
-func (s *Sessions) Len() int {
+func (s *Store) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.live)
@@ -213,7 +218,7 @@ func (s *Sessions) Len() int {
 // error. Closing twice is harmless. Close reports no session as ended:
 // they end with the process, and whoever keeps their components closes
 // those.
-func (s *Sessions) Close() error {
+func (s *Store) Close() error {
 	s.mu.Lock()
 	stop, done := s.stop, s.done
 	wasClosed := s.closed
@@ -228,7 +233,7 @@ func (s *Sessions) Close() error {
 
 // sweep starts the goroutine that calls Expire every interval until Close;
 // the caller holds s.mu.
-func (s *Sessions) sweep(interval time.Duration) {
+func (s *Store) sweep(interval time.Duration) {
 	s.stop, s.done = make(chan struct{}), make(chan struct{})
 	go func(stop <-chan struct{}, done chan<- struct{}) {
 		defer close(done)
@@ -246,7 +251,7 @@ func (s *Sessions) sweep(interval time.Duration) {
 }
 
 // remove forgets a live session; the caller holds s.mu.
-func (s *Sessions) remove(ss *session) {
+func (s *Store) remove(ss *session) {
 	delete(s.live, ss.id)
 	s.recency.Remove(ss.elem)
 }
@@ -254,7 +259,7 @@ func (s *Sessions) remove(ss *session) {
 // unlockAndTell releases s.mu, then tells the OnEnd functions the ids of
 // the sessions that ended. They are told outside the lock so that they may
 // hold locks of their own around calls to the store without deadlock.
-func (s *Sessions) unlockAndTell(ended ...string) {
+func (s *Store) unlockAndTell(ended ...string) {
 	if len(ended) == 0 {
 		s.mu.Unlock()
 		return

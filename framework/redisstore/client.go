@@ -1,4 +1,4 @@
-package redis
+package redisstore
 
 // The client: connections to one Redis server, made from its URL, kept in
 // a bounded pool, each carrying one command (or one pipeline of commands)

@@ -1,4 +1,4 @@
-package redis
+package redisstore
 
 import (
 	"cmp"
@@ -14,11 +14,11 @@ import (
 	"github.com/springport/greeter/framework/component"
 )
 
-var _ component.SharedSessionStore = (*Sessions)(nil)
+var _ component.SharedSessionStore = (*Store)(nil)
 
-// Sessions is a component.SharedSessionStore in Redis. It is safe for
+// Store is a component.SharedSessionStore in Redis. It is safe for
 // concurrent use.
-type Sessions struct {
+type Store struct {
 	client     *client
 	prefix     string // of every session's key: Namespace + ":sessions:"
 	idle       time.Duration
@@ -39,13 +39,13 @@ type Sessions struct {
 	sweeperDone chan struct{}
 }
 
-func newSessions(client *client, opts Options, timeout time.Duration, now func() time.Time) *Sessions {
+func newStore(client *client, opts Options, timeout time.Duration, now func() time.Time) *Store {
 	idle := opts.IdleTimeout
 	if idle <= 0 {
 		idle = 30 * time.Minute
 	}
 	idle = max(idle, time.Millisecond) // Redis expires in whole milliseconds; 0 would delete
-	return &Sessions{
+	return &Store{
 		client:      client,
 		prefix:      strings.TrimSuffix(cmp.Or(opts.Namespace, "greeter:session"), ":") + ":sessions:",
 		idle:        idle,
@@ -93,7 +93,7 @@ func wellFormed(id string) bool {
 	return true
 }
 
-func (s *Sessions) key(id string) string { return s.prefix + id }
+func (s *Store) key(id string) string { return s.prefix + id }
 
 // The scripts make each change one round trip, and atomic: a state is
 // saved, and the expiry refreshed, only while the session still exists,
@@ -131,7 +131,7 @@ return 1`)
 )
 
 // Create starts a new session in Redis, expiring after the idle timeout.
-func (s *Sessions) Create(ctx context.Context) (string, error) {
+func (s *Store) Create(ctx context.Context) (string, error) {
 	id := newID()
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -145,7 +145,7 @@ func (s *Sessions) Create(ctx context.Context) (string, error) {
 
 // Touch reports whether id is a live session and restarts its idle
 // timeout, in one round trip: PEXPIRE answers whether the key exists.
-func (s *Sessions) Touch(ctx context.Context, id string) (bool, error) {
+func (s *Store) Touch(ctx context.Context, id string) (bool, error) {
 	if !wellFormed(id) {
 		return false, nil
 	}
@@ -164,7 +164,7 @@ func (s *Sessions) Touch(ctx context.Context, id string) (bool, error) {
 }
 
 // Delete ends the session id now, here and in Redis, and reports it.
-func (s *Sessions) Delete(ctx context.Context, id string) error {
+func (s *Store) Delete(ctx context.Context, id string) error {
 	if !wellFormed(id) {
 		return nil
 	}
@@ -184,14 +184,14 @@ func (s *Sessions) Delete(ctx context.Context, id string) error {
 // this process stops following (see MaxSessions). f is called without the
 // store's lock held, on the sweeper's goroutine or the caller's of
 // Create, Touch or Delete.
-func (s *Sessions) OnEnd(f func(id string)) {
+func (s *Store) OnEnd(f func(id string)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.onEnd = append(s.onEnd, f)
 }
 
 // LoadState returns the saved state of component name in session id.
-func (s *Sessions) LoadState(ctx context.Context, id, name string) ([]byte, bool, error) {
+func (s *Store) LoadState(ctx context.Context, id, name string) ([]byte, bool, error) {
 	if !wellFormed(id) {
 		return nil, false, nil
 	}
@@ -207,7 +207,7 @@ func (s *Sessions) LoadState(ctx context.Context, id, name string) ([]byte, bool
 // SaveStateIfAbsent saves data as the state of component name in session
 // id unless one is saved, and returns the state saved now; HSETNX, HGET
 // and the refresh of the expiry go in one script.
-func (s *Sessions) SaveStateIfAbsent(ctx context.Context, id, name string, data []byte) ([]byte, error) {
+func (s *Store) SaveStateIfAbsent(ctx context.Context, id, name string, data []byte) ([]byte, error) {
 	if !wellFormed(id) {
 		return data, nil
 	}
@@ -222,7 +222,7 @@ func (s *Sessions) SaveStateIfAbsent(ctx context.Context, id, name string, data 
 
 // SaveState saves data as the state of component name in session id,
 // while the session exists, and refreshes its expiry.
-func (s *Sessions) SaveState(ctx context.Context, id, name string, data []byte) error {
+func (s *Store) SaveState(ctx context.Context, id, name string, data []byte) error {
 	if !wellFormed(id) {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package inmem_test
+package memstore_test
 
 import (
 	"testing"
@@ -6,12 +6,12 @@ import (
 
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/component/sessiontest"
-	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/framework/memstore"
 )
 
 func TestSessionsContract(t *testing.T) {
 	sessiontest.Run(t, func(t *testing.T, idle time.Duration) component.SessionStore {
-		s := inmem.NewSessions(inmem.SessionOptions{IdleTimeout: idle})
+		s := memstore.New(memstore.Options{IdleTimeout: idle})
 		t.Cleanup(func() { s.Close() })
 		return s
 	})
