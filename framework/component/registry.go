@@ -1,4 +1,4 @@
-// Package component is the service's component container, the Go
+// Package component is a service's component container, the Go
 // counterpart of Spring's bean factory: components are declared with typed
 // constructors, a scope and an optional profile condition, and their
 // dependencies are declared explicitly, so that Start can check the whole

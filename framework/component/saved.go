@@ -34,9 +34,9 @@ import (
 //
 //   - A session's component is created once for all instances: the first
 //     state saved wins, and an instance that built its own meanwhile takes
-//     the winner's. A component whose state does not change after New (the
-//     number) is the same for its client on every instance and after a
-//     restart.
+//     the winner's. A component whose state does not change after New (a
+//     number drawn at random once, say) is the same for its client on every
+//     instance and after a restart.
 //   - A process loads a component's state at its first use of the session
 //     and serves that instance until the store reports the session's end
 //     (OnEnd). A change that another instance saves meanwhile is not seen

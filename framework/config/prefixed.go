@@ -29,8 +29,8 @@ func (e *Environment) KeysWithPrefix(prefix string) []string {
 }
 
 // BindPrefixed binds every key of the family prefix that is set and
-// returns the values by the rest of the key (logging.level.greeter gives
-// "greeter"): the keys KeysWithPrefix finds, and prefix+name for each of
+// returns the values by the rest of the key (logging.level.store gives
+// "store"): the keys KeysWithPrefix finds, and prefix+name for each of
 // known, which the environment may set too. A key that is not set is not
 // bound, so that the family does not swell the listings of settings, nor
 // one already bound on its own, which would be reported twice.

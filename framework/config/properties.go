@@ -20,6 +20,7 @@
 //
 // The joined line remembers at which offsets its continuation lines start, so
 // that an error deep inside a value still names the physical line it is on.
+
 package config
 
 import (

@@ -35,7 +35,7 @@ func Sensitive(key string) bool {
 
 // Sanitize returns value as it may be shown for key: Mask for a
 // sensitive key, and otherwise the value with the password of a URL's
-// user-info masked (postgres://app:******@db/greeter), so that a
+// user-info masked (postgres://app:******@db/shop), so that a
 // connection URL can be shown without what unlocks it.
 func Sanitize(key, value string) string {
 	if Sensitive(key) {

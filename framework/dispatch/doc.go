@@ -1,4 +1,4 @@
-// Package dispatch is the service's front dispatcher, the counterpart of
+// Package dispatch is a service's front dispatcher, the counterpart of
 // Spring MVC's DispatcherServlet: it picks the handler for a request by
 // method, path, request parameters and body type, converts path variables
 // and query parameters to their declared types, reads request bodies and

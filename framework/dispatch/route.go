@@ -8,7 +8,7 @@ import (
 // Route declares one endpoint: what requests it takes and what it does.
 type Route struct {
 	Method  string // GET, POST, PUT, DELETE, PATCH…; GET routes answer HEAD too
-	Pattern string // a ServeMux path pattern without method or host: "/api/hello/{id}"
+	Pattern string // a ServeMux path pattern without method or host: "/items/{id}"
 
 	// Summary says in a few words what the route does, and Tags group it
 	// with others, for the route's description (the OpenAPI document).

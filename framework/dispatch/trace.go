@@ -9,7 +9,8 @@ import (
 // what a trace needs and an http.Handler around it does not: the route
 // pattern the request matched, its final status, and where its log lines
 // and problem document are made. A Tracer keeps the dispatcher free of any
-// tracing library (cmd/greeter's is OpenTelemetry's).
+// tracing library: a service implements it with the one it uses
+// (OpenTelemetry, say).
 type Tracer interface {
 	// Start is called as a request arrives. The context it returns becomes
 	// the request's, so that handlers and log lines see the trace; it
