@@ -7,11 +7,12 @@ import (
 
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/dispatch"
-	"github.com/springport/greeter/framework/outage"
 )
 
-// Classify gives domain errors their HTTP statuses; it is the only place
-// that does. An error it does not know stays a plain 500.
+// Classify gives greeter's domain errors their HTTP statuses; it is the
+// only place that does. An error it does not know it leaves to the
+// framework, which answers an engine that cannot be reached
+// (*outage.Error) with 503 and anything else with a plain 500.
 func Classify(err error) *dispatch.Error {
 	var index *message.IndexError
 	if errors.As(err, &index) {
@@ -29,18 +30,6 @@ func Classify(err error) *dispatch.Error {
 		// for it. The detail names the setting, so that an operator
 		// who sees it knows which bound to raise.
 		return &dispatch.Error{Status: http.StatusInsufficientStorage, Detail: limitDetail(full), Err: err}
-	}
-	var down *outage.Error
-	if errors.As(err, &down) {
-		// The cause (an address, a driver's words) is logged, not shown:
-		// the client learns what is down. A write that timed out may
-		// still reach the engine once the network heals, so the client
-		// is not promised that nothing happened.
-		return &dispatch.Error{
-			Status: http.StatusServiceUnavailable,
-			Detail: fmt.Sprintf("%s is unavailable, so the request could not be completed; a change it asked for may or may not have been made.", down.Dependency),
-			Err:    err,
-		}
 	}
 	return nil
 }

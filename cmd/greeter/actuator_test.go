@@ -103,7 +103,7 @@ func TestDiagnostics(t *testing.T) {
 		}
 	}
 	s := start(t, []string{"--management.endpoints.web.exposure.include=threaddump,heapdump,cpuprofile"}, nil)
-	if strings.Contains(s.stdout.String(), "names an endpoint that does not exist") {
+	if strings.Contains(s.Stdout.String(), "names an endpoint that does not exist") {
 		t.Error("a diagnostics id was reported as unknown")
 	}
 	r := s.do(t, "GET", "/actuator/threaddump", "")
@@ -148,12 +148,12 @@ func TestShutdownEndpoint(t *testing.T) {
 	if r := s.do(t, "POST", "/actuator/shutdown", ""); r.status != 200 || r.body != `{"message":"Shutting down, bye..."}` {
 		t.Errorf("shutdown: %d %s", r.status, r.body)
 	}
-	s.waitForLog(t, shuttingDown)
-	s.waitForLog(t, stopped)
+	s.WaitForLog(t, shuttingDown)
+	s.WaitForLog(t, stopped)
 	select {
-	case <-s.exited:
-		if s.err != nil {
-			t.Errorf("run after shutdown: %v", s.err)
+	case <-s.Exited():
+		if s.Err() != nil {
+			t.Errorf("run after shutdown: %v", s.Err())
 		}
 	case <-time.After(waitTimeout):
 		t.Fatal("run did not return after POST /actuator/shutdown")
@@ -234,7 +234,7 @@ func TestBasePaths(t *testing.T) {
 	}
 
 	own := start(t, []string{"--management.server.port=0", "--management.server.base-path=/mgmt"}, nil)
-	mgmt := "http://127.0.0.1:" + own.waitForLog(t, managementAddr)[1]
+	mgmt := "http://127.0.0.1:" + own.WaitForLog(t, managementAddr)[1]
 	for path, want := range map[string]int{"/mgmt/actuator/health": 200, "/actuator/health": 404} {
 		resp, err := http.Get(mgmt + path)
 		if err != nil {

@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/springport/greeter/bench/reference"
-	"github.com/springport/greeter/framework/config"
-	"github.com/springport/greeter/framework/logging"
+	"github.com/springport/greeter/framework/boot"
 )
 
 // The benchmarks and allocation budgets below serve the five measured
@@ -108,24 +106,16 @@ func serviceHandler(tb testing.TB) http.Handler {
 // serviceHandlerWith is serviceHandler with arguments.
 func serviceHandlerWith(tb testing.TB, args ...string) http.Handler {
 	tb.Helper()
-	env, err := config.Load(config.Options{Embedded: embeddedSettings(), Args: args, LookupEnv: noEnvironment})
+	app, err := boot.New(context.Background(), greeter(), args, noEnvironment, io.Discard)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s, err := bindSettings(env)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if !s.management.metrics {
-		tb.Fatal("metrics are off by default; the budgets are for metrics on")
-	}
-	a, err := newApp(context.Background(), env, s, logging.NewRegistry(slog.DiscardHandler, logging.Info))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { a.close() })
-	return a.handler
+	tb.Cleanup(func() { app.Close() })
+	return app.Handler()
 }
+
+// noEnvironment is an environment in which no variable is set.
+func noEnvironment(string) (string, bool) { return "", false }
 
 // handlers are the two handlers compared, by name.
 func handlers(tb testing.TB) []struct {

@@ -147,7 +147,7 @@ func TestListMemoryIsBoundedForStalledReaders(t *testing.T) {
 	}()
 	for i := range 8 {
 		accept := []string{"application/json", "application/xml"}[i%2]
-		c, err := net.DialTimeout("tcp", s.addr(), waitTimeout)
+		c, err := net.DialTimeout("tcp", s.Addr(), waitTimeout)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -193,8 +193,8 @@ func TestSessionFloodIsBoundedAndReported(t *testing.T) {
 		}
 	}
 	warning := regexp.MustCompile(`level=WARN msg="the session store is full[^"]*" max_sessions=3`)
-	s.waitForLog(t, warning)
-	if n := len(warning.FindAllString(s.stdout.String(), -1)); n != 1 {
+	s.WaitForLog(t, warning)
+	if n := len(warning.FindAllString(s.Stdout.String(), -1)); n != 1 {
 		t.Errorf("the eviction warning was logged %d times, want once", n)
 	}
 	r := s.do(t, "GET", "/actuator/prometheus", "")

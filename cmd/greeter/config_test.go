@@ -15,13 +15,13 @@ import (
 func profilesLine(t *testing.T, s *service) string {
 	t.Helper()
 	var found []string
-	for _, l := range strings.Split(s.stdout.String(), "\n") {
+	for _, l := range strings.Split(s.Stdout.String(), "\n") {
 		if strings.Contains(l, "profile") && strings.Contains(l, "active") {
 			found = append(found, l)
 		}
 	}
 	if len(found) != 1 {
-		t.Fatalf("%d profile lines in the log, want exactly 1:\n%s", len(found), s.stdout)
+		t.Fatalf("%d profile lines in the log, want exactly 1:\n%s", len(found), s.Stdout)
 	}
 	return found[0]
 }
@@ -193,12 +193,12 @@ func TestServerSettings(t *testing.T) {
 
 func TestJSONLogs(t *testing.T) {
 	s := start(t, []string{"--logging.format=json"}, nil)
-	if err := s.stop(); err != nil {
+	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSpace(s.stdout.String()), "\n")
+	lines := strings.Split(strings.TrimSpace(s.Stdout.String()), "\n")
 	if len(lines) < 3 {
-		t.Fatalf("too few log lines:\n%s", s.stdout)
+		t.Fatalf("too few log lines:\n%s", s.Stdout)
 	}
 	for _, l := range lines {
 		var rec map[string]any
@@ -449,8 +449,8 @@ func TestRelaxedValues(t *testing.T) {
 	if r := s.do(t, "POST", "/api/messages", `{"text":"0123456789"}`, "Content-Type: application/json"); r.status != 413 {
 		t.Errorf("server.max-request-size=16b: a 21-byte body answered %d", r.status)
 	}
-	if !strings.HasPrefix(strings.TrimSpace(s.stdout.String()), "{") {
-		t.Errorf("logging.format=JSON: the log is not JSON:\n%s", s.stdout)
+	if !strings.HasPrefix(strings.TrimSpace(s.Stdout.String()), "{") {
+		t.Errorf("logging.format=JSON: the log is not JSON:\n%s", s.Stdout)
 	}
 
 	for _, tt := range []struct{ arg, want string }{

@@ -40,7 +40,7 @@ func TestFaultStalledClients(t *testing.T) {
 	for k, st := range stallKinds {
 		outcomes[k] = make([]stallOutcome, each)
 		for i := range each {
-			wg.Go(func() { outcomes[k][i] = stallAndWait(s.addr(), st.send) })
+			wg.Go(func() { outcomes[k][i] = stallAndWait(s.Addr(), st.send) })
 		}
 	}
 	wg.Wait()
@@ -206,7 +206,7 @@ func TestFaultOversizedBodies(t *testing.T) {
 	s := start(t, nil, nil)
 	t.Run("declared 100,000,000 bytes, none sent", func(t *testing.T) {
 		began := time.Now()
-		r, err := rawExchange(s.addr(), []byte(oversizedHead+"Content-Length: 100000000\r\n\r\n"), nil, 2*time.Second)
+		r, err := rawExchange(s.Addr(), []byte(oversizedHead+"Content-Length: 100000000\r\n\r\n"), nil, 2*time.Second)
 		if err != nil {
 			t.Fatalf("no answer within 2s: %v", err)
 		}
@@ -230,7 +230,7 @@ func TestFaultOversizedBodies(t *testing.T) {
 		runtime.GC()
 		before := heapInuse()
 		peak := sampleHeapPeak()
-		counts := floodOversized(s.addr(), requests, clients, chunkedEvery)
+		counts := floodOversized(s.Addr(), requests, clients, chunkedEvery)
 		top := peak()
 		runtime.GC()
 		runtime.GC()
@@ -361,7 +361,7 @@ func TestFaultMalformedInput(t *testing.T) {
 				t.Fatal("the test's deadline passed before this row")
 			}
 			began := time.Now()
-			r, err := rawExchange(s.addr(), row.req, nil, 5*time.Second)
+			r, err := rawExchange(s.Addr(), row.req, nil, 5*time.Second)
 			if d := time.Since(began); d > slowest {
 				slowest, slowestName = d, row.name
 			}
@@ -385,7 +385,7 @@ func TestFaultMalformedInput(t *testing.T) {
 	if got := s.do(t, "GET", "/api/messages", ""); strings.Contains(got.body, "root:") {
 		t.Errorf("a message holds the contents of /etc/passwd: %.200s", got.body)
 	}
-	if log := s.stdout.String(); strings.Contains(log, "level=ERROR") {
+	if log := s.Stdout.String(); strings.Contains(log, "level=ERROR") {
 		t.Errorf("the service logged failures of its own:\n%s", log)
 	}
 }

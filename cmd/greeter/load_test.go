@@ -32,7 +32,7 @@ func TestLoadMessageWrites(t *testing.T) {
 	var wg sync.WaitGroup
 	for c := range clients {
 		wg.Go(func() {
-			client := &keepAliveClient{addr: s.addr()}
+			client := &keepAliveClient{addr: s.Addr()}
 			defer client.close()
 			for i := 0; i < each; i++ {
 				if time.Now().After(deadline) {
@@ -97,7 +97,7 @@ func TestLoadMixedRequests(t *testing.T) {
 	}
 
 	began := time.Now()
-	counts := sendMixed(s.addr(), mixedCalls, total, workers)
+	counts := sendMixed(s.Addr(), mixedCalls, total, workers)
 	elapsed := time.Since(began)
 
 	done, failed := 0, 0
@@ -356,7 +356,7 @@ type sigtermLoad struct {
 // stop ends what a failed phase left running: the process, the in-flight
 // connections and then the workers.
 func (l *sigtermLoad) stop() {
-	l.p.cmd.Process.Kill()
+	l.p.Cmd.Process.Kill()
 	for _, f := range l.inFlight {
 		f.conn.Close()
 	}
@@ -428,7 +428,7 @@ func (l *sigtermLoad) holdInFlight(t *testing.T) {
 	for k := range sigtermInFlight {
 		id := fmt.Sprintf("in-flight-%d", k)
 		l.results[sigtermWorkers+k] = []sigtermResult{{id: id, call: sigtermInFlightCall, sentAt: time.Now()}}
-		f, err := beginInFlight(l.p.addr(), sigtermInFlightCall.path, sigtermInFlightCall.body, 5, "X-Request-Id: "+id)
+		f, err := beginInFlight(l.p.Addr(), sigtermInFlightCall.path, sigtermInFlightCall.body, 5, "X-Request-Id: "+id)
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}
@@ -440,8 +440,8 @@ func (l *sigtermLoad) holdInFlight(t *testing.T) {
 // in-flight requests, and the process must then exit with status 0.
 func (l *sigtermLoad) terminate(t *testing.T) {
 	l.signalled = time.Now()
-	l.p.signal(t, syscall.SIGTERM)
-	waitRefused(t, l.p.addr())
+	l.p.Signal(t, syscall.SIGTERM)
+	waitRefused(t, l.p.Addr())
 	for k, f := range l.inFlight {
 		r := &l.results[sigtermWorkers+k][0]
 		resp, err := f.finish()
@@ -454,14 +454,14 @@ func (l *sigtermLoad) terminate(t *testing.T) {
 			r.bad = fmt.Sprintf("status %d, want %d; body %.80q", resp.status, sigtermInFlightCall.status, resp.body)
 		}
 	}
-	err := l.p.wait(t)
+	err := l.p.Wait(t)
 	l.exitedAfter = time.Since(l.signalled)
 	l.workers.Wait()
 	if err != nil {
-		t.Errorf("after SIGTERM the program exited with %v, want status 0; stderr:\n%s", err, l.p.stderr)
+		t.Errorf("after SIGTERM the program exited with %v, want status 0; stderr:\n%s", err, l.p.Stderr)
 	}
-	if !strings.Contains(l.p.stdout.String(), "msg=stopped") {
-		t.Errorf("no 'stopped' line in the log; tail:\n%s", tail(l.p.stdout.String(), 20))
+	if !strings.Contains(l.p.Stdout.String(), "msg=stopped") {
+		t.Errorf("no 'stopped' line in the log; tail:\n%s", tail(l.p.Stdout.String(), 20))
 	}
 }
 
@@ -471,7 +471,7 @@ var accessLogID = regexp.MustCompile(`msg=request .* request_id=(\S+)`)
 // log, as TestLoadSIGTERM's comment says.
 func (l *sigtermLoad) check(t *testing.T) {
 	handled := map[string]int{}
-	for _, m := range accessLogID.FindAllStringSubmatch(l.p.stdout.String(), -1) {
+	for _, m := range accessLogID.FindAllStringSubmatch(l.p.Stdout.String(), -1) {
 		handled[m[1]]++
 	}
 	var problems []string

@@ -37,28 +37,28 @@ func TestLoggersAtRunTime(t *testing.T) {
 	s := start(t, []string{exposeLoggers, "--server.access-log.enabled=true", "--logging.level.greeter.dispatch=debug"}, nil)
 
 	s.do(t, "GET", "/api/hello/one", "")
-	s.waitForLog(t, refused("/api/hello/one"))
+	s.WaitForLog(t, refused("/api/hello/one"))
 
 	// Reset: greeter.dispatch inherits INFO from ROOT again.
 	setLevel(t, s, "greeter.dispatch", `{"configuredLevel":null}`)
 	s.do(t, "GET", "/api/hello/two", "")
-	s.waitForLog(t, accessLine("/api/hello/two"))
-	if refused("/api/hello/two").MatchString(s.stdout.String()) {
-		t.Errorf("a refusal logged at INFO:\n%s", tail(s.stdout.String(), 5))
+	s.WaitForLog(t, accessLine("/api/hello/two"))
+	if refused("/api/hello/two").MatchString(s.Stdout.String()) {
+		t.Errorf("a refusal logged at INFO:\n%s", tail(s.Stdout.String(), 5))
 	}
 
 	// DEBUG on the ancestor reaches the dispatcher.
 	setLevel(t, s, "greeter", `{"configuredLevel":"DEBUG"}`)
 	s.do(t, "GET", "/api/hello/three", "")
-	s.waitForLog(t, refused("/api/hello/three"))
+	s.WaitForLog(t, refused("/api/hello/three"))
 
 	// OFF silences the access log, and only it.
 	setLevel(t, s, "greeter.accesslog", `{"configuredLevel":"OFF"}`)
 	s.do(t, "GET", "/api/hello", "")
 	s.do(t, "GET", "/api/hello/four", "")
-	s.waitForLog(t, refused("/api/hello/four"))
-	if accessLine("/api/hello").MatchString(s.stdout.String()) || accessLine("/api/hello/four").MatchString(s.stdout.String()) {
-		t.Errorf("the access log wrote a line while OFF:\n%s", tail(s.stdout.String(), 5))
+	s.WaitForLog(t, refused("/api/hello/four"))
+	if accessLine("/api/hello").MatchString(s.Stdout.String()) || accessLine("/api/hello/four").MatchString(s.Stdout.String()) {
+		t.Errorf("the access log wrote a line while OFF:\n%s", tail(s.Stdout.String(), 5))
 	}
 
 	r := s.do(t, "GET", "/actuator/loggers", "")
@@ -96,9 +96,9 @@ func TestLogLevelSettings(t *testing.T) {
 	s := start(t, []string{"--server.access-log.enabled=true"}, map[string]string{"LOGGING_LEVEL_GREETER_ACCESSLOG": "off", "LOGGING_LEVEL_WEB": "debug"})
 	s.do(t, "GET", "/api/hello", "")
 	s.do(t, "GET", "/api/hello/x", "")
-	s.waitForLog(t, refused("/api/hello/x")) // the web group's DEBUG reaches the dispatcher
-	if strings.Contains(s.stdout.String(), "msg=request ") {
-		t.Errorf("the access log wrote a line while OFF:\n%s", s.stdout)
+	s.WaitForLog(t, refused("/api/hello/x")) // the web group's DEBUG reaches the dispatcher
+	if strings.Contains(s.Stdout.String(), "msg=request ") {
+		t.Errorf("the access log wrote a line while OFF:\n%s", s.Stdout)
 	}
 
 	for _, args := range [][]string{{"--logging.level.greeter.dispatch=LOUD"}, {"--logging.level.root=verbose"}} {

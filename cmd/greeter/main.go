@@ -1,13 +1,103 @@
-// Command greeter serves the greeting, message and number endpoints.
+// Command greeter is the reference service built on the framework:
+// greeting endpoints, an ordered collection of messages (in memory, or in
+// PostgreSQL shared by several instances), a search endpoint, and two
+// random-number endpoints whose component lifecycle a setting chooses.
+//
+// This package is greeter alone: its settings (settings.go), its message
+// store (stores.go), its components (components.go) and its gauges
+// (gauges.go). Its routes are in package api. The lifecycle every service
+// shares (settings, loggers, the management endpoints, the ports,
+// shutdown, the failure report) is framework/boot's.
 package main
 
 import (
 	"context"
+	"embed"
+	"io"
+	"io/fs"
 	"os"
+	"time"
+
+	"github.com/springport/greeter/api"
+	"github.com/springport/greeter/framework/boot"
+	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/framework/management/openapi"
 )
 
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr); err != nil {
-		os.Exit(1) // run has reported it
+		os.Exit(1) // boot.Run has reported it
 	}
+}
+
+// run runs greeter until ctx is cancelled or the process is told to stop;
+// the tests call it as main does, on port 0.
+func run(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stdout, stderr io.Writer) error {
+	return boot.Run(ctx, greeter(), args, lookupEnv, stdout, stderr)
+}
+
+// greeter describes the service to the framework.
+func greeter() boot.Service[settings] {
+	return boot.Service[settings]{
+		Name:         "greeter",
+		Description:  "Greetings, an ordered collection of messages, and random numbers from components with a configurable lifecycle.",
+		License:      "MIT", // the repository's LICENSE
+		Tags:         tags(),
+		Settings:     packagedSettings(),
+		Bind:         bindSettings,
+		Help:         settingsHelp,
+		Loggers:      []string{postgresLogger},
+		LoggerGroups: map[string][]string{"sql": {postgresLogger}},
+		Classify:     api.Classify,
+		Start:        build,
+	}
+}
+
+// build builds greeter: its message store, its components, its routes.
+func build(ctx context.Context, app *boot.App, s settings) error {
+	messages, err := openMessages(ctx, app, s)
+	if err != nil {
+		return err
+	}
+	app.Gauges(messageGauges(messages.Usage, s.messages.limits))
+
+	registry := &component.Registry{}
+	numbers := declareComponents(registry, messages, s.numberScope, time.Now)
+	components, err := app.StartComponents(registry)
+	if err != nil {
+		return err
+	}
+	valA, err := numbers.valA.Get(ctx, components)
+	if err != nil {
+		return err
+	}
+	valB, err := numbers.valB.Get(ctx, components)
+	if err != nil {
+		return err
+	}
+	app.Routes(api.Routes(s.greeting, messages, s.messages.paging, valA, valB)...)
+	return nil
+}
+
+// tags are the OpenAPI document's tags of greeter's routes.
+func tags() []openapi.Tag {
+	tags := make([]openapi.Tag, len(api.Tags))
+	for i, t := range api.Tags {
+		tags[i] = openapi.Tag(t)
+	}
+	return tags
+}
+
+// resources are the settings files packaged in the binary: the whole
+// folder, so that an application.yml put there is packaged too.
+//
+//go:embed resources
+var resources embed.FS
+
+func packagedSettings() fs.FS {
+	sub, err := fs.Sub(resources, "resources")
+	if err != nil {
+		panic(err) // the folder is embedded above
+	}
+	return sub
 }

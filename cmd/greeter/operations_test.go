@@ -36,8 +36,8 @@ func TestReadinessDuringShutdown(t *testing.T) {
 	// needs to be long enough for two requests on a busy machine.
 	s := start(t, []string{"--server.shutdown-delay=1s"}, nil)
 	stopped := make(chan error, 1)
-	go func() { stopped <- s.stop() }()
-	s.waitForLog(t, shuttingDown)
+	go func() { stopped <- s.Stop() }()
+	s.WaitForLog(t, shuttingDown)
 	if r := s.do(t, "GET", "/actuator/health/readiness", ""); r.status != 503 || r.body != `{"status":"OUT_OF_SERVICE"}` {
 		t.Errorf("readiness during shutdown: %d %s, want 503 OUT_OF_SERVICE", r.status, r.body)
 	}
@@ -141,9 +141,9 @@ func TestExposure(t *testing.T) {
 func TestUnknownExposureIDsAreReported(t *testing.T) {
 	s := start(t, []string{"--management.endpoints.web.exposure.include=healt,env", "--management.endpoints.web.exposure.exclude=bean"}, nil)
 	for _, id := range []string{"healt", "bean"} {
-		s.waitForLog(t, regexp.MustCompile(`level=WARN msg="management.endpoints.web.exposure names an endpoint that does not exist; it is ignored" id=`+id+` `))
+		s.WaitForLog(t, regexp.MustCompile(`level=WARN msg="management.endpoints.web.exposure names an endpoint that does not exist; it is ignored" id=`+id+` `))
 	}
-	if strings.Contains(s.stdout.String(), "id=env") {
+	if strings.Contains(s.Stdout.String(), "id=env") {
 		t.Error("a known id was reported as unknown")
 	}
 	if r := s.do(t, "GET", "/actuator/health", ""); r.status != 404 {
@@ -155,7 +155,7 @@ var managementAddr = regexp.MustCompile(`msg="management started" addr=\S*:(\d+)
 
 func TestManagementPort(t *testing.T) {
 	s := start(t, append(everything, "--management.server.port=0"), nil)
-	mgmt := "http://127.0.0.1:" + s.waitForLog(t, managementAddr)[1]
+	mgmt := "http://127.0.0.1:" + s.WaitForLog(t, managementAddr)[1]
 	if r := s.do(t, "GET", "/actuator/health", ""); r.status != 404 {
 		t.Errorf("health on the service's port: %d, want 404 when management has its own port", r.status)
 	}
@@ -190,13 +190,13 @@ func TestAccessLogAndRequestIDs(t *testing.T) {
 	}
 	// An access log line is written once its response is, so it may come
 	// after the client has read the response.
-	s.waitForLog(t, regexp.MustCompile(regexp.QuoteMeta(`msg=request method=GET path=/api/hello/7 route=/api/hello/{id} status=200 bytes=25 duration=`)+`\S+ request_id=trace-42\n`))
-	s.waitForLog(t, regexp.MustCompile(`msg=request method=GET path=/api/hello/x .* request_id=`+regexp.QuoteMeta(id)+`\n`))
+	s.WaitForLog(t, regexp.MustCompile(regexp.QuoteMeta(`msg=request method=GET path=/api/hello/7 route=/api/hello/{id} status=200 bytes=25 duration=`)+`\S+ request_id=trace-42\n`))
+	s.WaitForLog(t, regexp.MustCompile(`msg=request method=GET path=/api/hello/x .* request_id=`+regexp.QuoteMeta(id)+`\n`))
 
 	quiet := start(t, nil, nil)
 	quiet.do(t, "GET", "/api/hello", "")
-	if strings.Contains(quiet.stdout.String(), "msg=request ") {
-		t.Errorf("the access log is off by default, yet:\n%s", quiet.stdout)
+	if strings.Contains(quiet.Stdout.String(), "msg=request ") {
+		t.Errorf("the access log is off by default, yet:\n%s", quiet.Stdout)
 	}
 }
 
@@ -220,7 +220,7 @@ func TestFailureLogCarriesRequestID(t *testing.T) {
 		if p.RequestID == "" || r.header.Get("X-Request-Id") != p.RequestID || (sent != "" && p.RequestID != sent) {
 			t.Errorf("%s (X-Request-Id %q): requestId %q, header %q", r.request, sent, p.RequestID, r.header.Get("X-Request-Id"))
 		}
-		s.waitForLog(t, regexp.MustCompile(`msg="request failed" method=GET path=/api/messages/5 .* request_id=`+regexp.QuoteMeta(p.RequestID)+`\n`))
+		s.WaitForLog(t, regexp.MustCompile(`msg="request failed" method=GET path=/api/messages/5 .* request_id=`+regexp.QuoteMeta(p.RequestID)+`\n`))
 	}
 }
 
@@ -236,12 +236,12 @@ func TestFailureFloodIsNotLoggedAtRequestRate(t *testing.T) {
 			t.Fatalf("GET /api/messages/5: %d %v", status, err)
 		}
 	}
-	if n := len(failing.FindAllString(s.stdout.String(), -1)); n == 0 || n >= sent/2 {
+	if n := len(failing.FindAllString(s.Stdout.String(), -1)); n == 0 || n >= sent/2 {
 		t.Errorf("%d identical failures logged %d lines, want at least the first and far fewer than them all", sent, n)
 	}
 	waitFor(t, "a failure line that counts those not logged", func() bool {
 		send("GET", s.base+"/api/messages/5")
-		return regexp.MustCompile(`msg="request failed" method=GET path=/api/messages/5 .* not_logged_since=[1-9]`).MatchString(s.stdout.String())
+		return regexp.MustCompile(`msg="request failed" method=GET path=/api/messages/5 .* not_logged_since=[1-9]`).MatchString(s.Stdout.String())
 	})
 }
 

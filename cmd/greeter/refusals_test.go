@@ -63,7 +63,7 @@ func TestSlowBodyTimesOut(t *testing.T) {
 	const sent = `{"text":"a`
 	req := rawRequest("POST", "/api/messages", nil, "Content-Type: application/json", "Content-Length: 100")
 	began := time.Now()
-	r, err := rawExchange(s.addr(), append(req, sent...), nil, waitTimeout)
+	r, err := rawExchange(s.Addr(), append(req, sent...), nil, waitTimeout)
 	if err != nil {
 		t.Fatalf("no answer: %v", err)
 	}
@@ -82,7 +82,7 @@ func TestSlowBodyTimesOut(t *testing.T) {
 // true. The service serves no CONNECT, which is a 405.
 func TestConnectRefused(t *testing.T) {
 	s := start(t, nil, nil)
-	r, err := rawExchange(s.addr(), []byte("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"), nil, waitTimeout)
+	r, err := rawExchange(s.Addr(), []byte("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"), nil, waitTimeout)
 	if err != nil {
 		t.Fatalf("no answer: %v", err)
 	}

@@ -297,14 +297,14 @@ func TestStalledHeadersAreDropped(t *testing.T) {
 // refused while the request is in flight, and that it still completes.
 func TestGracefulShutdown(t *testing.T) {
 	s := start(t, nil, nil)
-	req, err := beginInFlight(s.addr(), "/api/messages", `{"text":"in flight"}`, 5)
+	req, err := beginInFlight(s.Addr(), "/api/messages", `{"text":"in flight"}`, 5)
 	if err != nil {
 		t.Fatalf("starting the request: %v", err)
 	}
 	defer req.conn.Close()
 	stopped := make(chan error, 1)
-	go func() { stopped <- s.stop() }()
-	waitRefused(t, s.addr())
+	go func() { stopped <- s.Stop() }()
+	waitRefused(t, s.Addr())
 	r, err := req.finish()
 	if err != nil {
 		t.Fatalf("the in-flight request got no answer: %v", err)

@@ -209,7 +209,7 @@ func TestSessionsAreSharedAndSurviveRestarts(t *testing.T) {
 	}
 
 	for _, s := range []*service{a, b} {
-		if err := s.stop(); err != nil {
+		if err := s.Stop(); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -229,7 +229,7 @@ func TestMessagesSurviveARestart(t *testing.T) {
 			t.Fatalf("POST: %d %s", r.status, r.body)
 		}
 	}
-	if err := first.stop(); err != nil {
+	if err := first.Stop(); err != nil {
 		t.Fatal(err)
 	}
 	second := start(t, e.args(), nil)
@@ -246,8 +246,8 @@ func TestOneInstanceStopsUnderLoad(t *testing.T) {
 	a, b := startProcess(t, e.args()...), startProcess(t, e.args()...)
 	load := startPostLoad(6, func(c, i int) string { return []string{a.base, b.base}[(c+i)%2] })
 	waitFor(t, "300 acknowledged POSTs", func() bool { return load.acknowledged("") >= 300 })
-	a.signal(t, syscall.SIGTERM)
-	if err := a.wait(t); err != nil {
+	a.Signal(t, syscall.SIGTERM)
+	if err := a.Wait(t); err != nil {
 		t.Errorf("the stopped instance exited with %v", err)
 	}
 	before := load.acknowledged(b.base)
@@ -261,7 +261,7 @@ func TestOneInstanceStopsUnderLoad(t *testing.T) {
 		}
 	}
 	checkAcknowledgedOnce(t, texts(t, b.base), load.acked, load.sent)
-	a.waitForLog(t, regexp.MustCompile(`msg=stopped`))
+	a.WaitForLog(t, regexp.MustCompile(`msg=stopped`))
 }
 
 // TestNewerSchemaStopsStartUp: a database migrated by a newer build is
@@ -269,7 +269,7 @@ func TestOneInstanceStopsUnderLoad(t *testing.T) {
 func TestNewerSchemaStopsStartUp(t *testing.T) {
 	e := newEngines(t)
 	first := start(t, e.args(), nil)
-	if err := first.stop(); err != nil {
+	if err := first.Stop(); err != nil {
 		t.Fatal(err)
 	}
 	conn, err := pgx.Connect(context.Background(), e.databaseURL)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/springport/greeter/framework/boot/boottest"
 	"os"
 	"os/exec"
 	"strings"
@@ -8,13 +9,10 @@ import (
 	"testing"
 )
 
-// TestMain lets a test start this test binary as the real program: with
-// GREETER_AS_MAIN=1 it runs main instead of the tests.
+// TestMain lets a test start this test binary as the real program (see
+// boottest.StartProcess).
 func TestMain(m *testing.M) {
-	if os.Getenv("GREETER_AS_MAIN") == "1" {
-		main()
-		os.Exit(0)
-	}
+	boottest.RunAsMain(main)
 	os.Exit(m.Run())
 }
 
@@ -22,12 +20,12 @@ func TestMain(m *testing.M) {
 // must shut down gracefully and exit with status 0.
 func TestSIGTERM(t *testing.T) {
 	p := startProcess(t)
-	p.signal(t, syscall.SIGTERM)
-	if err := p.wait(t); err != nil {
-		t.Errorf("after SIGTERM the program exited with %v, want status 0; log:\n%s", err, p.stdout)
+	p.Signal(t, syscall.SIGTERM)
+	if err := p.Wait(t); err != nil {
+		t.Errorf("after SIGTERM the program exited with %v, want status 0; log:\n%s", err, p.Stdout)
 	}
-	if !strings.Contains(p.stdout.String(), "msg=stopped") {
-		t.Errorf("no 'stopped' line in the log:\n%s", p.stdout)
+	if !strings.Contains(p.Stdout.String(), "msg=stopped") {
+		t.Errorf("no 'stopped' line in the log:\n%s", p.Stdout)
 	}
 }
 

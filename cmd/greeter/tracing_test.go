@@ -103,7 +103,7 @@ func TestTracingExportsASpanPerRequest(t *testing.T) {
 	if r := s.do(t, "GET", "/api/hello", "", unsampled); r.status != http.StatusOK {
 		t.Fatalf("GET /api/hello: %d", r.status)
 	}
-	if err := s.stop(); err != nil { // the spans still queued are sent now
+	if err := s.Stop(); err != nil { // the spans still queued are sent now
 		t.Fatal(err)
 	}
 
@@ -153,8 +153,8 @@ func TestTracingExportsASpanPerRequest(t *testing.T) {
 
 	// The log lines about a request carry its trace and its own span.
 	ids := "trace_id=" + callerTrace + " span_id="
-	s.waitForLog(t, regexp.MustCompile(`msg=request .*path=/api/hello/7 .*`+ids+hex.EncodeToString(hello.SpanId)))
-	s.waitForLog(t, regexp.MustCompile(`msg="request failed" .*path=/api/messages/9 .*`+ids+hex.EncodeToString(failure.SpanId)))
+	s.WaitForLog(t, regexp.MustCompile(`msg=request .*path=/api/hello/7 .*`+ids+hex.EncodeToString(hello.SpanId)))
+	s.WaitForLog(t, regexp.MustCompile(`msg="request failed" .*path=/api/messages/9 .*`+ids+hex.EncodeToString(failure.SpanId)))
 }
 
 // Without an endpoint nothing is recorded or sent, and no ID is made; a
@@ -175,13 +175,13 @@ func TestTracingOffPropagatesTheCallersTrace(t *testing.T) {
 		t.Errorf("GET /api/messages/8 without a traceparent: traceId %v, want none", p["traceId"])
 	}
 	ids := "trace_id=" + callerTrace + " span_id=" + callerSpan
-	s.waitForLog(t, regexp.MustCompile(`msg=request .*path=/api/messages/9 .*`+ids))
-	s.waitForLog(t, regexp.MustCompile(`msg="request failed" .*path=/api/messages/9 .*`+ids))
-	line := s.waitForLog(t, regexp.MustCompile(`msg=request .*path=/api/messages/8 .*`))
+	s.WaitForLog(t, regexp.MustCompile(`msg=request .*path=/api/messages/9 .*`+ids))
+	s.WaitForLog(t, regexp.MustCompile(`msg="request failed" .*path=/api/messages/9 .*`+ids))
+	line := s.WaitForLog(t, regexp.MustCompile(`msg=request .*path=/api/messages/8 .*`))
 	if regexp.MustCompile(`trace_id=`).MatchString(line[0]) {
 		t.Errorf("a request without a traceparent is logged with a trace: %s", line[0])
 	}
-	if err := s.stop(); err != nil {
+	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
 	if spans := rcv.received(); len(spans) != 0 {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"slices"
 	"testing"
-
 )
 
 func TestMetricNames(t *testing.T) {

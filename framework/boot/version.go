@@ -1,4 +1,4 @@
-package main
+package boot
 
 import (
 	"fmt"
@@ -7,16 +7,17 @@ import (
 	"strings"
 )
 
-// printVersion writes what --version answers: the module and its version,
+// printVersion writes what --version answers: the service's name, the
+// module it was built from and the module's version,
 // the VCS revision and time the binary was built from (when the build
 // recorded them: go build in a git work tree does, go run does not), and
 // the Go version.
-func printVersion(w io.Writer, build *debug.BuildInfo) {
+func printVersion(w io.Writer, name string, build *debug.BuildInfo) {
 	if build == nil {
-		fmt.Fprintln(w, "greeter (no build information)")
+		fmt.Fprintln(w, name+" (no build information)")
 		return
 	}
-	line := build.Main.Path + " " + moduleVersion(build)
+	line := name + " " + build.Main.Path + " " + moduleVersion(build)
 	var vcs []string
 	for _, s := range build.Settings {
 		switch s.Key {
@@ -32,4 +33,13 @@ func printVersion(w io.Writer, build *debug.BuildInfo) {
 		line += " (" + strings.Join(vcs, ", ") + ")"
 	}
 	fmt.Fprintln(w, line+" "+build.GoVersion)
+}
+
+// moduleVersion is the module's version from the build information,
+// "(devel)" for a build from a work tree.
+func moduleVersion(build *debug.BuildInfo) string {
+	if build != nil && build.Main.Version != "" {
+		return build.Main.Version
+	}
+	return "(devel)"
 }

@@ -1,4 +1,4 @@
-package main
+package boot
 
 // The start-up messages are worded here, in Spring Boot's words, from the
 // structured data config gives: the profiles line every start logs, and the
@@ -12,6 +12,13 @@ import (
 
 	"github.com/springport/greeter/framework/config"
 )
+
+// startupError is a failure before the service could serve; its message is
+// the full report.
+type startupError struct{ err error }
+
+func (e startupError) Error() string { return failureReport(e.err) }
+func (e startupError) Unwrap() error { return e.err }
 
 // profilesMessage is the start-up log message about profiles, worded as Spring
 // Boot's: the explicitly active profiles, or when there are none the
@@ -50,11 +57,11 @@ func failureReport(err error) string {
 	var b strings.Builder
 	b.WriteString("\n***************************\nAPPLICATION FAILED TO START\n***************************\n\nDescription:\n\n")
 	var settingErrs []*config.SettingError
-	var engineErrs []*engineError
+	var engineErrs []*EngineError
 	var other []error
 	for _, e := range flatten(err) {
 		var se *config.SettingError
-		var ee *engineError
+		var ee *EngineError
 		switch {
 		case errors.As(e, &ee):
 			engineErrs = append(engineErrs, ee)
@@ -68,7 +75,7 @@ func failureReport(err error) string {
 		writeSetting(&b, "Failed to bind properties under '"+se.Value.Key+"'", se)
 	}
 	for _, ee := range engineErrs {
-		writeSetting(&b, "Could not use the "+ee.engine+" that '"+ee.setting.Value.Key+"' names", &ee.setting)
+		writeSetting(&b, "Could not use the "+ee.Engine+" that '"+ee.Setting.Value.Key+"' names", &ee.Setting)
 	}
 	for _, e := range other {
 		b.WriteString(e.Error())
@@ -102,4 +109,26 @@ func flatten(err error) []error {
 		return out
 	}
 	return []error{err}
+}
+
+// EngineError is an engine that a setting names and that start-up could
+// not use: unreachable, refusing the credentials, or holding a schema this
+// binary does not know. The failure report shows the setting as for a bad
+// value: its value (its password masked) and where it was set.
+type EngineError struct {
+	Engine  string // what the setting names, as "PostgreSQL database"
+	Setting config.SettingError
+}
+
+func (e *EngineError) Error() string { return e.Setting.Error() }
+
+// engineError is an EngineError for the engine that key names in env,
+// where value is key's value as bound (the default, when env does not set
+// it).
+func engineError(env *config.Environment, engine, key, value string, err error) error {
+	v, ok, lookupErr := env.Lookup(key)
+	if !ok || lookupErr != nil {
+		v = config.Value{Key: key, Raw: value, Origin: "the default"}
+	}
+	return &EngineError{Engine: engine, Setting: config.SettingError{Value: v, Reason: err.Error()}}
 }

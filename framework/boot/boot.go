@@ -1,0 +1,225 @@
+// Package boot runs a service built on the framework, as Spring Boot's
+// SpringApplication runs an application: the service gives its name, its
+// packaged settings files, the settings of its own and a Start function
+// that adds its stores, components and routes; boot does the rest, the
+// same for every service.
+//
+// What Run does, in order:
+//
+//  1. --help lists every setting, the service's and the framework's, with
+//     its default and meaning; --version prints the build.
+//  2. The settings are loaded (config.Load: the packaged files, ./ and
+//     ./config/, profiles, imports, the environment, the arguments) and
+//     bound: the framework's own (server, management, logging, sessions,
+//     tracing, OpenAPI) and the service's (Service.Bind). Every bad
+//     setting is reported at once.
+//  3. The loggers are built (logging.format, logging.level.*), under the
+//     service's name: <name>.server, <name>.dispatch, and the service's own.
+//  4. The session store is opened: in memory, or Redis
+//     (app.session.store-type), with a health indicator.
+//  5. Service.Start adds the service's stores, health indicators, gauges,
+//     components and routes to the App.
+//  6. The management endpoints (/actuator/*: health, info, env, beans,
+//     mappings, metrics, prometheus, loggers, and the diagnostics), the
+//     OpenAPI document and Swagger UI, metrics, the access log and tracing
+//     are wired, and one dispatcher is built per port: server.port, and
+//     management.server.port when it differs.
+//  7. Every port is listened on before any is served, so a taken port
+//     fails start-up as a whole; "started addr=…" is logged.
+//  8. On SIGINT, SIGTERM, a cancelled context or POST /actuator/shutdown,
+//     readiness turns OUT_OF_SERVICE for server.shutdown-delay, the
+//     listeners close, requests in flight get server.shutdown-timeout, then
+//     the spans still queued are sent and the components, stores and
+//     session store are closed, in reverse order.
+//
+// A failure at any step before serving returns an error and prints Spring
+// Boot's "APPLICATION FAILED TO START" report on stderr: each bad setting
+// with its value, where it came from and why it is wrong, secrets masked.
+//
+// A service's main is then one call:
+//
+//	func main() {
+//		if err := boot.Run(context.Background(), service, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr); err != nil {
+//			os.Exit(1) // Run has reported it
+//		}
+//	}
+//
+// and its tests run it the same way, on port 0, through boot.Run.
+package boot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/framework/management/openapi"
+)
+
+// Service is what a service gives Run. S is the type of its own settings,
+// which Bind returns and Start receives.
+type Service[S any] struct {
+	// Name names the service: --help's usage line, --version, the root of
+	// its loggers (<Name>.dispatch), the spans' service.name and the
+	// OpenAPI document's title. It has no dot.
+	Name string
+	// Description says what the service does, in the OpenAPI document.
+	Description string
+	// License is the licence its API is offered under, as an SPDX
+	// identifier ("MIT"), for the OpenAPI document; empty for none.
+	License string
+	// Tags describe the tags its routes group themselves by, for the
+	// OpenAPI document.
+	Tags []openapi.Tag
+
+	// Settings are the settings files packaged in the binary, at the
+	// root of the file system: application.properties,
+	// application-<profile>.yml and the like. Nil packages none.
+	Settings fs.FS
+	// Bind reads the service's own settings, through config.Bind; every
+	// failure is reported with the framework's. --help lists every key it
+	// reads, with its default and its meaning from Help.
+	Bind func(b *config.Binder) S
+	// Help says what each of the service's own settings does, by key. A
+	// test of the service checks it against Bind with Undocumented.
+	Help map[string]string
+
+	// Loggers are the service's own loggers, named under Name: "postgres"
+	// is the logger <Name>.postgres, which App.Logger returns. The
+	// framework's (server, dispatch, accesslog, components, sessions,
+	// redis, tracing) are there always.
+	Loggers []string
+	// LoggerGroups are groups of the service's own loggers that
+	// logging.level.<group> sets at once, as {"sql": {"postgres"}}. The
+	// framework's group web (server, dispatch, accesslog) is there always.
+	LoggerGroups map[string][]string
+
+	// Classify gives the service's errors their HTTP statuses (see
+	// dispatch.Options.Classify). An error it leaves alone that is an
+	// *outage.Error is a 503; any other is a 500.
+	Classify func(error) *dispatch.Error
+
+	// Start builds the service on app from its settings: its stores and
+	// their health indicators, its gauges, its components and its routes.
+	// An error stops start-up and is reported; what Start added to close
+	// is closed.
+	Start func(ctx context.Context, app *App, settings S) error
+}
+
+// Run runs svc until ctx is cancelled, the process gets SIGINT or SIGTERM,
+// or POST /actuator/shutdown asks it to stop, then shuts it down
+// gracefully. args are the command-line arguments without the program's
+// name; lookupEnv looks up environment variables (os.LookupEnv); log lines
+// go to stdout, and a failure to start is reported on stderr and returned.
+// A shutdown that does not finish within server.shutdown-timeout returns an
+// error too.
+func Run[S any](ctx context.Context, svc Service[S], args []string, lookupEnv func(string) (string, bool), stdout, stderr io.Writer) (err error) {
+	var env *config.Environment
+	defer func() {
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			var se startupError
+			if errors.As(err, &se) && logFormat(env, args, lookupEnv) == "json" {
+				// A log pipeline that reads JSON lines gets the report as
+				// one record too; the banner stays on stderr for people.
+				newLogger("json", stdout).Error("application failed to start", "report", err.Error())
+			}
+		}
+	}()
+	if err := svc.check(); err != nil {
+		return startupError{err}
+	}
+	if slices.Contains(args, "--help") || slices.Contains(args, "-h") {
+		return printHelp(stdout, svc)
+	}
+	if slices.Contains(args, "--version") {
+		build, _ := debug.ReadBuildInfo()
+		printVersion(stdout, svc.Name, build)
+		return nil
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	env, err = config.Load(config.Options{Embedded: svc.Settings, Args: args, LookupEnv: lookupEnv})
+	if err != nil {
+		return startupError{err}
+	}
+	a, err := build(ctx, svc, env, stdout)
+	if err != nil {
+		return startupError{err}
+	}
+	defer func() {
+		if cerr := a.Close(); cerr != nil {
+			a.logger.Error("closing components", "err", cerr)
+		}
+	}()
+	// POST /actuator/shutdown shuts down as SIGTERM does.
+	ctx, requestShutdown := context.WithCancel(ctx)
+	defer requestShutdown()
+	go func() {
+		select {
+		case <-a.shutdownRequested:
+			requestShutdown()
+		case <-ctx.Done():
+		}
+	}()
+	s := a.settings
+	ports := []port{{setting: "server.port", number: s.server.port, handler: a.handler, announce: "started"}}
+	if a.management != nil {
+		ports = append(ports, port{setting: "management.server.port", number: s.management.port, handler: a.management, announce: "management started"})
+	}
+	return serve(ctx, stop, ports, s.server, a.probes, a.logger)
+}
+
+// New builds svc from args and the environment as Run does, without
+// listening: for tests and benchmarks that serve App.Handler themselves.
+// Log lines go to logs. The caller closes the App.
+func New[S any](ctx context.Context, svc Service[S], args []string, lookupEnv func(string) (string, bool), logs io.Writer) (*App, error) {
+	if err := svc.check(); err != nil {
+		return nil, err
+	}
+	env, err := config.Load(config.Options{Embedded: svc.Settings, Args: args, LookupEnv: lookupEnv})
+	if err != nil {
+		return nil, err
+	}
+	return build(ctx, svc, env, logs)
+}
+
+// check refuses a service that is not described well enough to run.
+func (svc Service[S]) check() error {
+	switch {
+	case svc.Name == "" || strings.ContainsAny(svc.Name, ". \t\n"):
+		return fmt.Errorf("boot: the service's Name %q must be a word without dots or spaces: it names the service's loggers", svc.Name)
+	case svc.Start == nil:
+		return fmt.Errorf("boot: service %s has no Start function, so it would serve no routes of its own", svc.Name)
+	}
+	return nil
+}
+
+// logFormat is logging.format as far as it can be known when start-up
+// fails: from the settings when they loaded, else from the arguments and
+// the environment as given.
+func logFormat(env *config.Environment, args []string, lookupEnv func(string) (string, bool)) string {
+	if env != nil {
+		if v, ok, err := env.Lookup("logging.format"); ok && err == nil {
+			return v.Resolved
+		}
+		return ""
+	}
+	for _, a := range slices.Backward(args) {
+		if v, ok := strings.CutPrefix(a, "--logging.format="); ok {
+			return v
+		}
+	}
+	v, _ := lookupEnv("LOGGING_FORMAT")
+	return v
+}

@@ -1,0 +1,312 @@
+// Package boottest runs a service built on boot inside a test, as its
+// users run it: the whole program through boot.Run, on free ports, talked
+// to over loopback. Start runs it in the test's process; StartProcess runs
+// the test binary itself as the program, so that a test can send it
+// signals. Every wait is for something the program does, bounded by
+// Timeout, never a fixed sleep.
+//
+//	func TestHello(t *testing.T) {
+//		t.Parallel()
+//		s := boottest.Start(t, service, nil, nil)
+//		resp, err := http.Get(s.URL + "/hello")
+//		...
+//	}
+package boottest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/springport/greeter/framework/boot"
+)
+
+// Timeout bounds every wait for the program to do something. It is
+// generous: the program does these things in milliseconds, but tests must
+// pass under the race detector on a busy machine.
+const Timeout = 10 * time.Second
+
+// Poll calls cond until it holds or Timeout passes, and reports whether
+// it held.
+func Poll(cond func() bool) bool {
+	deadline := time.Now().Add(Timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
+}
+
+// WaitFor waits until cond holds, and fails the test, saying what it
+// waited for, when it does not within Timeout.
+func WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	if !Poll(cond) {
+		t.Fatalf("after %v, still waiting for %s", Timeout, what)
+	}
+}
+
+// WaitRefused waits until addr refuses connections: its listener has
+// closed.
+func WaitRefused(t testing.TB, addr string) {
+	t.Helper()
+	WaitFor(t, "the listener of "+addr+" to close (new connections refused)", func() bool {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			return false
+		}
+		return IsConnRefused(err)
+	})
+}
+
+// IsConnRefused reports whether err is a refused connection.
+func IsConnRefused(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }
+
+// Output is what a program writes to stdout or stderr: safe to read while
+// the program is still writing it, from any goroutine.
+type Output struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (o *Output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.Write(p)
+}
+
+// String returns everything written so far.
+func (o *Output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.String()
+}
+
+// Program is one running program: its output, and its end.
+type Program struct {
+	Stdout, Stderr *Output
+	exited         chan struct{} // closed when the program has ended
+	err            error         // how it ended, once exited is closed
+}
+
+func newProgram() *Program {
+	return &Program{Stdout: &Output{}, Stderr: &Output{}, exited: make(chan struct{})}
+}
+
+// Exited is closed when the program has ended.
+func (p *Program) Exited() <-chan struct{} { return p.exited }
+
+// Err is how the program ended: what boot.Run returned, or for a process
+// its exit status. It is valid once Exited is closed.
+func (p *Program) Err() error {
+	<-p.exited
+	return p.err
+}
+
+// WaitForLog waits until the program's stdout has a line that matches re,
+// and returns the first match's submatches. It fails the test when the
+// program ends first, or when no line matches within Timeout.
+func (p *Program) WaitForLog(t testing.TB, re *regexp.Regexp) []string {
+	t.Helper()
+	var m []string
+	ended := false
+	Poll(func() bool {
+		if m = re.FindStringSubmatch(p.Stdout.String()); m != nil {
+			return true
+		}
+		select {
+		case <-p.exited:
+			m, ended = re.FindStringSubmatch(p.Stdout.String()), true
+			return true
+		default:
+			return false
+		}
+	})
+	switch {
+	case m != nil:
+		return m
+	case ended:
+		t.Fatalf("the program ended (%v) before logging a line that matches %s; stdout ends:\n%s\nstderr:\n%s",
+			p.err, re, Tail(p.Stdout.String(), 20), p.Stderr)
+	default:
+		t.Fatalf("no line that matches %s within %v; stdout ends:\n%s", re, Timeout, Tail(p.Stdout.String(), 20))
+	}
+	return nil
+}
+
+// Tail returns the last n lines of s.
+func Tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// StartedAddr finds the port in the line boot logs once it listens on
+// server.port, in the text or the JSON log format.
+var StartedAddr = regexp.MustCompile(`(?:msg=started addr=|"msg":"started","addr":")[^\s"]*:(\d+)`)
+
+// Instance is a service running in the test's process, through boot.Run.
+type Instance struct {
+	*Program
+	URL    string // http://127.0.0.1:PORT, server.port
+	cancel context.CancelFunc
+}
+
+// Start runs svc on a free port with the given arguments and environment
+// variables, waits until it listens, and stops it when the test ends,
+// failing the test if it did not stop cleanly.
+func Start[S any](t testing.TB, svc boot.Service[S], args []string, env map[string]string) *Instance {
+	t.Helper()
+	return Launch(t, svc, append([]string{"--server.port=0"}, args...), env)
+}
+
+// Launch is Start with exactly the given arguments: they must choose a
+// free port themselves.
+func Launch[S any](t testing.TB, svc boot.Service[S], args []string, env map[string]string) *Instance {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Instance{Program: newProgram(), cancel: cancel}
+	go func() {
+		s.err = boot.Run(ctx, svc, args, Env(env), s.Stdout, s.Stderr)
+		close(s.exited)
+	}()
+	t.Cleanup(func() {
+		if err := s.Stop(); err != nil {
+			t.Errorf("boot.Run returned %v; stderr:\n%s", err, s.Stderr)
+		}
+	})
+	s.URL = "http://127.0.0.1:" + s.WaitForLog(t, StartedAddr)[1]
+	return s
+}
+
+// Stop cancels Run's context, as SIGTERM would, and returns what Run
+// returned.
+func (s *Instance) Stop() error {
+	s.cancel()
+	select {
+	case <-s.exited:
+		return s.err
+	case <-time.After(Timeout):
+		return fmt.Errorf("boot.Run did not return within %v of cancellation", Timeout)
+	}
+}
+
+// Addr is the instance's host:port, for raw TCP clients.
+func (s *Instance) Addr() string { return strings.TrimPrefix(s.URL, "http://") }
+
+// FailToStart runs svc with arguments and an environment that must keep
+// it from starting, and returns what Run returned and what it wrote to
+// stderr. Should a regression let it start, a deadline stops it.
+func FailToStart[S any](t testing.TB, svc boot.Service[S], args []string, env map[string]string) (stderr string, err error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	var out, errOut Output
+	err = boot.Run(ctx, svc, args, Env(env), &out, &errOut)
+	return errOut.String(), err
+}
+
+// Env looks variables up in vars: a variable in vars is set, even to the
+// empty string; nil sets none.
+func Env(vars map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		v, ok := vars[k]
+		return v, ok
+	}
+}
+
+// asMain is the variable that makes the test binary run the program.
+const asMain = "BOOTTEST_AS_MAIN"
+
+// RunAsMain runs main, and exits, when this test binary was started as
+// the program by Command or StartProcess. Call it first in TestMain:
+//
+//	func TestMain(m *testing.M) {
+//		boottest.RunAsMain(main)
+//		os.Exit(m.Run())
+//	}
+func RunAsMain(main func()) {
+	if os.Getenv(asMain) == "1" {
+		main()
+		os.Exit(0)
+	}
+}
+
+// Command is the command that runs this test binary as the program (see
+// RunAsMain) with the given arguments.
+func Command(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), asMain+"=1")
+	return cmd
+}
+
+// Process is the program running as a child process, as it runs in
+// production, so that it can be sent signals.
+type Process struct {
+	*Program
+	URL string // http://127.0.0.1:PORT, server.port
+	Cmd *exec.Cmd
+}
+
+// StartProcess runs the program as a child process on a free port, waits
+// until it listens, and kills it when the test ends if it still runs.
+func StartProcess(t testing.TB, args ...string) *Process {
+	t.Helper()
+	p := &Process{Program: newProgram(), Cmd: Command(append([]string{"--server.port=0"}, args...)...)}
+	p.Cmd.Stdout, p.Cmd.Stderr = p.Stdout, p.Stderr
+	if err := p.Cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.err = p.Cmd.Wait()
+		close(p.exited)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.exited:
+		default:
+			p.Cmd.Process.Kill()
+			<-p.exited
+		}
+	})
+	p.URL = "http://127.0.0.1:" + p.WaitForLog(t, StartedAddr)[1]
+	return p
+}
+
+// Addr is the process's host:port, for raw TCP clients.
+func (p *Process) Addr() string { return strings.TrimPrefix(p.URL, "http://") }
+
+// Signal sends sig to the process.
+func (p *Process) Signal(t testing.TB, sig syscall.Signal) {
+	t.Helper()
+	if err := p.Cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Wait waits for the process to exit, and returns how it exited; it fails
+// the test, killing the process, when it does not exit within Timeout.
+func (p *Process) Wait(t testing.TB) error {
+	t.Helper()
+	select {
+	case <-p.exited:
+		return p.err
+	case <-time.After(Timeout):
+		p.Cmd.Process.Kill()
+		<-p.exited
+		t.Fatalf("the program did not exit within %v; stdout ends:\n%s", Timeout, Tail(p.Stdout.String(), 20))
+		return nil
+	}
+}

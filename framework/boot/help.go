@@ -1,0 +1,177 @@
+package boot
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/springport/greeter/framework/config"
+)
+
+// frameworkHelp says what each of the framework's settings does, for
+// --help and the configuration reference. The keys and defaults come from
+// the binding itself (bindSettings), and a test fails when a bound setting
+// has no meaning here, or a meaning no binding, so the list cannot drift.
+var frameworkHelp = map[string]string{
+	"server.port":                                "listening port; 0 picks a free one",
+	"server.max-request-size":                    "larger request bodies are refused with 413 (B, KB, MB, GB, TB, or bytes)",
+	"server.read-header-timeout":                 "a client must send its headers within this",
+	"server.read-timeout":                        "... and its whole request within this",
+	"server.write-timeout":                       "bound on writing a response",
+	"server.idle-timeout":                        "an idle keep-alive connection is closed after this",
+	"server.shutdown-timeout":                    "grace period for requests in flight at shutdown",
+	"server.servlet.session.timeout":             "an HTTP session idle this long ends (Redis's expiry with the Redis store)",
+	"server.servlet.session.max-sessions":        "sessions held at most; past it the least recently used one ends (in memory; with Redis, those this process follows)",
+	"server.shutdown-delay":                      "readiness reports OUT_OF_SERVICE this long before the listeners close",
+	"server.access-log.enabled":                  "one log line per request",
+	"app.openapi.ui.enabled":                     "serve Swagger UI at /swagger-ui.html, reading /v3/api-docs",
+	"management.endpoints.web.exposure.include":  "management endpoints reachable over HTTP (* for all)",
+	"management.endpoints.web.exposure.exclude":  "... minus these",
+	"management.endpoint.env.show-values":        "always shows values in /actuator/env (secrets stay masked); never, when-authorized",
+	"management.server.port":                     "a separate port for /actuator (-1: the service's)",
+	"management.metrics.enabled":                 "record request metrics for /actuator/prometheus and /actuator/metrics",
+	"management.tracing.enabled":                 "record a span per request when management.otlp.tracing.endpoint is set",
+	"management.tracing.sampling.probability":    "share of the traces that start here that are recorded (0 to 1); a caller's traceparent decides for its own",
+	"management.otlp.tracing.endpoint":           "OTLP/HTTP URL spans are sent to, e.g. http://localhost:4318/v1/traces (empty: no spans recorded)",
+	"management.otlp.tracing.timeout":            "bound on each span export, and on the last one at shutdown",
+	"logging.format":                             "text or json log lines on stdout",
+	"logging.level.root":                         "level of every logger: TRACE, DEBUG, INFO, WARN, ERROR, OFF; --logging.level.<name> sets the logger <name> and those below it (<service>, <service>.dispatch, <service>.accesslog, ...; see /actuator/loggers) or a group (web, and the service's own)",
+	"management.endpoint.health.show-details":    "always shows the health components' details; never, when-authorized",
+	"management.endpoint.health.show-components": "always lists the health components (db, redis); defaults to show-details",
+	"management.endpoints.web.base-path":         "where the management endpoints live (/ for the root, without an index)",
+	"management.server.base-path":                "prefixes the base path when management has a port of its own",
+	"management.health.diskspace.path":           "the file system the diskSpace health component watches",
+	"management.health.diskspace.threshold":      "diskSpace is DOWN with less free than this (B, KB, MB, GB)",
+	"management.endpoint.shutdown.access":        "unrestricted lets POST /actuator/shutdown (when exposed) stop the service; none, read-only",
+	"management.httpexchanges.recording.enabled": "keep the last 100 requests for /actuator/httpexchanges",
+	"app.session.store-type":                     "memory or redis: where HTTP sessions live",
+	"app.data.redis.url":                         "the Redis of the redis session store (rediss:// for TLS)",
+	"app.session.redis.namespace":                "prefix of the session keys in Redis",
+	"app.data.redis.connect-timeout":             "bound on connecting to Redis",
+	"app.data.redis.timeout":                     "bound on each Redis command; past it the request is a 503",
+
+	// Micrometer's distribution settings, named by meter.
+	"management.metrics.distribution.percentiles-histogram.http.server.requests": "publish http_server_requests_seconds as a histogram with Micrometer's buckets (_bucket), not only _count, _sum and _max",
+}
+
+// A Setting is one setting a service reads, as --help and the
+// configuration reference list it.
+type Setting struct {
+	Key     string
+	Default string // as the service would use it with no arguments and no environment; "" when none
+	Help    string // what it does
+	Own     bool   // the service's own, rather than the framework's
+}
+
+// Settings lists every setting svc reads, the service's own first, each
+// with its default and meaning. The defaults are what the service would
+// use with no arguments and no environment: the settings files it would
+// read (packaged, ./, ./config/) included. A setting without a meaning has
+// an empty Help; Undocumented lists those.
+func Settings[S any](svc Service[S]) ([]Setting, error) {
+	env, err := config.Load(config.Options{Embedded: svc.Settings, LookupEnv: noEnvironment})
+	if err != nil {
+		return nil, err
+	}
+	own := config.NewBinder(env)
+	if svc.Bind != nil {
+		svc.Bind(own)
+	}
+	framework := config.NewBinder(env)
+	bindSettings(framework, env, svc.loggerNames())
+	var list []Setting
+	for _, b := range []*config.Binder{own, framework} {
+		for _, key := range b.Keys() {
+			s := Setting{Key: key, Own: b == own, Help: svc.Help[key]}
+			if !s.Own {
+				s.Help = frameworkHelp[key]
+			}
+			s.Default, _ = b.Default(key)
+			if v, ok, err := env.Lookup(key); ok && err == nil {
+				s.Default = v.Resolved // set by a settings file
+			}
+			if name, ok := strings.CutPrefix(key, "logging.level."); ok && s.Help == "" {
+				// A settings file names a logger: logging.level.<name>
+				// is a family, bound only for the names that are set.
+				s.Help = "level of the logger or group " + name
+			}
+			if name, ok := healthGroupName(key); ok && s.Help == "" {
+				s.Help = "the health components of the health group " + name
+			}
+			list = append(list, s)
+		}
+	}
+	return list, nil
+}
+
+// Undocumented lists the settings svc reads that svc.Help does not
+// describe, and the keys of svc.Help that nothing reads: what a test of
+// the service should find empty, so that --help and the reference say
+// what every setting does.
+func Undocumented[S any](svc Service[S]) ([]string, error) {
+	list, err := Settings(svc)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	read := map[string]bool{}
+	for _, s := range list {
+		read[s.Key] = true
+		if s.Help == "" {
+			out = append(out, s.Key+" has no meaning in Help")
+		}
+	}
+	for key := range svc.Help {
+		if !read[key] {
+			out = append(out, key+" is in Help, but nothing reads it")
+		}
+	}
+	return out, nil
+}
+
+// printHelp writes what --help answers: how to set a setting, then every
+// setting with its default and meaning, the service's own first.
+func printHelp[S any](w io.Writer, svc Service[S]) error {
+	list, err := Settings(svc)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "Usage: %s [--key=value ...]\n", svc.Name)
+	fmt.Fprintln(w, "")
+	fmt.Fprintln(w, "Each setting may also come from an environment variable (server.port: SERVER_PORT) or")
+	fmt.Fprintln(w, "from application.properties in ./ or ./config/. --version prints the version.")
+	fmt.Fprintln(w, "Durations: 30s, 5m, 1m30s, 250ms, 1d, PT30S, or a bare number of milliseconds. Sizes: 512KB,")
+	fmt.Fprintln(w, "10MB (1KB = 1024 bytes), or bytes. Choices and units in any case: ALWAYS, 10mb.")
+	for _, own := range []bool{true, false} {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for i, s := range slices.DeleteFunc(slices.Clone(list), func(s Setting) bool { return s.Own != own }) {
+			if i == 0 {
+				fmt.Fprintf(w, "\n%s\n", sectionOf(s, svc.Name))
+				fmt.Fprintln(tw, "SETTING\tDEFAULT\tMEANING")
+			}
+			def := s.Default
+			if def == "" {
+				def = "(none)"
+			}
+			fmt.Fprintf(tw, "--%s\t%s\t%s\n", s.Key, def, s.Help)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sectionOf is the heading --help lists s under.
+func sectionOf(s Setting, service string) string {
+	if s.Own {
+		return service + "'s own settings:"
+	}
+	return "The framework's settings:"
+}
+
+// noEnvironment is an environment in which no variable is set: what
+// --help reads settings from, so that only the packaged files count.
+func noEnvironment(string) (string, bool) { return "", false }

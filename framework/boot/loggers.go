@@ -1,0 +1,97 @@
+package boot
+
+import (
+	"io"
+	"log/slog"
+	"maps"
+	"slices"
+
+	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/framework/logging"
+	"github.com/springport/greeter/framework/management/tracing"
+)
+
+// The framework's loggers, named under the service's name in a dotted
+// hierarchy, as a Spring operator would expect Java packages to be:
+// logging.level.<service>=DEBUG sets them all with the service's own, and
+// /actuator/loggers lists and changes them while the service runs.
+const (
+	serverLogger     = "server"     // start-up, the ports, shutdown, net/http's own errors
+	dispatchLogger   = "dispatch"   // failed requests; refused ones at DEBUG
+	accessLogLogger  = "accesslog"  // one line per request (server.access-log.enabled)
+	componentsLogger = "components" // session-scoped state that could not be saved
+	sessionsLogger   = "sessions"   // the in-memory session store
+	redisLogger      = "redis"      // the Redis session store
+	tracingLogger    = "tracing"    // spans that could not be exported
+)
+
+// frameworkLoggers are the framework's loggers, there whichever stores
+// are used, so that the endpoint lists the same ones on every instance.
+var frameworkLoggers = []string{serverLogger, dispatchLogger, accessLogLogger, componentsLogger, sessionsLogger, redisLogger, tracingLogger}
+
+// webGroup is Spring's predefined group of what serves HTTP:
+// logging.level.web=DEBUG sets it.
+var webGroup = []string{serverLogger, dispatchLogger, accessLogLogger}
+
+// loggerNames are the full names of every logger of svc, the framework's
+// and its own, then the service's name itself and its groups: the names
+// logging.level.<name> may set from the environment.
+func (svc Service[S]) loggerNames() []string {
+	names := []string{svc.Name}
+	for _, n := range slices.Concat(frameworkLoggers, svc.Loggers) {
+		names = append(names, svc.Name+"."+n)
+	}
+	names = append(names, "web")
+	return append(names, slices.Sorted(maps.Keys(svc.LoggerGroups))...)
+}
+
+// newLoggers returns the registry of svc's loggers, writing to base, at
+// the levels the settings give.
+func (svc Service[S]) newLoggers(base slog.Handler, levels logLevels) *logging.Registry {
+	r := logging.NewRegistry(base, levels.root)
+	for _, n := range slices.Concat(frameworkLoggers, svc.Loggers) {
+		r.Handler(svc.Name + "." + n)
+	}
+	groups := map[string][]string{"web": webGroup}
+	maps.Copy(groups, svc.LoggerGroups)
+	for group, members := range groups {
+		full := make([]string, len(members))
+		for i, m := range members {
+			full[i] = svc.Name + "." + m
+		}
+		r.Group(group, full...)
+	}
+	// Groups first, so that a logger's own level beats its group's.
+	names := slices.Sorted(maps.Keys(levels.byName))
+	for _, isGroup := range []bool{true, false} {
+		for _, name := range names {
+			if _, ok := groups[name]; ok == isGroup {
+				r.Configure(name, levels.byName[name])
+			}
+		}
+	}
+	return r
+}
+
+// newLogger logs to w as text or, for log collectors, as JSON lines
+// (logging.format). It lets every level through: the named loggers over
+// it decide what each writes. A line about a request that is in a trace
+// carries its trace_id and span_id.
+func newLogger(format string, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: logging.Trace}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
+	if format == "json" {
+		h = slog.NewJSONHandler(w, opts)
+	}
+	return slog.New(tracing.LogHandler(h))
+}
+
+// accessLog returns an observer that logs one line per request.
+func accessLog(logger *slog.Logger) func(dispatch.Observation) {
+	return func(o dispatch.Observation) {
+		logger.LogAttrs(o.Context(), slog.LevelInfo, "request",
+			slog.String("method", o.Method), slog.String("path", o.Path()), slog.String("route", o.Route),
+			slog.Int("status", o.Status), slog.Int64("bytes", o.Bytes),
+			slog.Duration("duration", o.Duration), slog.String("request_id", o.RequestID))
+	}
+}

@@ -1,0 +1,41 @@
+package boot
+
+import (
+	"context"
+
+	"github.com/springport/greeter/framework/management/actuator"
+	"github.com/springport/greeter/framework/memstore"
+	"github.com/springport/greeter/framework/redisstore"
+)
+
+// openSessions opens the session store that app.session.store-type names:
+// in memory, the default, or Redis, shared by every instance and reported
+// in health. A Redis that cannot be reached stops start-up, naming
+// app.data.redis.url.
+func (a *App) openSessions(ctx context.Context) error {
+	s := a.settings.sessions
+	switch s.storeType {
+	case "redis":
+		opts := s.redis
+		opts.IdleTimeout, opts.MaxSessions, opts.Logger = s.timeout, s.maxSessions, a.Logger(redisLogger)
+		store, err := redisstore.Open(ctx, opts)
+		if err != nil {
+			return a.EngineError("Redis server", "app.data.redis.url", opts.URL, err)
+		}
+		a.OnClose(store.Close)
+		a.sessions = store
+		a.Health(actuator.Indicator{Name: "redis", Check: func(ctx context.Context) (map[string]any, error) {
+			version, err := store.Ping(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"version": version}, nil
+		}})
+	default:
+		store := memstore.New(memstore.Options{IdleTimeout: s.timeout, MaxSessions: s.maxSessions, Logger: a.Logger(sessionsLogger)})
+		a.OnClose(store.Close)
+		a.sessions = store
+		a.metrics.Sessions(store.Len, store.Max(), store.Evicted)
+	}
+	return nil
+}

@@ -1,0 +1,279 @@
+package boot
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/logging"
+	"github.com/springport/greeter/framework/management/actuator"
+	"github.com/springport/greeter/framework/management/tracing"
+	"github.com/springport/greeter/framework/redisstore"
+)
+
+// settings are the framework's own settings, one struct per area, with
+// Spring Boot's names and, where they serve a request's latency, shorter
+// defaults.
+type settings struct {
+	server     serverSettings
+	management managementSettings
+	sessions   sessionSettings
+	openapiUI  bool      // serve Swagger UI at /swagger-ui.html
+	logFormat  string    // "text" or "json"
+	logLevels  logLevels // logging.level.root and logging.level.<name>
+}
+
+type serverSettings struct {
+	port              int
+	maxRequestSize    config.ByteSize // larger request bodies are refused with 413
+	readHeaderTimeout time.Duration   // a client must finish its headers within this
+	readTimeout       time.Duration   // … and its whole request within this
+	writeTimeout      time.Duration
+	idleTimeout       time.Duration // a keep-alive connection is closed after this
+	shutdownTimeout   time.Duration // requests in flight get this long at shutdown
+	shutdownDelay     time.Duration // readiness is down this long before listeners close
+	accessLog         bool          // one log line per request
+}
+
+// sessionSettings say where HTTP sessions live and how long they last.
+type sessionSettings struct {
+	timeout     time.Duration // a session idle this long ends
+	maxSessions int           // past it, the least recently used session ends
+	storeType   string        // "memory" or "redis"
+	redis       redisstore.Options
+}
+
+type managementSettings struct {
+	include    []string
+	exclude    []string
+	showValues string
+	health     actuator.HealthDisplay
+	port       int  // a port of its own; -1 when it shares server.port
+	metrics    bool // record request metrics for /actuator/prometheus
+	histogram  bool // http_server_requests_seconds with Micrometer's buckets
+	actuator   actuatorSettings
+	tracing    tracing.Options
+}
+
+// actuatorSettings are the management endpoints' own: where they live,
+// what health watches, and what the diagnostics may do.
+type actuatorSettings struct {
+	basePath        string // the endpoints' base path; "" is the root
+	serverBasePath  string // prefixes basePath on a management port of its own
+	diskSpace       actuator.DiskSpace
+	healthGroups    map[string][]string // user-defined health groups: name → included components
+	shutdownAccess  string              // "unrestricted" lets POST /actuator/shutdown stop the service
+	recordExchanges bool                // keep the recent exchanges for /actuator/httpexchanges
+}
+
+// AtLeast100ms parses a duration of at least 100 ms: the bound of the
+// timeouts that a request waits for. Shorter ones would parse, and leave
+// no time for a request, a command or a connection.
+var AtLeast100ms = config.DurationAtLeast(100 * time.Millisecond)
+
+// bindSettings reads the framework's settings from env through b. --help
+// binds with it too, to list the settings and their defaults from the same
+// calls. loggers are the names logging.level.<name> may set from the
+// environment.
+func bindSettings(b *config.Binder, env *config.Environment, loggers []string) settings {
+	s := settings{
+		server: serverSettings{
+			port:              config.Bind(b, "server.port", 8080, config.Port),
+			maxRequestSize:    config.Bind(b, "server.max-request-size", config.ByteSize(1<<20), config.DataSize),
+			readHeaderTimeout: config.Bind(b, "server.read-header-timeout", 5*time.Second, AtLeast100ms),
+			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, AtLeast100ms),
+			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, AtLeast100ms),
+			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, AtLeast100ms),
+			shutdownTimeout:   config.Bind(b, "server.shutdown-timeout", 30*time.Second, AtLeast100ms),
+			shutdownDelay:     config.Bind(b, "server.shutdown-delay", 0, config.DurationOrZero),
+			accessLog:         config.Bind(b, "server.access-log.enabled", false, config.Bool),
+		},
+		sessions: bindSessionSettings(b),
+		management: managementSettings{
+			include:    config.Bind(b, "management.endpoints.web.exposure.include", []string{"health"}, config.List),
+			exclude:    config.Bind(b, "management.endpoints.web.exposure.exclude", nil, config.List),
+			showValues: config.Bind(b, "management.endpoint.env.show-values", "never", config.OneOf("never", "when-authorized", "always")),
+			port:       config.Bind(b, "management.server.port", -1, config.Port),
+			health:     bindHealthDisplay(b),
+			metrics:    config.Bind(b, "management.metrics.enabled", true, config.Bool),
+			histogram:  config.Bind(b, "management.metrics.distribution.percentiles-histogram.http.server.requests", false, config.Bool),
+			actuator:   bindActuatorSettings(b, env),
+			tracing:    bindTracingSettings(b),
+		},
+		openapiUI: config.Bind(b, "app.openapi.ui.enabled", false, config.Bool),
+		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
+		logLevels: bindLogLevels(b, loggers),
+	}
+	if s.management.port == s.server.port && s.server.port != 0 {
+		s.management.port = -1 // the same port: shared
+	}
+	return s
+}
+
+// bindSessionSettings reads the session settings, with Spring Boot's and
+// Spring Session's names (spring. renamed app.); Redis's timeouts are
+// shorter than Spring's 60 s because a request waits for them: an outage
+// should be a prompt 503, not a hung client.
+func bindSessionSettings(b *config.Binder) sessionSettings {
+	return sessionSettings{
+		timeout:     config.Bind(b, "server.servlet.session.timeout", 30*time.Minute, config.DurationAtLeast(time.Second)),
+		maxSessions: config.Bind(b, "server.servlet.session.max-sessions", 100_000, config.IntIn(1, 100_000_000)),
+		storeType:   config.Bind(b, "app.session.store-type", "memory", config.OneOf("memory", "redis")),
+		redis: redisstore.Options{
+			URL:            config.Bind(b, "app.data.redis.url", "redis://127.0.0.1:6379/0", URLWithScheme("redis", "rediss")),
+			Namespace:      config.Bind(b, "app.session.redis.namespace", "app:session", config.String),
+			ConnectTimeout: config.Bind(b, "app.data.redis.connect-timeout", 3*time.Second, AtLeast100ms),
+			Timeout:        config.Bind(b, "app.data.redis.timeout", 3*time.Second, AtLeast100ms),
+		},
+	}
+}
+
+// bindHealthDisplay reads what /actuator/health shows. As in Spring,
+// show-components follows show-details unless it is set.
+func bindHealthDisplay(b *config.Binder) actuator.HealthDisplay {
+	show := config.OneOf("never", "when-authorized", "always")
+	details := config.Bind(b, "management.endpoint.health.show-details", "never", show)
+	return actuator.HealthDisplay{
+		ShowDetails:    details,
+		ShowComponents: config.Bind(b, "management.endpoint.health.show-components", details, show),
+	}
+}
+
+// bindActuatorSettings reads the management endpoints' own settings,
+// with Spring's names and defaults.
+func bindActuatorSettings(b *config.Binder, env *config.Environment) actuatorSettings {
+	return actuatorSettings{
+		basePath:       config.Bind(b, "management.endpoints.web.base-path", actuator.DefaultBasePath, pathPrefix),
+		serverBasePath: config.Bind(b, "management.server.base-path", "", pathPrefix),
+		diskSpace: actuator.DiskSpace{
+			Path:      config.Bind(b, "management.health.diskspace.path", ".", config.String),
+			Threshold: int64(config.Bind(b, "management.health.diskspace.threshold", config.ByteSize(actuator.DefaultDiskSpaceThreshold), config.DataSize)),
+		},
+		healthGroups:    bindHealthGroups(b, env),
+		shutdownAccess:  config.Bind(b, "management.endpoint.shutdown.access", "none", config.OneOf("none", "read-only", "unrestricted")),
+		recordExchanges: config.Bind(b, "management.httpexchanges.recording.enabled", false, config.Bool),
+	}
+}
+
+// bindTracingSettings reads Spring Boot's tracing settings. Spans are
+// recorded only with an OTLP endpoint to send them to; Spring's defaults
+// are kept otherwise (enabled, 10% of the traces that start here, 10 s per
+// export).
+func bindTracingSettings(b *config.Binder) tracing.Options {
+	return tracing.Options{
+		Enabled:     config.Bind(b, "management.tracing.enabled", true, config.Bool),
+		Probability: config.Bind(b, "management.tracing.sampling.probability", 0.1, Probability),
+		Endpoint:    config.Bind(b, "management.otlp.tracing.endpoint", "", URLWithScheme("http", "https")),
+		Timeout:     config.Bind(b, "management.otlp.tracing.timeout", 10*time.Second, AtLeast100ms),
+	}
+}
+
+// healthGroupName is the <name> of a key
+// management.endpoint.health.group.<name>.include, where <name> has no
+// dot.
+func healthGroupName(key string) (string, bool) {
+	name, ok := strings.CutPrefix(key, "management.endpoint.health.group.")
+	if !ok {
+		return "", false
+	}
+	name, ok = strings.CutSuffix(name, ".include")
+	return name, ok && name != "" && !strings.Contains(name, ".")
+}
+
+// bindHealthGroups reads the user's health groups. Their names are part
+// of their keys, so the keys are found among those the settings files and
+// the command line define; an environment variable cannot name a group of
+// its own, as the environment is never listed whole.
+func bindHealthGroups(b *config.Binder, env *config.Environment) map[string][]string {
+	var groups map[string][]string
+	for _, key := range env.KeysWithPrefix("management.endpoint.health.group.") {
+		name, ok := healthGroupName(key)
+		if !ok {
+			continue
+		}
+		if groups == nil {
+			groups = map[string][]string{}
+		}
+		groups[name] = config.Bind(b, key, nil, config.List)
+	}
+	return groups
+}
+
+// pathPrefix reads a base path as Spring does: empty, or starting with
+// a slash; a trailing slash is dropped, so "/" is the root ("").
+func pathPrefix(s string) (string, error) {
+	if s != "" && !strings.HasPrefix(s, "/") {
+		return "", fmt.Errorf("want a path that starts with /")
+	}
+	return strings.TrimSuffix(s, "/"), nil
+}
+
+// URLWithScheme returns a parser for URLs of the given schemes; the empty
+// string is taken as unset. The value is not quoted in the reason: it may
+// hold a password.
+func URLWithScheme(schemes ...string) func(string) (string, error) {
+	return func(s string) (string, error) {
+		if s == "" {
+			return "", nil
+		}
+		scheme, _, ok := strings.Cut(s, "://")
+		if ok && slices.Contains(schemes, strings.ToLower(scheme)) {
+			return s, nil
+		}
+		return "", fmt.Errorf("want a URL that starts with %s://", strings.Join(schemes, ":// or "))
+	}
+}
+
+// Probability reads a number from 0 to 1.
+func Probability(s string) (float64, error) {
+	p, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || p < 0 || p > 1 {
+		return 0, fmt.Errorf("want a number from 0 to 1")
+	}
+	return p, nil
+}
+
+// ownPort reports whether the management endpoints have a port of their
+// own, apart from the service's.
+func (m managementSettings) ownPort() bool { return m.port >= 0 }
+
+// basePath is where the endpoints live: management.endpoints.web.base-path,
+// under management.server.base-path on a port of their own, as in
+// Spring; "/" for the root.
+func (m managementSettings) basePath() string {
+	base := m.actuator.basePath
+	if m.ownPort() {
+		base = m.actuator.serverBasePath + base
+	}
+	if base == "" {
+		return "/"
+	}
+	return base
+}
+
+// logLevels are logging.level.root and logging.level.<name>.
+type logLevels struct {
+	root   logging.Level
+	byName map[string]logging.Level // a logger's or a group's
+}
+
+// bindLogLevels reads the levels. The environment sets a level only for
+// a name in known (LOGGING_LEVEL_GREETER_DISPATCH), since a variable's name
+// does not say where the dots were; files and arguments may name any
+// logger, as in Spring.
+func bindLogLevels(b *config.Binder, known []string) logLevels {
+	levels := logLevels{root: config.Bind(b, "logging.level.root", logging.Info, logging.ParseLevel)}
+	levels.byName = config.BindPrefixed(b, "logging.level.", known, logging.ParseLevel)
+	for name, l := range levels.byName {
+		if strings.EqualFold(name, logging.Root) {
+			// ROOT, as Spring users may write it (logging.level.root
+			// itself is bound above).
+			levels.root = l
+			delete(levels.byName, name)
+		}
+	}
+	return levels
+}
