@@ -181,11 +181,12 @@ func Routes(opts Options) []dispatch.Route {
 	if opts.Shutdown != nil && opts.ShutdownAccess == "unrestricted" {
 		add(Shutdown, dispatch.Route{Method: "POST", Pattern: base + "/shutdown", Produces: jsonTypes, Handler: dispatch.Returns(handleShutdown(opts.Shutdown))})
 	}
-	if base != "" {
-		routes = append(routes, dispatch.Route{Method: "GET", Pattern: base, Produces: jsonTypes, Handler: dispatch.Returns(handleIndex(base, ids))})
-	}
 	if opts.Loggers != nil {
 		add(Loggers, loggersRoutes(base, opts.Loggers)...)
+	}
+	// The index last, once every exposed endpoint is known.
+	if base != "" {
+		routes = append(routes, dispatch.Route{Method: "GET", Pattern: base, Produces: jsonTypes, Handler: dispatch.Returns(handleIndex(base, ids))})
 	}
 	return routes
 }

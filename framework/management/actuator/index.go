@@ -39,9 +39,6 @@ func handleIndex(base string, ids []string) func(*dispatch.Request) (index, erro
 			if t, ok := templatedLinks[id]; ok {
 				links[t.name] = link{Href: root + "/" + id + t.path, Templated: true}
 			}
-			if id == Loggers {
-				links[id+"-name"] = link{Href: base + "/" + id + "/{name}", Templated: true}
-			}
 		}
 		return index{Links: links}, nil
 	}
