@@ -1,0 +1,82 @@
+package boot_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http/httptest"
+	"os"
+	"testing/fstest"
+
+	"github.com/springport/greeter/framework/boot"
+	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/dispatch"
+)
+
+// hello is a whole service: one setting of its own, one route.
+var hello = boot.Service[string]{
+	Name:     "hello",
+	Settings: fstest.MapFS{"application.properties": {Data: []byte("hello.greeting=Hello\n")}},
+	Bind: func(b *config.Binder) string {
+		return config.Bind(b, "hello.greeting", "Hi", config.String)
+	},
+	Help: map[string]string{"hello.greeting": "what GET /hello answers"},
+	Start: func(ctx context.Context, app *boot.App, greeting string) error {
+		app.Routes(dispatch.Route{Method: "GET", Pattern: "/hello/{name}", Inputs: []dispatch.Input{name},
+			Handler: dispatch.Returns(func(r *dispatch.Request) (string, error) {
+				return greeting + ", " + name.Get(r) + "!", nil
+			})})
+		return nil
+	},
+}
+
+var name = dispatch.Path[string]("name")
+
+// Example builds a service as Run would, from its packaged settings and
+// the arguments, and serves requests through its handler: the service's
+// route and the framework's endpoints.
+func Example() {
+	app, err := boot.New(context.Background(), hello, []string{"--hello.greeting=Bonjour"}, os.LookupEnv, io.Discard)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer app.Close()
+	for _, path := range []string{"/hello/Ada", "/actuator/health", "/nowhere"} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", path, nil)
+		req.Header.Set("X-Request-Id", "example") // a fixed id, for the output
+		req.Header.Set("Accept", "text/plain, application/json")
+		app.Handler().ServeHTTP(rec, req)
+		fmt.Println(rec.Code, rec.Body.String())
+	}
+	// Output:
+	// 200 Bonjour, Ada!
+	// 200 {"status":"UP","groups":["liveness","readiness"]}
+	// 404 {"type":"about:blank","title":"Not Found","status":404,"detail":"No endpoint GET /nowhere.","instance":"/nowhere","requestId":"example"}
+}
+
+// ExampleRun is a service's main: Run loads the settings, builds the
+// service, serves it until SIGTERM, and reports a failure to start.
+func ExampleRun() {
+	if err := boot.Run(context.Background(), hello, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr); err != nil {
+		os.Exit(1) // Run has reported it
+	}
+}
+
+// ExampleSettings lists a service's settings as --help does: its own
+// first, then the framework's.
+func ExampleSettings() {
+	settings, err := boot.Settings(hello)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range settings[:3] {
+		fmt.Printf("%s=%s (own: %v): %s\n", s.Key, s.Default, s.Own, s.Help)
+	}
+	// Output:
+	// hello.greeting=Hello (own: true): what GET /hello answers
+	// server.port=8080 (own: false): listening port; 0 picks a free one
+	// server.max-request-size=1MB (own: false): larger request bodies are refused with 413 (B, KB, MB, GB, TB, or bytes)
+}
