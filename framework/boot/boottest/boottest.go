@@ -14,7 +14,6 @@
 package boottest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -23,12 +22,12 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/springport/greeter/framework/boot"
+	"github.com/springport/greeter/internal/logtest"
 )
 
 // Timeout bounds every wait for the program to do something. It is
@@ -77,23 +76,7 @@ func IsConnRefused(err error) bool { return errors.Is(err, syscall.ECONNREFUSED)
 
 // Output is what a program writes to stdout or stderr: safe to read while
 // the program is still writing it, from any goroutine.
-type Output struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (o *Output) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.Write(p)
-}
-
-// String returns everything written so far.
-func (o *Output) String() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.String()
-}
+type Output = logtest.Buffer
 
 // Program is one running program: its output, and its end.
 type Program struct {
