@@ -1,6 +1,6 @@
 // Package logtest gives tests a log destination that they can read while
 // the code under test is still writing to it, from any goroutine. Only
-// tests import it.
+// tests import it, and boottest, the harness tests run services with.
 package logtest
 
 import (
