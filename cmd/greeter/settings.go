@@ -7,7 +7,6 @@ import (
 
 	"github.com/springport/greeter/api"
 	"github.com/springport/greeter/domain/message"
-	"github.com/springport/greeter/framework/boot"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/postgres"
@@ -94,14 +93,14 @@ func bindMessageSettings(b *config.Binder) messageSettings {
 // them: an outage should be a prompt 503, not a hung client.
 func bindPostgresSettings(b *config.Binder) postgres.Options {
 	return postgres.Options{
-		URL:             config.Bind(b, "app.datasource.url", "", boot.URLWithScheme("postgres", "postgresql")),
+		URL:             config.Bind(b, "app.datasource.url", "", config.URL("postgres", "postgresql")),
 		Username:        config.Bind(b, "app.datasource.username", "", config.String),
 		Password:        config.Bind(b, "app.datasource.password", "", config.String),
 		MaxConns:        int32(config.Bind(b, "app.datasource.hikari.maximum-pool-size", 10, config.IntIn(1, 10_000))),
 		MaxConnIdleTime: config.Bind(b, "app.datasource.hikari.idle-timeout", 10*time.Minute, config.DurationAtLeast(10*time.Second)),
 		MaxConnLifetime: config.Bind(b, "app.datasource.hikari.max-lifetime", 30*time.Minute, config.DurationAtLeast(30*time.Second)),
 		ConnectTimeout:  config.Bind(b, "app.datasource.hikari.connection-timeout", 5*time.Second, config.DurationAtLeast(250*time.Millisecond)),
-		Timeout:         config.Bind(b, "app.jdbc.template.query-timeout", 5*time.Second, boot.AtLeast100ms),
+		Timeout:         config.Bind(b, "app.jdbc.template.query-timeout", 5*time.Second, config.DurationAtLeast(100*time.Millisecond)),
 	}
 }
 

@@ -2,8 +2,6 @@ package boot
 
 import (
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -69,10 +67,10 @@ type actuatorSettings struct {
 	recordExchanges bool                // keep the recent exchanges for /actuator/httpexchanges
 }
 
-// AtLeast100ms parses a duration of at least 100 ms: the bound of the
+// atLeast100ms parses a duration of at least 100 ms: the bound of the
 // timeouts that a request waits for. Shorter ones would parse, and leave
 // no time for a request, a command or a connection.
-var AtLeast100ms = config.DurationAtLeast(100 * time.Millisecond)
+var atLeast100ms = config.DurationAtLeast(100 * time.Millisecond)
 
 // bindSettings reads the framework's settings from env through b. --help
 // binds with it too, to list the settings and their defaults from the same
@@ -83,11 +81,11 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 		server: serverSettings{
 			port:              config.Bind(b, "server.port", 8080, config.Port),
 			maxRequestSize:    config.Bind(b, "server.max-request-size", config.ByteSize(1<<20), config.DataSize),
-			readHeaderTimeout: config.Bind(b, "server.read-header-timeout", 5*time.Second, AtLeast100ms),
-			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, AtLeast100ms),
-			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, AtLeast100ms),
-			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, AtLeast100ms),
-			shutdownTimeout:   config.Bind(b, "server.shutdown-timeout", 30*time.Second, AtLeast100ms),
+			readHeaderTimeout: config.Bind(b, "server.read-header-timeout", 5*time.Second, atLeast100ms),
+			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, atLeast100ms),
+			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, atLeast100ms),
+			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, atLeast100ms),
+			shutdownTimeout:   config.Bind(b, "server.shutdown-timeout", 30*time.Second, atLeast100ms),
 			shutdownDelay:     config.Bind(b, "server.shutdown-delay", 0, config.DurationOrZero),
 			accessLog:         config.Bind(b, "server.access-log.enabled", false, config.Bool),
 		},
@@ -123,10 +121,10 @@ func bindSessionSettings(b *config.Binder) sessionSettings {
 		maxSessions: config.Bind(b, "server.servlet.session.max-sessions", 100_000, config.IntIn(1, 100_000_000)),
 		storeType:   config.Bind(b, "app.session.store-type", "memory", config.OneOf("memory", "redis")),
 		redis: redisstore.Options{
-			URL:            config.Bind(b, "app.data.redis.url", "redis://127.0.0.1:6379/0", URLWithScheme("redis", "rediss")),
+			URL:            config.Bind(b, "app.data.redis.url", "redis://127.0.0.1:6379/0", config.URL("redis", "rediss")),
 			Namespace:      config.Bind(b, "app.session.redis.namespace", "app:session", config.String),
-			ConnectTimeout: config.Bind(b, "app.data.redis.connect-timeout", 3*time.Second, AtLeast100ms),
-			Timeout:        config.Bind(b, "app.data.redis.timeout", 3*time.Second, AtLeast100ms),
+			ConnectTimeout: config.Bind(b, "app.data.redis.connect-timeout", 3*time.Second, atLeast100ms),
+			Timeout:        config.Bind(b, "app.data.redis.timeout", 3*time.Second, atLeast100ms),
 		},
 	}
 }
@@ -165,9 +163,9 @@ func bindActuatorSettings(b *config.Binder, env *config.Environment) actuatorSet
 func bindTracingSettings(b *config.Binder) tracing.Options {
 	return tracing.Options{
 		Enabled:     config.Bind(b, "management.tracing.enabled", true, config.Bool),
-		Probability: config.Bind(b, "management.tracing.sampling.probability", 0.1, Probability),
-		Endpoint:    config.Bind(b, "management.otlp.tracing.endpoint", "", URLWithScheme("http", "https")),
-		Timeout:     config.Bind(b, "management.otlp.tracing.timeout", 10*time.Second, AtLeast100ms),
+		Probability: config.Bind(b, "management.tracing.sampling.probability", 0.1, config.Probability),
+		Endpoint:    config.Bind(b, "management.otlp.tracing.endpoint", "", config.URL("http", "https")),
+		Timeout:     config.Bind(b, "management.otlp.tracing.timeout", 10*time.Second, atLeast100ms),
 	}
 }
 
@@ -209,31 +207,6 @@ func pathPrefix(s string) (string, error) {
 		return "", fmt.Errorf("want a path that starts with /")
 	}
 	return strings.TrimSuffix(s, "/"), nil
-}
-
-// URLWithScheme returns a parser for URLs of the given schemes; the empty
-// string is taken as unset. The value is not quoted in the reason: it may
-// hold a password.
-func URLWithScheme(schemes ...string) func(string) (string, error) {
-	return func(s string) (string, error) {
-		if s == "" {
-			return "", nil
-		}
-		scheme, _, ok := strings.Cut(s, "://")
-		if ok && slices.Contains(schemes, strings.ToLower(scheme)) {
-			return s, nil
-		}
-		return "", fmt.Errorf("want a URL that starts with %s://", strings.Join(schemes, ":// or "))
-	}
-}
-
-// Probability reads a number from 0 to 1.
-func Probability(s string) (float64, error) {
-	p, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || p < 0 || p > 1 {
-		return 0, fmt.Errorf("want a number from 0 to 1")
-	}
-	return p, nil
 }
 
 // ownPort reports whether the management endpoints have a port of their

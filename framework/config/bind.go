@@ -183,3 +183,28 @@ func canonicalName(s string) string {
 // List parses a comma-separated list, trimming each element and dropping
 // empty ones.
 func List(s string) ([]string, error) { return splitList(s), nil }
+
+// URL returns a parser for URLs of the given schemes, in any case; the
+// empty string is taken as unset. The value is not quoted in the reason:
+// it may hold a password.
+func URL(schemes ...string) func(string) (string, error) {
+	return func(s string) (string, error) {
+		if s == "" {
+			return "", nil
+		}
+		scheme, _, ok := strings.Cut(s, "://")
+		if ok && slices.Contains(schemes, strings.ToLower(scheme)) {
+			return s, nil
+		}
+		return "", fmt.Errorf("want a URL that starts with %s://", strings.Join(schemes, ":// or "))
+	}
+}
+
+// Probability parses a number from 0 to 1.
+func Probability(s string) (float64, error) {
+	p, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(p >= 0 && p <= 1) { // NaN too
+		return 0, errors.New("want a number from 0 to 1")
+	}
+	return p, nil
+}

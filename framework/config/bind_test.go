@@ -1,0 +1,39 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestURL(t *testing.T) {
+	parse := URL("redis", "rediss")
+	for _, tt := range []struct{ in, want, err string }{
+		{"", "", ""},
+		{"redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/0", ""},
+		{"REDISS://user:s3cret@host", "REDISS://user:s3cret@host", ""},
+		{"http://host", "", "want a URL that starts with redis:// or rediss://"},
+		{"host:6379", "", "want a URL that starts with redis:// or rediss://"},
+		{"postgres://user:s3cret@host", "", "want a URL"},
+	} {
+		got, err := parse(tt.in)
+		if got != tt.want || (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("%q:\ngot  %q %v\nwant %q %s", tt.in, got, err, tt.want, tt.err)
+		}
+		if err != nil && strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("%q: the reason shows the password: %v", tt.in, err)
+		}
+	}
+}
+
+func TestProbability(t *testing.T) {
+	for in, want := range map[string]float64{"0": 0, "1": 1, " 0.25 ": 0.25, "1e-1": 0.1} {
+		if got, err := Probability(in); err != nil || got != want {
+			t.Errorf("%q: got %v %v, want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "-0.1", "1.5", "half", "NaN"} {
+		if got, err := Probability(in); err == nil {
+			t.Errorf("%q: got %v, want an error", in, got)
+		}
+	}
+}
