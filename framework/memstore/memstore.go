@@ -1,8 +1,10 @@
-// Package memstore keeps HTTP sessions in the process's memory: the
-// session store a service uses unless app.session.store-type chooses
-// another (see the redisstore package). Its sessions are lost when the
-// process ends and are not shared with other instances. It is the
-// counterpart of Spring Session's MapSessionRepository.
+// Package memstore keeps a service's HTTP sessions, those of its
+// session-scoped components (see component.Options.Sessions), in the
+// process's memory: the session store a service built on boot uses unless
+// app.session.store-type chooses another (see the redisstore package).
+// Its sessions are lost when the process ends and are not shared with
+// other instances. It is the counterpart of Spring Session's
+// MapSessionRepository.
 package memstore
 
 import (

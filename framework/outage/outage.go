@@ -1,7 +1,10 @@
-// Package outage names the one failure every port shares: a dependency
-// that holds the service's state (a database, a cache) cannot be reached
-// now. The request may succeed later, without anything being changed, so
-// callers answer it as "try again" rather than as a fault of the service.
+// Package outage names the one failure that every adapter to a
+// service's dependencies (a database, a cache, a session store) shares:
+// the dependency that holds the state cannot be reached now. The request
+// may succeed later, without anything being changed, so callers answer it
+// as "try again" (503 Service Unavailable) rather than as a fault of the
+// service (500). An adapter returns an *Error; callers find it with
+// errors.As.
 package outage
 
 import "fmt"

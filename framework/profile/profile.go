@@ -1,6 +1,10 @@
 // Package profile validates profile names and evaluates profile conditions
 // such as "dev & !cloud", with the rules of Spring Boot 3.5 and Spring
-// Framework 6.2.
+// Framework 6.2. A profile names a kind of deployment (dev, test, cloud)
+// that a service runs as: the settings choose the active profiles
+// (app.profiles.active, see package config), and a component declared
+// with a condition (component.Def.Profiles) exists only where it holds,
+// as with Spring's @Profile.
 //
 // Conditions are parsed by recursive descent over tokens. A token is one of
 // the operators '!', '&', '|', '(' and ')', or a name: the text between two

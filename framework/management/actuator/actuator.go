@@ -1,11 +1,14 @@
-// Package actuator serves the management endpoints under /actuator (or
+// Package actuator serves a service's management endpoints, the HTTP
+// endpoints through which operators and their tools watch and manage a
+// running instance: whether it is up and ready for traffic, its settings,
+// its metrics, its loggers' levels. They live under /actuator (or
 // management.endpoints.web.base-path), in Spring Boot Actuator's shapes,
 // so that the tools operators point at a Spring service (probes,
 // scrapers, scripts, consoles) work as they are: the index of links,
-// health and its groups, info, env, beans, mappings, prometheus, the
-// diagnostics (threaddump, heapdump, cpuprofile), httpexchanges,
-// loggers and shutdown, one file each. Only exposed endpoints get routes, so one that
-// is not exposed is a plain 404, as in Spring.
+// health and its groups, info, env, beans, mappings, prometheus, metrics,
+// the diagnostics (threaddump, heapdump, cpuprofile), httpexchanges,
+// loggers and shutdown, one file each. Only exposed endpoints get routes,
+// so one that is not exposed is a plain 404, as in Spring.
 package actuator
 
 import (

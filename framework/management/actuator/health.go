@@ -37,7 +37,7 @@ func aggregate(statuses []string) string {
 	return statusOrder[first]
 }
 
-// Indicator checks one dependency of the service, such as a database: a
+// Indicator checks one dependency of a service, such as a database: a
 // component of /actuator/health, as Spring's HealthIndicator is.
 type Indicator struct {
 	// Name is the component's name in the report: "db", "redis".
@@ -105,7 +105,7 @@ func (h health) StatusCode() int {
 
 // HealthDisplay is what /actuator/health shows beyond the overall status:
 // management.endpoint.health.show-components and show-details, each
-// "never", "always" or "when-authorized" (treated as never: the service
+// "never", "always" or "when-authorized" (treated as never: the framework
 // has no authentication).
 type HealthDisplay struct {
 	ShowComponents string

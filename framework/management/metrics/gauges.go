@@ -3,7 +3,7 @@ package metrics
 // Gauge is one value a service reports of itself, read at each scrape:
 // Micrometer's Gauge, as its Prometheus registry writes one.
 type Gauge struct {
-	Name  string // the Prometheus name, as messages_stored
+	Name  string // the Prometheus name, as orders_stored
 	Help  string // what it measures, for # HELP
 	Value float64
 }

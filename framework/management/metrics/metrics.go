@@ -1,16 +1,17 @@
-// Package metrics records the service's HTTP metrics in a registry of its
-// own, with the Go runtime and process metrics, and serves them for
-// /actuator/prometheus in the Prometheus exposition formats, named and
-// tagged as Micrometer's Prometheus registry names Spring Boot's, so that
-// the dashboards made for Spring services work as they are. meters.go
-// reads the same registry back as Micrometer's meters, for
-// /actuator/metrics.
+// Package metrics records a service's HTTP metrics (requests by route,
+// status and outcome, with their durations) in a registry of its own,
+// with the Go runtime and process metrics and the service's own gauges,
+// and serves them for /actuator/prometheus in the Prometheus exposition
+// formats, named and tagged as Micrometer's Prometheus registry names
+// Spring Boot's, so that the dashboards made for Spring services work as
+// they are. meters.go reads the same registry back as Micrometer's meters,
+// for /actuator/metrics.
 //
 // The exposition is written here (exposition.go), with the standard
 // library only, as client_golang's promhttp wrote it, and the runtime and
 // process metrics (runtime.go, process.go) are those of its collectors:
 // linking client_golang, with prometheus/common, procfs and client_model,
-// cost the service about 0.9 MiB of idle memory and a quarter of its
+// cost a service about 0.9 MiB of idle memory and a quarter of its
 // start-up instructions, mostly in their package initialisation.
 package metrics
 

@@ -1,6 +1,8 @@
-// Package openapi describes the service as an OpenAPI 3.1 document, built
-// from the dispatcher's own route table so that the document and the
-// service cannot drift apart, and serves it where springdoc does:
+// Package openapi describes a service's HTTP API as an OpenAPI 3.1
+// document, the machine-readable description that tools such as Swagger
+// UI and client generators read. The document is built from the
+// dispatcher's own route table, so that it and the service cannot drift
+// apart, and served where springdoc (Spring's OpenAPI library) serves it:
 // /v3/api-docs (JSON) and /v3/api-docs.yaml.
 //
 // Each route becomes an operation of its path: its typed path variables and

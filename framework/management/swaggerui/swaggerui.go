@@ -1,8 +1,10 @@
-// Package swaggerui serves Swagger UI, the page that springdoc users open
-// to read and try the API, from files embedded in the binary: the built
-// distribution of the npm package swagger-ui-dist (Apache 2.0; dist/ holds
-// its licence and notice, and dist/VERSION says which version), started
-// by a script of the service's own that points it at /v3/api-docs.
+// Package swaggerui serves Swagger UI, a web page on which a service's
+// users read its HTTP API and try it, as springdoc's users do, from the
+// OpenAPI document that package openapi serves. Its files are embedded in
+// the binary: the built distribution of the npm package swagger-ui-dist
+// (Apache 2.0; dist/ holds its licence and notice, and dist/VERSION says
+// which version), started by a script of this package's own that points it
+// at /v3/api-docs.
 //
 // The paths are springdoc's: /swagger-ui.html redirects to
 // /swagger-ui/index.html, and the assets are under /swagger-ui/.

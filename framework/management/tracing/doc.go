@@ -1,4 +1,4 @@
-// Package tracing follows requests in distributed traces with
+// Package tracing follows a service's requests in distributed traces with
 // OpenTelemetry, as Spring Boot 3 does with Micrometer Tracing and its
 // OpenTelemetry bridge.
 //

@@ -1,0 +1,78 @@
+package logging_test
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/springport/greeter/framework/logging"
+)
+
+// withoutTime drops the time from each line, so that the output is the
+// same from run to run.
+func withoutTime(groups []string, a slog.Attr) slog.Attr {
+	if len(groups) == 0 && a.Key == slog.TimeKey {
+		return slog.Attr{}
+	}
+	return a
+}
+
+// A service's loggers are named in a dotted hierarchy. The handler that
+// writes the lines lets every level through; each logger's level, its own
+// or its nearest ancestor's, decides what reaches it, and can be changed
+// while the service runs.
+func ExampleNewRegistry() {
+	base := slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+		Level:       logging.Trace.Level(), // let everything through: the loggers decide
+		ReplaceAttr: withoutTime,
+	})
+	reg := logging.NewRegistry(base, logging.Info)
+	reg.Configure("shop", logging.Warn)         // shop and the loggers below it
+	reg.Configure("shop.orders", logging.Debug) // a logger's own level beats its ancestor's
+
+	orders := reg.Logger("shop.orders")
+	stock := reg.Logger("shop.stock") // no level of its own: WARN, from shop
+	orders.Debug("order received", "id", 7)
+	stock.Info("stock checked", "id", 7) // below WARN: not written
+	stock.Warn("stock low", "item", "kettle")
+
+	// An operator resets shop.orders (as POST /actuator/loggers/shop.orders
+	// with no level does): it inherits WARN again.
+	if err := reg.Set("shop.orders", nil); err != nil {
+		fmt.Println(err)
+	}
+	orders.Debug("order received", "id", 8) // not written
+	for _, l := range reg.Loggers() {
+		fmt.Println(l.Name, l.Configured != nil, l.Effective)
+	}
+	// Output:
+	// level=DEBUG msg="order received" id=7
+	// level=WARN msg="stock low" item=kettle
+	// ROOT true INFO
+	// shop true WARN
+	// shop.orders false WARN
+	// shop.stock false WARN
+}
+
+// A group names several loggers that are set together, as Spring's "web"
+// group is: logging.level.web=DEBUG, or a level set through the group's
+// name at run time.
+func ExampleRegistry_Group() {
+	reg := logging.NewRegistry(slog.DiscardHandler, logging.Info)
+	reg.Group("persistence", "shop.db", "shop.cache")
+	reg.Configure("persistence", logging.Debug)
+
+	for _, l := range reg.Loggers() {
+		fmt.Println(l.Name, l.Effective)
+	}
+	g, _ := reg.LookupGroup("persistence")
+	fmt.Println(g.Name, *g.Configured, g.Members)
+	fmt.Println(reg.Set("nonexistent", nil))
+	// Output:
+	// ROOT INFO
+	// shop INFO
+	// shop.cache DEBUG
+	// shop.db DEBUG
+	// persistence DEBUG [shop.db shop.cache]
+	// no logger or group has this name
+}
