@@ -10,8 +10,8 @@ import (
 // Their keys cannot all be known in advance, so the files and the command
 // line are searched for them. The environment cannot be: its variables
 // hold much that is not the service's business, and a variable's name
-// does not say where the key's dots were (LOGGING_LEVEL_GREETER_DISPATCH
-// may be greeter.dispatch or greeter_dispatch). There, only the names the
+// does not say where the key's dots were (LOGGING_LEVEL_SHOP_ORDERS may be
+// shop.orders or shop_orders). There, only the names the
 // caller knows are looked up.
 
 // KeysWithPrefix returns the keys under prefix that a file or the command

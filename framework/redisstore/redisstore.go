@@ -37,7 +37,7 @@ type Options struct {
 	// URL locates the server, as redis://[user:password@]host:port/db
 	// (rediss:// for TLS). It is never printed with its password.
 	URL string
-	// Namespace prefixes every key; empty means "greeter:session".
+	// Namespace prefixes every key; empty means "app:session", as app.session.redis.namespace.
 	Namespace string
 	// IdleTimeout ends a session unused for this long: Redis expires it.
 	// Zero (or less) means 30 minutes, Spring Boot's default.

@@ -47,7 +47,7 @@ func newStore(client *client, opts Options, timeout time.Duration, now func() ti
 	idle = max(idle, time.Millisecond) // Redis expires in whole milliseconds; 0 would delete
 	return &Store{
 		client:      client,
-		prefix:      strings.TrimSuffix(cmp.Or(opts.Namespace, "greeter:session"), ":") + ":sessions:",
+		prefix:      strings.TrimSuffix(cmp.Or(opts.Namespace, "app:session"), ":") + ":sessions:",
 		idle:        idle,
 		timeout:     timeout,
 		max:         positiveOr(opts.MaxSessions, 100_000),

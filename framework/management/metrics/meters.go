@@ -54,7 +54,6 @@ var micrometerNames = map[string]struct{ name, unit string }{
 	"process_cpu_seconds_total":    {"process.cpu.time", "seconds"},
 	"process_open_fds":             {"process.files.open", "files"},
 	"process_max_fds":              {"process.files.max", "files"},
-	"messages_text_bytes_max":      {"messages.text.max", "bytes"},
 }
 
 // units are the suffixes of Prometheus names that are a base unit.
@@ -114,6 +113,12 @@ func dotted(name string, typ metricType, byName map[string]*family) (string, str
 	for _, u := range units {
 		if base, ok := strings.CutSuffix(name, "_"+u); ok && base != "" {
 			name, unit = base, u
+			break
+		}
+		// A bound written with its unit before _max (items_text_bytes_max)
+		// is the meter items.text.max, in that unit.
+		if base, ok := strings.CutSuffix(name, "_"+u+"_max"); ok && base != "" {
+			name, unit = base+"_max", u
 			break
 		}
 	}

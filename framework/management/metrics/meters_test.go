@@ -17,7 +17,7 @@ func TestMetricNames(t *testing.T) {
 	}
 	for _, want := range []string{
 		"http.server.requests", "http.sessions.active", "http.sessions.max", "http.sessions.evicted",
-		"items.stored", "items.stored.max", "items.text",
+		"items.stored", "items.stored.max", "items.text", "items.text.max",
 		"go.goroutines", "go.memstats.alloc", "go.memstats.alloc.total", "go.gc.duration",
 		"process.cpu.time", "process.start.time", "process.resident.memory",
 	} {
@@ -75,6 +75,10 @@ func TestMetric(t *testing.T) {
 	text, ok := m.Metric("items.text", nil)
 	if !ok || text.Measurements[0] != (Measurement{"VALUE", 12}) || text.BaseUnit != "bytes" {
 		t.Errorf("items.text: %+v", text)
+	}
+	textMax, ok := m.Metric("items.text.max", nil)
+	if !ok || textMax.Measurements[0] != (Measurement{"VALUE", 100}) || textMax.BaseUnit != "bytes" {
+		t.Errorf("items.text.max: %+v", textMax)
 	}
 	cpu, ok := m.Metric("process.cpu.time", nil)
 	if !ok || cpu.Measurements[0].Statistic != "COUNT" || cpu.BaseUnit != "seconds" {

@@ -226,7 +226,7 @@ func outcome(status int) string {
 
 // errorName is the exception tag of an error, as Spring names an
 // exception by its class's simple name: the name of its Go type, without
-// package or pointer (NotFoundError for a *message.NotFoundError). A
+// package or pointer (NotFoundError for a *orders.NotFoundError). A
 // *dispatch.Error that carries a cause is named by its cause.
 func errorName(err error) string {
 	if e, ok := err.(*dispatch.Error); ok && e.Err != nil {

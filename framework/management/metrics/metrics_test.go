@@ -220,5 +220,6 @@ func storeGauges() []Gauge {
 		{Name: "items_stored", Help: "Items held now.", Value: 3},
 		{Name: "items_stored_max", Help: "Items held at most.", Value: 10},
 		{Name: "items_text_bytes", Help: "Bytes of text held now.", Value: 12},
+		{Name: "items_text_bytes_max", Help: "Bytes of text held at most.", Value: 100},
 	}
 }
