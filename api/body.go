@@ -18,7 +18,7 @@ type messageBody struct {
 }
 
 // XMLRootName names the root element of an XML message body in the
-// OpenAPI document: Message, as the answers write it and the README shows.
+// OpenAPI document: Message, as the answers write it and docs/greeter.md shows.
 // Any root is read, as Jackson reads any.
 func (messageBody) XMLRootName() string { return "Message" }
 

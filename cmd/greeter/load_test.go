@@ -73,7 +73,7 @@ func TestLoadMessageWrites(t *testing.T) {
 
 // TestLoadMixedRequests sends tens of thousands of requests from 16
 // keep-alive workers, cycling through a fixed table that covers every
-// endpoint in the README with valid and invalid input. Every request must
+// endpoint in docs/greeter.md with valid and invalid input. Every request must
 // get exactly the status its row expects, errors as problem documents;
 // anything else fails the test with counts per row and status.
 func TestLoadMixedRequests(t *testing.T) {
@@ -197,7 +197,7 @@ var mixedCalls = []mixedCall{
 	{"GET", "/api/messages/0", "", nil, 200, "*"},
 	{"GET", "/api/messages/x", "", nil, 400, "*"},
 	// A position that does not exist is a 500, as in the original
-	// (README, Endpoints); it is the only 5xx any row expects.
+	// (docs/greeter.md, Endpoints); it is the only 5xx any row expects.
 	{"GET", "/api/messages/2147483647", "", nil, 500, "*"},
 	{"PUT", "/api/messages/0", `{"text":"replaced"}`, []string{jsonHeader}, 204, ""},
 	{"PUT", "/api/messages/0", `{"text":5}`, []string{jsonHeader}, 400, "*"},

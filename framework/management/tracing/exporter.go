@@ -14,8 +14,8 @@ import (
 // It stands in for the OpenTelemetry exporter otlptrace, which builds
 // the request as generated protobuf messages (go.opentelemetry.io/proto/otlp)
 // and so links the protobuf module, whose init functions cost the
-// service's start-up time and idle memory even with tracing off (see the
-// README's Tracing section). It behaves as otlptrace.Exporter did with
+// service's start-up time and idle memory even with tracing off (see
+// docs/performance.md, Tracing). It behaves as otlptrace.Exporter did with
 // our client: the same bytes (but for strings that are not UTF-8, which
 // otlptrace could not send at all; see appendString), the same errors,
 // and Shutdown only closes idle connections, after which a late export is

@@ -21,8 +21,8 @@ import (
 // which bring gRPC, grpc-gateway, x/net/trace and html/template into the
 // binary. Measured with tracing off, that made the service's binary 18 MB
 // larger, its idle VmRSS 5 MiB larger (past the 15 MiB target) and its
-// start-up 1.9 million instructions longer (see the README's Tracing
-// section).
+// start-up 1.9 million instructions longer (see docs/performance.md,
+// Tracing).
 type otlpHTTP struct {
 	url    string
 	shown  string // url with any password masked, for errors, which are logged

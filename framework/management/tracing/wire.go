@@ -10,7 +10,7 @@ import (
 // protobuf's wire format, as much of it as an OTLP export request needs.
 // (The protobuf module's own encoder is not used: its packages' init
 // functions register descriptors and read the executable, costing every
-// start-up memory and time; see the README's Tracing section.)
+// start-up memory and time; see docs/performance.md, Tracing.)
 //
 // A message is a sequence of fields, each a key and a value. The key is a
 // varint of field number << 3 | wire type, where the wire type says how
