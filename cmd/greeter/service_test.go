@@ -23,13 +23,10 @@ import (
 const waitTimeout = boottest.Timeout
 
 var (
-	poll           = boottest.Poll
 	waitFor        = boottest.WaitFor
 	waitRefused    = boottest.WaitRefused
 	tail           = boottest.Tail
-	mapLookup      = boottest.Env
 	programCommand = boottest.Command
-	startedAddr    = boottest.StartedAddr
 )
 
 // service is greeter running in the test's process, through run.
