@@ -26,7 +26,6 @@ var (
 	waitFor        = boottest.WaitFor
 	waitRefused    = boottest.WaitRefused
 	tail           = boottest.Tail
-	mapLookup      = boottest.Env
 	programCommand = boottest.Command
 )
 

@@ -1,32 +1,11 @@
 package boot_test
 
 import (
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"strings"
 	"testing"
 )
-
-// send sends one request with client and returns the status and body.
-func send(t *testing.T, client *http.Client, method, url string) (int, string) {
-	t.Helper()
-	req, err := http.NewRequest(method, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(b)
-}
 
 // TestServiceSettingsAndProfiles: the service's own setting comes from its
 // packaged file, its profile-specific file, and the command line, in
@@ -44,8 +23,8 @@ func TestServiceSettingsAndProfiles(t *testing.T) {
 		{[]string{"--app.profiles.active=dev", "--tester.greeting=Hi"}, nil, `{"text":"Hi"}`},
 	} {
 		s := start(t, tt.args, tt.env)
-		if status, body := send(t, http.DefaultClient, "GET", s.URL+"/hello"); status != 200 || body != tt.want {
-			t.Errorf("%q %v: GET /hello answered %d %s, want 200 %s", tt.args, tt.env, status, body, tt.want)
+		if r := send(t, nil, "GET", s.URL+"/hello", ""); r.status != 200 || r.body != tt.want {
+			t.Errorf("%q %v: GET /hello answered %d %s, want 200 %s", tt.args, tt.env, r.status, r.body, tt.want)
 		}
 	}
 }
@@ -61,12 +40,12 @@ func TestSessionScopedComponent(t *testing.T) {
 		clients[i] = &http.Client{Jar: jar}
 	}
 	for i, want := range []string{"1", "2", "3"} {
-		if status, body := send(t, clients[0], "POST", s.URL+"/count"); status != 200 || body != want {
-			t.Fatalf("POST /count #%d of the first client: %d %s, want %s", i+1, status, body, want)
+		if r := send(t, clients[0], "POST", s.URL+"/count", ""); r.status != 200 || r.body != want {
+			t.Fatalf("POST /count #%d of the first client: %d %s, want %s", i+1, r.status, r.body, want)
 		}
 	}
-	if status, body := send(t, clients[1], "POST", s.URL+"/count"); status != 200 || body != "1" {
-		t.Errorf("POST /count of a second client: %d %s, want its own counter at 1", status, body)
+	if r := send(t, clients[1], "POST", s.URL+"/count", ""); r.status != 200 || r.body != "1" {
+		t.Errorf("POST /count of a second client: %d %s, want its own counter at 1", r.status, r.body)
 	}
 }
 
@@ -76,21 +55,17 @@ func TestSessionScopedComponent(t *testing.T) {
 func TestOutageIsA503(t *testing.T) {
 	t.Parallel()
 	s := start(t, []string{"--tester.store-down=true", "--management.endpoint.health.show-details=always"}, nil)
-	status, body := send(t, http.DefaultClient, "GET", s.URL+"/store")
-	var p struct {
-		Status int
-		Detail string
+	r := send(t, nil, "GET", s.URL+"/store", "")
+	if p := problemOf(t, r); r.status != 503 || p.Status != 503 ||
+		!strings.HasPrefix(p.Detail, "The test store is unavailable") || strings.Contains(r.body, errStoreDown.Error()) {
+		t.Errorf("GET /store: %d %s; want a 503 problem naming the test store, without its cause", r.status, r.body)
 	}
-	if err := json.Unmarshal([]byte(body), &p); err != nil || status != 503 || p.Status != 503 ||
-		!strings.HasPrefix(p.Detail, "The test store is unavailable") || strings.Contains(body, errStoreDown.Error()) {
-		t.Errorf("GET /store: %d %s; want a 503 problem naming the test store, without its cause", status, body)
-	}
-	status, body = send(t, http.DefaultClient, "GET", s.URL+"/actuator/health")
-	if status != 503 || !strings.Contains(body, `"store":{"status":"DOWN"`) {
-		t.Errorf("GET /actuator/health: %d %s; want 503 with the store DOWN", status, body)
+	r = send(t, nil, "GET", s.URL+"/actuator/health", "")
+	if r.status != 503 || !strings.Contains(r.body, `"store":{"status":"DOWN"`) {
+		t.Errorf("GET /actuator/health: %d %s; want 503 with the store DOWN", r.status, r.body)
 	}
 	healthy := start(t, nil, nil)
-	if status, body := send(t, http.DefaultClient, "GET", healthy.URL+"/store"); status != 200 {
-		t.Errorf("GET /store of a healthy store: %d %s", status, body)
+	if r := send(t, nil, "GET", healthy.URL+"/store", ""); r.status != 200 {
+		t.Errorf("GET /store of a healthy store: %d %s", r.status, r.body)
 	}
 }

@@ -7,6 +7,7 @@ package boot_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/management/actuator"
+	"github.com/springport/greeter/framework/management/metrics"
 	"github.com/springport/greeter/framework/outage"
 )
 
@@ -31,6 +33,17 @@ type testerSettings struct {
 type greeting struct {
 	Text string `json:"text"`
 }
+
+// note is what POST /notes answers: a text, in JSON or XML.
+type note struct {
+	Text string `json:"text" xml:"text"`
+}
+
+// noteBody is a note as a client sends it. The OpenAPI document names its
+// XML root note, the root the answers use, not noteBody, its Go name.
+type noteBody note
+
+func (noteBody) XMLRootName() string { return "note" }
 
 // counter is a session-scoped component: one per HTTP session.
 type counter struct {
@@ -73,6 +86,19 @@ func tester() boot.Service[testerSettings] {
 // errStoreDown is the cause of tester's outage.
 var errStoreDown = errors.New("connection refused")
 
+// errFailed is what GET /fail fails with: an error the framework does
+// not know, so a 500.
+var errFailed = errors.New("tester failed on purpose")
+
+// helloN is the path variable of GET /hello/{n}: a number, so that
+// /hello/x is refused with a 400.
+var helloN = dispatch.Path[int32]("n")
+
+// startTester adds tester's store (a health indicator "store" and a gauge
+// tester_store_up), its session-scoped counter, and its routes: GET /hello
+// and /hello/{n} (the greeting), POST /count (the session's counter), GET
+// /store (503 during an outage), POST /notes (a JSON or XML body, echoed
+// with a 201) and GET /fail (a 500).
 func startTester(ctx context.Context, app *boot.App, s testerSettings) error {
 	store := func(context.Context) error {
 		if s.down {
@@ -83,6 +109,13 @@ func startTester(ctx context.Context, app *boot.App, s testerSettings) error {
 	app.Health(actuator.Indicator{Name: "store", Check: func(ctx context.Context) (map[string]any, error) {
 		return map[string]any{"kind": "test"}, store(ctx)
 	}})
+	app.Gauges(func() []metrics.Gauge {
+		up := 1.0
+		if s.down {
+			up = 0
+		}
+		return []metrics.Gauge{{Name: "tester_store_up", Help: "1 while the store is up, 0 during an outage.", Value: up}}
+	})
 
 	r := &component.Registry{}
 	count := component.Provide(r, component.Def[*counter]{
@@ -106,6 +139,14 @@ func startTester(ctx context.Context, app *boot.App, s testerSettings) error {
 			})},
 		dispatch.Route{Method: "GET", Pattern: "/store", Summary: "Ask the store", Errors: []int{http.StatusServiceUnavailable},
 			Handler: dispatch.Runs(func(r *dispatch.Request) error { return store(r.Context()) })},
+		dispatch.Route{Method: "GET", Pattern: "/hello/{n}", Summary: "The greeting, addressed to a number", Inputs: []dispatch.Input{helloN},
+			Handler: dispatch.Returns(func(r *dispatch.Request) (greeting, error) {
+				return greeting{fmt.Sprintf("%s %d", s.greeting, helloN.Get(r))}, nil
+			})},
+		dispatch.Route{Method: "POST", Pattern: "/notes", Summary: "Take a note, and give it back", Status: http.StatusCreated,
+			Handler: dispatch.Exchanges(func(_ *dispatch.Request, b noteBody) (note, error) { return note(b), nil })},
+		dispatch.Route{Method: "GET", Pattern: "/fail", Summary: "Fail with a 500",
+			Handler: dispatch.Runs(func(*dispatch.Request) error { return errFailed })},
 	)
 	return nil
 }

@@ -1,28 +1,85 @@
-package main
+package boot_test
+
+// End-to-end tests of the metrics: /actuator/prometheus in Micrometer's
+// names, tags and types, OpenMetrics, bounded series, and
+// /actuator/metrics in Spring's shapes, the service's gauges included.
 
 import (
+	"fmt"
+	"mime"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 )
 
-const helloSeries = `{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/api/hello"}`
+const helloSeries = `{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/hello"}`
+
+var seriesLine = regexp.MustCompile(`(?m)^http_server_requests_seconds_count\{[^}]*\} \d+$`)
+
+// TestPrometheus scrapes the metrics after some traffic and a scan of
+// random paths: the series count must not grow with the scan, as the uri
+// tag is the route's pattern, not the raw path.
+func TestPrometheus(t *testing.T) {
+	t.Parallel()
+	s := start(t, []string{exposeAll}, nil)
+	send(t, nil, "GET", s.URL+"/hello/1", "")
+	send(t, nil, "GET", s.URL+"/hello/2", "")
+	send(t, nil, "GET", s.URL+"/hello/x", "")
+	scan := func(n int) int {
+		for i := range n {
+			send(t, nil, "GET", fmt.Sprintf("%s/scan/%d/%d", s.URL, n, i), "")
+			send(t, nil, "BREW", fmt.Sprintf("%s/hello/%d", s.URL, i), "")
+		}
+		r := send(t, nil, "GET", s.URL+"/actuator/prometheus", "")
+		// The handler adds a parameter of its own, as promhttp did (escaping=underscores).
+		mt, params, err := mime.ParseMediaType(r.header.Get("Content-Type"))
+		if r.status != 200 || err != nil || mt != "text/plain" || params["version"] != "0.0.4" || params["charset"] != "utf-8" {
+			t.Fatalf("/actuator/prometheus: %d %q, want the text format 0.0.4 in UTF-8", r.status, r.header.Get("Content-Type"))
+		}
+		return len(seriesLine.FindAllString(r.body, -1))
+	}
+	scan(0) // the scrape itself is a route of its own: count it in
+	before := scan(50)
+	after := scan(300)
+	if after != before {
+		t.Errorf("%d series after scanning 50 random paths, %d after 300 more: labels must not follow raw paths", before, after)
+	}
+	body := send(t, nil, "GET", s.URL+"/actuator/prometheus", "").body
+	for _, want := range []string{
+		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/hello/{n}"} 2`,
+		`http_server_requests_seconds_count{error="Error",exception="Error",method="GET",outcome="CLIENT_ERROR",status="400",uri="/hello/{n}"} 1`,
+		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="CLIENT_ERROR",status="404",uri="NOT_FOUND"} 350`,
+		`http_server_requests_seconds_count{error="none",exception="none",method="other",outcome="CLIENT_ERROR",status="405",uri="UNKNOWN"} 350`,
+		`http_server_requests_seconds_max{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/hello/{n}"} `,
+		"go_goroutines ",
+		"process_resident_memory_bytes ",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/actuator/prometheus lacks %s", want)
+		}
+	}
+	if strings.Contains(body, "http_server_requests_seconds_bucket") {
+		t.Error("/actuator/prometheus has buckets without management.metrics.distribution.percentiles-histogram.http.server.requests")
+	}
+}
 
 // TestMicrometerPrometheus: the request metrics have the names, the tags
 // and the types that Micrometer's Prometheus registry gives Spring MVC's,
 // buckets only with the percentiles histogram, and promtool accepts the
 // exposition in both shapes.
 func TestMicrometerPrometheus(t *testing.T) {
+	t.Parallel()
 	for _, histogram := range []bool{false, true} {
-		args := everything
+		args := []string{exposeAll}
 		if histogram {
 			args = append(args, "--management.metrics.distribution.percentiles-histogram.http.server.requests=true")
 		}
 		s := start(t, args, nil)
 		for range 3 {
-			s.do(t, "GET", "/api/hello", "")
+			send(t, nil, "GET", s.URL+"/hello", "")
 		}
-		body := s.do(t, "GET", "/actuator/prometheus", "").body
+		body := send(t, nil, "GET", s.URL+"/actuator/prometheus", "").body
 		for _, want := range []string{
 			"http_server_requests_seconds_count" + helloSeries + " 3\n",
 			"http_server_requests_seconds_sum" + helloSeries + " ",
@@ -63,10 +120,11 @@ func promtoolCheck(t *testing.T, exposition string) {
 
 // TestOpenMetrics: Prometheus asks for OpenMetrics first, and gets it.
 func TestOpenMetrics(t *testing.T) {
-	s := start(t, everything, nil)
-	s.do(t, "GET", "/api/hello", "")
+	t.Parallel()
+	s := start(t, []string{exposeAll}, nil)
+	send(t, nil, "GET", s.URL+"/hello", "")
 	const prometheusAccept = "application/openmetrics-text;version=1.0.0;escaping=underscores;q=0.5,application/openmetrics-text;version=0.0.1;q=0.4,text/plain;version=1.0.0;escaping=underscores;q=0.3,text/plain;version=0.0.4;q=0.2,*/*;q=0.1"
-	r := s.do(t, "GET", "/actuator/prometheus", "", "Accept: "+prometheusAccept)
+	r := send(t, nil, "GET", s.URL+"/actuator/prometheus", "", "Accept: "+prometheusAccept)
 	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "application/openmetrics-text; version=1.0.0") {
 		t.Fatalf("answered %d %q, want OpenMetrics 1.0.0", r.status, r.header.Get("Content-Type"))
 	}
@@ -75,7 +133,7 @@ func TestOpenMetrics(t *testing.T) {
 	}
 	// Protobuf is not served (see framework/management/metrics' exposition.go): a
 	// scraper that accepts nothing else is told so.
-	r = s.do(t, "GET", "/actuator/prometheus", "", "Accept: application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited")
+	r = send(t, nil, "GET", s.URL+"/actuator/prometheus", "", "Accept: application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited")
 	if r.status != 406 {
 		t.Errorf("protobuf only: answered %d %q, want 406", r.status, r.header.Get("Content-Type"))
 	}
@@ -100,28 +158,29 @@ type meter struct {
 
 // TestActuatorMetrics: /actuator/metrics and /actuator/metrics/{name} in
 // Spring's shapes, read from the registry that /actuator/prometheus
-// serves, the stores' gauges included.
+// serves, the service's gauges included.
 func TestActuatorMetrics(t *testing.T) {
-	s := start(t, everything, nil)
-	s.do(t, "GET", "/api/hello", "")
-	s.do(t, "GET", "/api/hello", "")
-	s.do(t, "GET", "/nowhere", "")
+	t.Parallel()
+	s := start(t, []string{exposeAll}, nil)
+	send(t, nil, "GET", s.URL+"/hello", "")
+	send(t, nil, "GET", s.URL+"/hello", "")
+	send(t, nil, "GET", s.URL+"/nowhere", "")
 
-	names := decodeJSON[metricsNames](t, s.do(t, "GET", "/actuator/metrics", ""))
-	for _, want := range []string{"http.server.requests", "http.sessions.active", "messages.stored", "messages.text",
+	names := decode[metricsNames](t, send(t, nil, "GET", s.URL+"/actuator/metrics", ""))
+	for _, want := range []string{"http.server.requests", "http.sessions.active", "tester.store.up",
 		"go.goroutines", "process.cpu.time", "process.start.time"} {
 		if !strings.Contains(strings.Join(names.Names, " ")+" ", want+" ") {
 			t.Errorf("/actuator/metrics lacks %s: %v", want, names.Names)
 		}
 	}
 
-	r := s.do(t, "GET", "/actuator/metrics/http.server.requests?tag=uri:/api/hello", "")
-	m := decodeJSON[meter](t, r)
+	r := send(t, nil, "GET", s.URL+"/actuator/metrics/http.server.requests?tag=uri:/hello", "")
+	m := decode[meter](t, r)
 	if m.Name != "http.server.requests" || m.BaseUnit != "seconds" || len(m.Measurements) != 3 ||
 		m.Measurements[0].Statistic != "COUNT" || m.Measurements[0].Value != 2 ||
 		m.Measurements[1].Statistic != "TOTAL_TIME" || m.Measurements[1].Value <= 0 ||
 		m.Measurements[2].Statistic != "MAX" || m.Measurements[2].Value <= 0 {
-		t.Errorf("http.server.requests?tag=uri:/api/hello: %s", r.body)
+		t.Errorf("http.server.requests?tag=uri:/hello: %s", r.body)
 	}
 	tags := map[string][]string{}
 	for _, at := range m.AvailableTags {
@@ -134,23 +193,23 @@ func TestActuatorMetrics(t *testing.T) {
 		t.Errorf("Content-Type %q", r.header.Get("Content-Type"))
 	}
 
-	all := decodeJSON[meter](t, s.do(t, "GET", "/actuator/metrics/http.server.requests?tag=method:GET&tag=status:404", ""))
-	if all.Measurements[0].Value != 1 {
+	all := decode[meter](t, send(t, nil, "GET", s.URL+"/actuator/metrics/http.server.requests?tag=method:GET&tag=status:404", ""))
+	if len(all.Measurements) == 0 || all.Measurements[0].Value != 1 {
 		t.Errorf("two tags: %+v", all)
 	}
-	stored := decodeJSON[meter](t, s.do(t, "GET", "/actuator/metrics/messages.stored", ""))
-	if len(stored.Measurements) != 1 || stored.Measurements[0].Statistic != "VALUE" {
-		t.Errorf("messages.stored: %+v", stored)
+	up := decode[meter](t, send(t, nil, "GET", s.URL+"/actuator/metrics/tester.store.up", ""))
+	if len(up.Measurements) != 1 || up.Measurements[0].Statistic != "VALUE" || up.Measurements[0].Value != 1 {
+		t.Errorf("tester.store.up: %+v", up)
 	}
 
 	for path, status := range map[string]int{
-		"/actuator/metrics/jvm.memory.used":                           404,
-		"/actuator/metrics/http.server.requests?tag=uri:/nowhere":     404,
-		"/actuator/metrics/http.server.requests?tag=colour:red":       404,
-		"/actuator/metrics/http.server.requests?tag=uri":              400,
-		"/actuator/metrics/http.server.requests?tag=uri:/api/hello&x": 200,
+		"/actuator/metrics/jvm.memory.used":                       404,
+		"/actuator/metrics/http.server.requests?tag=uri:/nowhere": 404,
+		"/actuator/metrics/http.server.requests?tag=colour:red":   404,
+		"/actuator/metrics/http.server.requests?tag=uri":          400,
+		"/actuator/metrics/http.server.requests?tag=uri:/hello&x": 200,
 	} {
-		r := s.do(t, "GET", path, "")
+		r := send(t, nil, "GET", s.URL+path, "")
 		if r.status != status {
 			t.Errorf("%s answered %d, want %d: %s", path, r.status, status, r.body)
 		}
