@@ -103,6 +103,14 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 			list = append(list, s)
 		}
 	}
+	// The settings the loader reads itself, last: they are never bound.
+	for _, l := range config.LoaderSettings() {
+		key := l.Key
+		if strings.HasSuffix(key, ".") {
+			key += "<name>"
+		}
+		list = append(list, Setting{Key: key, Default: l.Default, Help: l.Help})
+	}
 	return list, nil
 }
 
