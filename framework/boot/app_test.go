@@ -2,31 +2,11 @@ package boot_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"strings"
 	"testing"
 )
-
-// send sends one request with client and returns the status and body.
-func send(t *testing.T, client *http.Client, method, url string) (int, string) {
-	t.Helper()
-	req, err := http.NewRequest(method, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(b)
-}
 
 // TestServiceSettingsAndProfiles: the service's own setting comes from its
 // packaged file, its profile-specific file, and the command line, in

@@ -107,6 +107,14 @@ func startTester(ctx context.Context, app *boot.App, s testerSettings) error {
 		dispatch.Route{Method: "GET", Pattern: "/store", Summary: "Ask the store", Errors: []int{http.StatusServiceUnavailable},
 			Handler: dispatch.Runs(func(r *dispatch.Request) error { return store(r.Context()) })},
 	)
+	// POST /echo reads a note, in JSON or XML, and answers it with 201:
+	// the route the tests of request bodies send to (size limits, refused
+	// encodings, slow bodies, a request in flight at shutdown).
+	type note struct {
+		Text string `json:"text" xml:"text"`
+	}
+	app.Routes(dispatch.Route{Method: "POST", Pattern: "/echo", Summary: "Answer the note sent", Status: http.StatusCreated,
+		Handler: dispatch.Exchanges(func(_ *dispatch.Request, n note) (note, error) { return n, nil })})
 	return nil
 }
 

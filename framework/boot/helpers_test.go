@@ -1,0 +1,177 @@
+package boot_test
+
+// What the framework's end-to-end tests share: requests over HTTP and over
+// raw TCP, the problem documents the framework answers with, settings as
+// /actuator/env shows them, and settings files in a working directory of
+// the test's own.
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/springport/greeter/framework/boot/boottest"
+)
+
+// response is one answer, its body read.
+type response struct {
+	status int
+	header http.Header
+	body   string
+}
+
+// send sends one request with client and returns the status and body.
+func send(t *testing.T, client *http.Client, method, url string) (int, string) {
+	t.Helper()
+	r := exchange(t, client, method, url, "")
+	return r.status, r.body
+}
+
+// exchange sends one request with client, with body (none when empty)
+// and headers ("Name: value"), and returns the answer.
+func exchange(t *testing.T, client *http.Client, method, url, body string, headers ...string) response {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range headers {
+		k, v, _ := strings.Cut(h, ": ")
+		req.Header.Set(k, v)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading the body: %v", method, url, err)
+	}
+	return response{status: resp.StatusCode, header: resp.Header, body: string(b)}
+}
+
+// rawExchange writes req, a request as it goes on the wire, on a
+// connection of its own to addr, and reads one answer: for requests that
+// net/http's client does not send. It fails the test when no answer comes
+// within boottest.Timeout.
+func rawExchange(t *testing.T, addr, req string) response {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", addr, boottest.Timeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(boottest.Timeout))
+	if _, err := io.WriteString(conn, req); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("reading the body of a %d: %v", resp.StatusCode, err)
+	}
+	return response{status: resp.StatusCode, header: resp.Header, body: string(b)}
+}
+
+// problem is the part of an RFC 9457 problem document the tests check.
+type problem struct {
+	Type     string `json:"type"`
+	Title    string `json:"title"`
+	Status   int    `json:"status"`
+	Detail   string `json:"detail"`
+	Instance string `json:"instance"`
+}
+
+// problemOf reads r as the framework's problem document for its status,
+// and reports how it fails to be one.
+func problemOf(r response) (problem, error) {
+	var p problem
+	if ct := r.header.Get("Content-Type"); ct != "application/problem+json" {
+		return p, fmt.Errorf("Content-Type %q, want application/problem+json", ct)
+	}
+	if err := json.Unmarshal([]byte(r.body), &p); err != nil {
+		return p, fmt.Errorf("body is not a problem document: %v", err)
+	}
+	if p.Type != "about:blank" || p.Status != r.status || p.Title != http.StatusText(r.status) || p.Detail == "" {
+		return p, fmt.Errorf("problem %+v does not describe a %d", p, r.status)
+	}
+	return p, nil
+}
+
+// failToStart runs tester with arguments and an environment that must keep
+// it from starting, and returns what Run returned and wrote on stderr.
+func failToStart(t *testing.T, args []string, env map[string]string) (stderr string, err error) {
+	t.Helper()
+	return boottest.FailToStart(t, tester(), args, env)
+}
+
+// exposeEnv exposes /actuator/env with its values shown.
+var exposeEnv = []string{"--management.endpoints.web.exposure.include=health,env", "--management.endpoint.env.show-values=always"}
+
+// property is a setting as /actuator/env/{name} shows it: its value, the
+// source that sets it, and where in that source.
+type property struct{ value, source, origin string }
+
+// readProperty reads the setting name through /actuator/env/{name}.
+func readProperty(t *testing.T, s *boottest.Instance, name string) property {
+	t.Helper()
+	r := exchange(t, http.DefaultClient, "GET", s.URL+"/actuator/env/"+name, "")
+	type source struct {
+		Name     string `json:"name"`
+		Property *struct {
+			Origin string `json:"origin"`
+		} `json:"property"`
+	}
+	var d struct {
+		Property struct {
+			Source string `json:"source"`
+			Value  string `json:"value"`
+		} `json:"property"`
+		PropertySources []source `json:"propertySources"`
+	}
+	if err := json.Unmarshal([]byte(r.body), &d); r.status != 200 || err != nil {
+		t.Fatalf("GET /actuator/env/%s: %d %s", name, r.status, r.body)
+	}
+	i := slices.IndexFunc(d.PropertySources, func(s source) bool { return s.Property != nil })
+	if i < 0 {
+		t.Fatalf("/actuator/env/%s names no source: %s", name, r.body)
+	}
+	return property{value: d.Property.Value, source: d.Property.Source, origin: d.PropertySources[i].Property.Origin}
+}
+
+// workIn writes files (path → content) into a directory of the test's
+// own and makes it the working directory, where ./application.properties
+// and ./config/ are read from. A test that calls it cannot be parallel:
+// the working directory is the process's.
+func workIn(t *testing.T, files map[string]string) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+}
