@@ -20,10 +20,15 @@ import (
 
 // eachStore runs test once with the messages in memory and once in
 // PostgreSQL (skipped, saying why, when no test database is configured),
-// passing the arguments that choose the store.
+// passing the arguments that choose the store. The two run in parallel,
+// each with an instance of its own.
 func eachStore(t *testing.T, test func(t *testing.T, storeArgs []string)) {
-	t.Run("memory", func(t *testing.T) { test(t, nil) })
+	t.Run("memory", func(t *testing.T) {
+		t.Parallel()
+		test(t, nil)
+	})
 	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
 		test(t, []string{"--app.datasource.url=" + enginetest.Postgres(t)})
 	})
 }
@@ -32,7 +37,10 @@ func eachStore(t *testing.T, test func(t *testing.T, storeArgs []string)) {
 // POST or PUT past app.messages.max-total-size, is refused with a 507
 // problem document that names the setting, that nothing stored changes,
 // and that /actuator/prometheus shows the usage against the limits.
-func TestMessageLimits(t *testing.T) { eachStore(t, testMessageLimits) }
+func TestMessageLimits(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testMessageLimits)
+}
 
 func testMessageLimits(t *testing.T, storeArgs []string) {
 	s := start(t, append(storeArgs, "--app.messages.max-count=3", "--app.messages.max-total-size=10B",
@@ -69,7 +77,10 @@ func testMessageLimits(t *testing.T, storeArgs []string) {
 // TestListPaging checks the pages of GET /api/messages through the whole
 // program: Spring Data's parameters and settings, X-Total-Count and the
 // Link header a client follows to the end.
-func TestListPaging(t *testing.T) { eachStore(t, testListPaging) }
+func TestListPaging(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testListPaging)
+}
 
 func testListPaging(t *testing.T, storeArgs []string) {
 	s := start(t, append(storeArgs, "--app.data.web.pageable.default-page-size=2", "--app.data.web.pageable.max-page-size=3"), nil)
@@ -127,6 +138,7 @@ func linkTo(header, rel string) string {
 // has its first bytes, and halfway through the list that a reading
 // client gets beside them.
 func TestListMemoryIsBoundedForStalledReaders(t *testing.T) {
+	// Not parallel: it measures the process's live heap, which other tests would add to.
 	const mib = 1 << 20
 	s := start(t, []string{"--server.max-request-size=2MB"}, nil)
 	text := strings.Repeat("0123456789abcdef", mib/16)

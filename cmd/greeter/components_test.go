@@ -40,6 +40,7 @@ func jar(t *testing.T) *http.Client {
 // TestNumberScopes checks each value of app.number.scope through the two
 // number endpoints, set once each way: argument, environment, settings file.
 func TestNumberScopes(t *testing.T) {
+	// Not parallel: its last subtest changes the working directory (t.Chdir).
 	t.Run("prototype by default", func(t *testing.T) {
 		s := start(t, nil, nil)
 		a1, b1 := numbers(t, s, http.DefaultClient)
@@ -88,6 +89,7 @@ func TestNumberScopes(t *testing.T) {
 }
 
 func TestBadNumberScope(t *testing.T) {
+	t.Parallel()
 	report, err := failToStart(t, []string{"--server.port=0", "--app.number.scope=websocket"}, nil)
 	if err == nil {
 		t.Fatal("run started with app.number.scope=websocket")
@@ -100,6 +102,7 @@ func TestBadNumberScope(t *testing.T) {
 }
 
 func TestBeans(t *testing.T) {
+	t.Parallel()
 	type bean struct {
 		Scope        string   `json:"scope"`
 		Type         string   `json:"type"`
@@ -186,6 +189,7 @@ func TestDateFormatByProfile(t *testing.T) {
 // the least recently used session ends; the first eviction is logged once,
 // and the live count, the cap and the evictions are in /actuator/prometheus.
 func TestSessionFloodIsBoundedAndReported(t *testing.T) {
+	t.Parallel()
 	s := start(t, append(everything, "--app.number.scope=session", "--server.servlet.session.max-sessions=3"), nil)
 	for range 5 {
 		if r := s.do(t, "GET", "/api/number/val-a", ""); r.status != 200 {

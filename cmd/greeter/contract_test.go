@@ -534,6 +534,7 @@ func contractClip(b []byte) string {
 // YAML: both must be the same valid OpenAPI 3.1 document, listing exactly the
 // service's /api routes, each with its success status.
 func TestOpenAPIDocument(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil, nil)
 	fetch := func(path, wantType string) []byte {
 		t.Helper()
@@ -616,6 +617,7 @@ func TestOpenAPIDocument(t *testing.T) {
 // TestContract sends every kind of request the service answers and checks
 // each answer against the document.
 func TestContract(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil, nil)
 	jsonType, xmlType := "Content-Type: application/json", "Content-Type: application/xml"
 	tests := []struct {
@@ -676,6 +678,7 @@ func TestContract(t *testing.T) {
 // TestContractViolations makes up answers the document does not allow: the
 // contract check must refuse every one, and accept the honest ones.
 func TestContractViolations(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil, nil)
 	hdr := func(kv ...string) http.Header {
 		h := http.Header{}

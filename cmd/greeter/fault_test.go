@@ -31,6 +31,7 @@ import (
 // in the body may first be answered with a 4xx), while normal requests go
 // on succeeding beside them.
 func TestFaultStalledClients(t *testing.T) {
+	// Not parallel: it times disconnects and requests in seconds, which others' load would skew.
 	s := start(t, []string{"--server.read-header-timeout=300ms", "--server.read-timeout=600ms"}, nil)
 	const each = 8 // stalled connections of each kind
 
@@ -203,6 +204,7 @@ func (n *normalTraffic) stop() (sent, failed int64, last any) {
 // refused at once: the server answers from the declared length, without
 // reading the body.
 func TestFaultOversizedBodies(t *testing.T) {
+	// Not parallel: it measures the process's heap, which other tests would add to.
 	s := start(t, nil, nil)
 	t.Run("declared 100,000,000 bytes, none sent", func(t *testing.T) {
 		began := time.Now()
@@ -350,6 +352,7 @@ type malformedRow struct {
 // No code of the service can turn those into problem documents, so their
 // rows check the status only.
 func TestFaultMalformedInput(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()

@@ -25,6 +25,7 @@ import (
 // XML: the server keeps every connection open, and stores every message
 // exactly once, each client's messages in the order that client sent them.
 func TestLoadMessageWrites(t *testing.T) {
+	// Not parallel: a load test with a deadline; others' load would skew it, and it theirs.
 	s := start(t, nil, nil)
 	const clients, each = 32, 100
 	deadline := time.Now().Add(30 * time.Second)
@@ -77,6 +78,7 @@ func TestLoadMessageWrites(t *testing.T) {
 // get exactly the status its row expects, errors as problem documents;
 // anything else fails the test with counts per row and status.
 func TestLoadMixedRequests(t *testing.T) {
+	// Not parallel: a load test with a deadline; others' load would skew it, and it theirs.
 	total := 20000
 	if builtWithRace() {
 		total = 12000 // the race detector makes each request several times slower
@@ -277,6 +279,7 @@ func sendMixed(addr string, calls []mixedCall, total, workers int) map[mixedOutc
 // access log tells those apart from requests the server did read, which
 // must never be lost.
 func TestLoadSIGTERM(t *testing.T) {
+	// Not parallel: a load test with a deadline; others' load would skew it, and it theirs.
 	l := &sigtermLoad{p: startProcess(t, "--server.access-log.enabled=true"), deadline: time.Now().Add(30 * time.Second)}
 	t.Cleanup(l.stop)
 	for _, phase := range []struct {

@@ -47,8 +47,10 @@ func timed(t *testing.T, what string, f func()) {
 }
 
 func TestDatabaseOutage(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"cut", "hang"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
 			s, db, _ := startBehindProxies(t)
 			if r := s.do(t, "POST", "/api/messages", `{"text":"before"}`, "Content-Type: application/json"); r.status != 201 {
 				t.Fatalf("before the outage: %d %s", r.status, r.body)
@@ -109,6 +111,7 @@ func TestDatabaseOutage(t *testing.T) {
 }
 
 func TestRedisOutage(t *testing.T) {
+	t.Parallel()
 	s, _, cache := startBehindProxies(t, "--app.number.scope=session")
 	cache.Hang()
 	timed(t, "val-a", func() {
@@ -138,6 +141,7 @@ func TestRedisOutage(t *testing.T) {
 // anything else, the service recovers without a restart, and every
 // acknowledged message is stored once.
 func TestDatabaseConnectionsCutUnderLoad(t *testing.T) {
+	t.Parallel()
 	e := newEngines(t)
 	s := start(t, e.args(), nil)
 	load := startPostLoad(6, func(int, int) string { return s.base })
@@ -165,6 +169,7 @@ func TestDatabaseConnectionsCutUnderLoad(t *testing.T) {
 // reached at start-up stops it, naming the setting, and never printing
 // the password in its URL. No engine is needed.
 func TestUnreachableEngineStopsStartUp(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, setting string
 		args          []string

@@ -3,17 +3,16 @@ package main
 import (
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // TestEndpoints walks the spec's endpoint table, in order, through one
 // running program, so later rows see what earlier ones did.
 func TestEndpoints(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil, nil)
 	tests := []struct {
 		method, path, body string
@@ -62,6 +61,7 @@ func TestEndpoints(t *testing.T) {
 // TestErrors checks every error status through the running program: each is
 // a problem document with the status, its reason phrase and a detail.
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil, nil)
 	s.do(t, "POST", "/api/messages", `{"text":"only"}`, "Content-Type: application/json")
 	tests := []struct {
@@ -141,6 +141,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestOptionsAndHead(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil, nil)
 	got := s.do(t, "OPTIONS", "/api/hello", "")
 	if got.status != 200 || got.header.Get("Allow") != "GET, HEAD, OPTIONS" || got.body != "" {
@@ -171,6 +172,7 @@ func TestOptionsAndHead(t *testing.T) {
 // TestNumbersArePrototypes checks the prototype lifecycle of the number
 // component: each endpoint has its own instance, fixed for its whole life.
 func TestNumbersArePrototypes(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil, nil)
 	a := s.do(t, "GET", "/api/number/val-a", "")
 	b := s.do(t, "GET", "/api/number/val-b", "")
@@ -196,6 +198,7 @@ func TestNumbersArePrototypes(t *testing.T) {
 // TestConcurrentMessages has many clients append at once: nothing is lost or
 // duplicated, and each client's messages keep their order.
 func TestConcurrentMessages(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil, nil)
 	const clients, each = 16, 50
 	var wg sync.WaitGroup
@@ -245,74 +248,5 @@ func checkEachClientsMessages(t *testing.T, s *service, clients, each int) {
 		if n != each {
 			t.Errorf("client %d: %d messages stored, want %d", c, n, each)
 		}
-	}
-}
-
-func TestPortFromEnvironment(t *testing.T) {
-	// SERVER_PORT=0 must win over the default 8080; launch passes no
-	// --server.port, so the environment alone chooses.
-	s := launch(t, nil, map[string]string{"SERVER_PORT": "0"})
-	if strings.HasSuffix(s.base, ":8080") {
-		t.Errorf("with SERVER_PORT=0 the service listens on %s; want a free port other than 8080", s.base)
-	}
-}
-
-func TestPortInUse(t *testing.T) {
-	ln, err := net.Listen("tcp", ":0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	port := ln.Addr().(*net.TCPAddr).Port
-	if _, err := failToStart(t, []string{fmt.Sprintf("--server.port=%d", port)}, nil); err == nil || !strings.Contains(err.Error(), "server.port") {
-		t.Errorf("run on a taken port returned %v, want an error naming server.port", err)
-	}
-}
-
-// TestStalledHeadersAreDropped opens a connection that never finishes its
-// headers: the server must close it once the read-header timeout passes.
-func TestStalledHeadersAreDropped(t *testing.T) {
-	s := start(t, []string{"--server.read-header-timeout=200ms"}, nil)
-	conn, err := net.Dial("tcp", strings.TrimPrefix(s.base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.Write([]byte("GET /api/hello HTTP/1.1\r\nHost: x\r\n")); err != nil {
-		t.Fatal(err)
-	}
-	began := time.Now()
-	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	_, err = io.ReadAll(conn)
-	if err != nil {
-		t.Fatalf("the connection was not closed by the server: %v", err)
-	}
-	if waited := time.Since(began); waited > 2*time.Second {
-		t.Errorf("the server waited %v for the headers; want about 200ms", waited)
-	}
-}
-
-// TestGracefulShutdown starts a request, stops the program while the
-// request's body is still arriving, and checks that new connections are
-// refused while the request is in flight, and that it still completes.
-func TestGracefulShutdown(t *testing.T) {
-	s := start(t, nil, nil)
-	req, err := beginInFlight(s.Addr(), "/api/messages", `{"text":"in flight"}`, 5)
-	if err != nil {
-		t.Fatalf("starting the request: %v", err)
-	}
-	defer req.conn.Close()
-	stopped := make(chan error, 1)
-	go func() { stopped <- s.Stop() }()
-	waitRefused(t, s.Addr())
-	r, err := req.finish()
-	if err != nil {
-		t.Fatalf("the in-flight request got no answer: %v", err)
-	}
-	if r.status != 201 {
-		t.Errorf("the in-flight request got %d, want 201", r.status)
-	}
-	if err := <-stopped; err != nil {
-		t.Errorf("run returned %v after a graceful shutdown", err)
 	}
 }

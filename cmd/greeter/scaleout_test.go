@@ -24,6 +24,7 @@ import (
 // both then list the same messages, each exactly once, each client's in
 // the order it sent them.
 func TestInstancesAgreeOnMessages(t *testing.T) {
+	t.Parallel()
 	e := newEngines(t)
 	a, b := start(t, e.args(), nil), start(t, e.args(), nil)
 	const clients, each = 8, 300
@@ -72,6 +73,7 @@ func TestInstancesAgreeOnMessages(t *testing.T) {
 // PUTs racing with such DELETEs must each land on one message, leaving
 // the untouched ones in their order.
 func TestInstancesRemoveAndReplaceAtomically(t *testing.T) {
+	t.Parallel()
 	e := newEngines(t)
 	a, b := start(t, e.args(), nil), start(t, e.args(), nil)
 	bases := []string{a.base, b.base}
@@ -179,6 +181,7 @@ func putText(base string, index int, text string) (int, error) {
 // a client's session cookie gives the same number on either instance, and
 // after both have restarted.
 func TestSessionsAreSharedAndSurviveRestarts(t *testing.T) {
+	t.Parallel()
 	e := newEngines(t)
 	args := append(e.args(), "--app.number.scope=session")
 	a, b := start(t, args, nil), start(t, args, nil)
@@ -222,6 +225,7 @@ func TestSessionsAreSharedAndSurviveRestarts(t *testing.T) {
 // TestMessagesSurviveARestart stops the only instance and starts another
 // on the same database.
 func TestMessagesSurviveARestart(t *testing.T) {
+	t.Parallel()
 	e := newEngines(t)
 	first := start(t, e.args(), nil)
 	for _, text := range []string{"one", "two", "three"} {
@@ -242,6 +246,7 @@ func TestMessagesSurviveARestart(t *testing.T) {
 // while clients post to both: the other keeps serving, and every POST
 // that was acknowledged, by either, is stored once.
 func TestOneInstanceStopsUnderLoad(t *testing.T) {
+	t.Parallel()
 	e := newEngines(t)
 	a, b := startProcess(t, e.args()...), startProcess(t, e.args()...)
 	load := startPostLoad(6, func(c, i int) string { return []string{a.base, b.base}[(c+i)%2] })
@@ -267,6 +272,7 @@ func TestOneInstanceStopsUnderLoad(t *testing.T) {
 // TestNewerSchemaStopsStartUp: a database migrated by a newer build is
 // left alone, and start-up stops saying why.
 func TestNewerSchemaStopsStartUp(t *testing.T) {
+	t.Parallel()
 	e := newEngines(t)
 	first := start(t, e.args(), nil)
 	if err := first.Stop(); err != nil {

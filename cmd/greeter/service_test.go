@@ -23,10 +23,9 @@ import (
 const waitTimeout = boottest.Timeout
 
 var (
-	waitFor        = boottest.WaitFor
-	waitRefused    = boottest.WaitRefused
-	tail           = boottest.Tail
-	programCommand = boottest.Command
+	waitFor     = boottest.WaitFor
+	waitRefused = boottest.WaitRefused
+	tail        = boottest.Tail
 )
 
 // service is greeter running in the test's process, through run.
@@ -39,14 +38,7 @@ type service struct {
 // environment, waits until it listens, and stops it when the test ends.
 func start(t *testing.T, args []string, env map[string]string) *service {
 	t.Helper()
-	return launch(t, append([]string{"--server.port=0"}, args...), env)
-}
-
-// launch is start with exactly the given arguments: they must choose a
-// free port themselves.
-func launch(t *testing.T, args []string, env map[string]string) *service {
-	t.Helper()
-	i := boottest.Launch(t, greeter(), args, env)
+	i := boottest.Start(t, greeter(), args, env)
 	return &service{Instance: i, base: i.URL}
 }
 

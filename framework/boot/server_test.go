@@ -1,0 +1,151 @@
+package boot_test
+
+// The server: its port, its limits and timeouts on what clients send, and
+// its graceful shutdown.
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/springport/greeter/framework/boot/boottest"
+)
+
+func TestPortFromEnvironment(t *testing.T) {
+	t.Parallel()
+	// SERVER_PORT=0 must win over the default 8080; Launch passes no
+	// --server.port, so the environment alone chooses.
+	s := boottest.Launch(t, tester(), nil, map[string]string{"SERVER_PORT": "0"})
+	if strings.HasSuffix(s.URL, ":8080") {
+		t.Errorf("with SERVER_PORT=0 the service listens on %s; want a free port other than 8080", s.URL)
+	}
+}
+
+func TestPortInUse(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", ":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	if _, err := failToStart(t, []string{fmt.Sprintf("--server.port=%d", port)}, nil); err == nil || !strings.Contains(err.Error(), "server.port") {
+		t.Errorf("run on a taken port returned %v, want an error naming server.port", err)
+	}
+}
+
+// TestMaxRequestSize: a body past server.max-request-size is refused with
+// 413, saying the limit; one under it is read.
+func TestMaxRequestSize(t *testing.T) {
+	t.Parallel()
+	s := start(t, []string{"--server.max-request-size=16B"}, nil)
+	if r := send(t, nil, "POST", s.URL+"/notes", `{"text":"0123456789"}`, "Content-Type: application/json"); r.status != 413 || !strings.Contains(r.body, "limit of 16 bytes") {
+		t.Errorf("a 21-byte body over a 16-byte limit: %d %s", r.status, r.body)
+	}
+	if r := send(t, nil, "POST", s.URL+"/notes", `{"text":"0"}`, "Content-Type: application/json"); r.status != 201 || r.body != `{"text":"0"}` {
+		t.Errorf("a 12-byte body under a 16-byte limit: %d %s", r.status, r.body)
+	}
+}
+
+// TestStalledHeadersAreDropped opens a connection that never finishes its
+// headers: the server must close it once the read-header timeout passes.
+func TestStalledHeadersAreDropped(t *testing.T) {
+	t.Parallel()
+	s := start(t, []string{"--server.read-header-timeout=200ms"}, nil)
+	conn, err := net.Dial("tcp", s.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte("GET /hello HTTP/1.1\r\nHost: x\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.ReadAll(conn); err != nil {
+		t.Fatalf("the connection was not closed by the server: %v", err)
+	}
+	if waited := time.Since(began); waited > 2*time.Second {
+		t.Errorf("the server waited %v for the headers; want about 200ms", waited)
+	}
+}
+
+// TestSlowBodyTimesOut sends 10 of a declared 100 body bytes and stalls:
+// the server's read timeout ends the request with 408, not with a 400 that
+// blames a body the client was still sending; and the OpenAPI document
+// gives the route that answer.
+func TestSlowBodyTimesOut(t *testing.T) {
+	t.Parallel()
+	s := start(t, []string{"--server.read-timeout=300ms"}, nil)
+	const sent = `{"text":"a`
+	began := time.Now()
+	r := rawExchange(t, s.Addr(), "POST /notes HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"+
+		"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"+sent)
+	p, err := checkProblem(r)
+	if r.status != http.StatusRequestTimeout || err != nil || !strings.Contains(p.Detail, "read timeout") {
+		t.Errorf("after %v:\ngot  %d %s (%v)\nwant 408 naming the read timeout", time.Since(began), r.status, r.body, err)
+	}
+	_, body := get(t, s.URL+"/v3/api-docs")
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Responses map[string]json.RawMessage `json:"responses"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatalf("/v3/api-docs: %v", err)
+	}
+	if _, ok := doc.Paths["/notes"]["post"].Responses["408"]; !ok {
+		t.Errorf("the OpenAPI document does not give POST /notes the 408 it answers: %s", body)
+	}
+}
+
+// TestGracefulShutdown starts a request, stops the service while the
+// request's body is still arriving, and checks that new connections are
+// refused while the request is in flight, and that it still completes.
+func TestGracefulShutdown(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil, nil)
+	const body = `{"text":"in flight"}`
+	conn, err := net.DialTimeout("tcp", s.Addr(), boottest.Timeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(boottest.Timeout))
+	br := bufio.NewReader(conn)
+	// The server's 100 Continue is how the test knows, without waiting for
+	// a time to pass, that a handler is reading the request: it is in
+	// flight.
+	fmt.Fprintf(conn, "POST /notes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: %d\r\n\r\n", len(body))
+	if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != http.StatusContinue {
+		t.Fatalf("the server answered the headers with %v %v, want 100 Continue", resp, err)
+	}
+	if _, err := io.WriteString(conn, body[:5]); err != nil {
+		t.Fatal(err)
+	}
+
+	stopped := make(chan error, 1)
+	go func() { stopped <- s.Stop() }()
+	boottest.WaitRefused(t, s.Addr())
+	if _, err := io.WriteString(conn, body[5:]); err != nil {
+		t.Fatalf("the rest of the body: %v", err)
+	}
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("the in-flight request got no answer: %v", err)
+	}
+	got, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 201 || string(got) != body {
+		t.Errorf("the in-flight request got %d %s (%v), want 201 %s", resp.StatusCode, got, err, body)
+	}
+	if err := <-stopped; err != nil {
+		t.Errorf("run returned %v after a graceful shutdown", err)
+	}
+}
