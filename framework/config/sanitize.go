@@ -45,25 +45,45 @@ func Sanitize(key, value string) string {
 }
 
 // sanitizeURL masks the password in value when value is a URL that has
-// one. It splits by hand rather than with url.Parse, which refuses values
-// that drivers take (a password with an unescaped '/' or '#') and would
-// then let the password through. Everything up to the last '@' is taken
-// as the user-info: where a '@' appears later, in the path or the query,
-// more is masked than needed, never less.
+// one: in its user-info, and in a query parameter whose name is
+// Sensitive (postgres://db/shop?password=..., as pgx and JDBC drivers
+// take it). It splits by hand rather than with url.Parse, which refuses
+// values that drivers take (a password with an unescaped '/' or '#') and
+// would then let the password through. Everything up to the last '@' is
+// taken as the user-info: where a '@' appears later, in the path or the
+// query, more is masked than needed, never less.
 func sanitizeURL(value string) string {
 	scheme, rest, ok := strings.Cut(value, "://")
 	if !ok || scheme == "" || strings.ContainsAny(scheme, "/?#@ ") {
 		return value
 	}
-	at := strings.LastIndex(rest, "@")
-	if at < 0 {
-		return value
+	if at := strings.LastIndex(rest, "@"); at >= 0 {
+		if user, _, hasPassword := strings.Cut(rest[:at], ":"); hasPassword {
+			rest = user + ":" + Mask + rest[at:]
+		}
 	}
-	user, _, hasPassword := strings.Cut(rest[:at], ":")
-	if !hasPassword {
-		return value
+	return scheme + "://" + sanitizeQuery(rest)
+}
+
+// sanitizeQuery masks the values of the query parameters of rest (a URL
+// after its scheme) whose names are Sensitive.
+func sanitizeQuery(rest string) string {
+	base, query, ok := strings.Cut(rest, "?")
+	if !ok {
+		return rest
 	}
-	return scheme + "://" + user + ":" + Mask + rest[at:]
+	query, fragment, hasFragment := strings.Cut(query, "#")
+	params := strings.Split(query, "&")
+	for i, p := range params {
+		if name, _, hasValue := strings.Cut(p, "="); hasValue && Sensitive(name) {
+			params[i] = name + "=" + Mask
+		}
+	}
+	out := base + "?" + strings.Join(params, "&")
+	if hasFragment {
+		out += "#" + fragment
+	}
+	return out
 }
 
 // OriginWithoutValue returns origin without the value it may quote: a

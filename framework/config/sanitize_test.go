@@ -20,6 +20,10 @@ func TestSanitize(t *testing.T) {
 		{"app.data.redis.url", "redis://:s3cret@cache", "redis://:" + Mask + "@cache"},
 		{"app.data.redis.url", "redis://u:pa/ss@cache/1", "redis://u:" + Mask + "@cache/1"},
 		{"app.note", "mail me: a@b.c", "mail me: a@b.c"},
+		{"app.datasource.url", "postgres://db/shop?user=app&password=hunter2&sslmode=disable", "postgres://db/shop?user=app&password=" + Mask + "&sslmode=disable"},
+		{"app.datasource.url", "postgres://app:hunter2@db/shop?PASSWORD=again", "postgres://app:" + Mask + "@db/shop?PASSWORD=" + Mask},
+		{"app.data.redis.url", "rediss://cache/0?client_secret=s&x=1#frag", "rediss://cache/0?client_secret=" + Mask + "&x=1#frag"},
+		{"app.datasource.url", "postgres://db/shop?sslmode=disable", "postgres://db/shop?sslmode=disable"},
 	}
 	for _, tt := range tests {
 		if got := Sanitize(tt.key, tt.value); got != tt.want {
