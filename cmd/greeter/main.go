@@ -43,7 +43,7 @@ func greeter() boot.Service[settings] {
 		Description:  "Greetings, an ordered collection of messages, and random numbers from components with a configurable lifecycle.",
 		License:      "MIT", // the repository's LICENSE
 		Tags:         tags(),
-		Settings:     packagedSettings(),
+		Resources:    packagedSettings(),
 		Bind:         bindSettings,
 		Help:         settingsHelp,
 		Loggers:      []string{postgresLogger},

@@ -54,7 +54,10 @@ type Counters struct {
 }
 
 // MarshalBinary and UnmarshalBinary keep a session's counters in a shared
-// session store (app.session.store-type=redis), for every instance.
+// session store (app.session.store-type=redis): another instance, or this
+// one after a restart, finds them. As for any session state that changes,
+// changes through two instances at once need sticky sessions (see
+// component.SharedSessionStore).
 func (c *Counters) MarshalBinary() ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -94,7 +97,9 @@ func start(ctx context.Context, app *boot.App, s settings) error {
 		cs.mu.Lock()
 		defer cs.mu.Unlock()
 		n := name.Get(r)
-		cs.values[n] += by
+		if by > 0 { // a GET adds nothing, and stores nothing
+			cs.values[n] += by
+		}
 		return Count{Name: n, Value: cs.values[n]}, nil
 	}
 	app.Routes(

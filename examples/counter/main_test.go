@@ -102,7 +102,7 @@ func TestWhatTheFrameworkGives(t *testing.T) {
 	defer collector.Close()
 	s := boottest.Start(t, service, []string{"--management.server.port=0", "--management.endpoints.web.exposure.include=*",
 		"--management.otlp.tracing.endpoint=" + collector.URL + "/v1/traces", "--management.tracing.sampling.probability=1"}, nil)
-	management := "http://127.0.0.1:" + s.WaitForLog(t, regexp.MustCompile(`msg="management started" addr=\S*:(\d+)`))[1]
+	management := s.ManagementURL
 	c := newClient(t, s.URL)
 	c.expect("POST", "/counters/a", `{"by":1}`, 200, `"value":1`)
 	c.expect("GET", "/actuator/health", "", 404, "") // on the management port only

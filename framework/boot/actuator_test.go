@@ -248,7 +248,7 @@ func TestBasePaths(t *testing.T) {
 	}
 
 	own := start(t, []string{"--management.server.port=0", "--management.server.base-path=/mgmt"}, nil)
-	mgmt := "http://127.0.0.1:" + own.WaitForLog(t, managementAddr)[1]
+	mgmt := own.ManagementURL
 	for path, want := range map[string]int{"/mgmt/actuator/health": 200, "/actuator/health": 404} {
 		if r := send(t, nil, "GET", mgmt+path, ""); r.status != want {
 			t.Errorf("%s on the management port: %d, want %d", path, r.status, want)
@@ -262,7 +262,10 @@ func TestBasePaths(t *testing.T) {
 func TestManagementPort(t *testing.T) {
 	t.Parallel()
 	s := start(t, []string{exposeAll, "--management.server.port=0"}, nil)
-	mgmt := "http://127.0.0.1:" + s.WaitForLog(t, managementAddr)[1]
+	mgmt := s.ManagementURL
+	if logged := "http://127.0.0.1:" + s.WaitForLog(t, managementAddr)[1]; logged != mgmt || mgmt == s.URL {
+		t.Errorf("the log says the management port is %s, Run said %s (server.port %s)", logged, mgmt, s.URL)
+	}
 	if r := send(t, nil, "GET", s.URL+"/actuator/health", ""); r.status != 404 {
 		t.Errorf("health on the service's port: %d, want 404 when management has its own port", r.status)
 	}

@@ -133,6 +133,15 @@ func (a *App) EngineError(engine, key, value string, err error) error {
 // of their own.
 func (a *App) Handler() http.Handler { return a.handler }
 
+// ManagementHandler is the handler of management.server.port, nil when
+// the management endpoints share server.port (and Handler serves them).
+func (a *App) ManagementHandler() http.Handler { return a.management }
+
+// ShutdownRequested is closed when POST /actuator/shutdown asks the
+// service to stop; Run then shuts down as on SIGTERM. An App from New is
+// not served by Run: whoever serves it decides what the request does.
+func (a *App) ShutdownRequested() <-chan struct{} { return a.shutdownRequested }
+
 // Close sends the spans still queued, then closes the components, then
 // what OnClose added and the session store, in reverse order. It may be
 // called more than once.

@@ -81,10 +81,11 @@ type Service[S any] struct {
 	// OpenAPI document.
 	Tags []openapi.Tag
 
-	// Settings are the settings files packaged in the binary, at the
-	// root of the file system: application.properties,
-	// application-<profile>.yml and the like. Nil packages none.
-	Settings fs.FS
+	// Resources are the files packaged in the binary, as Spring Boot's
+	// src/main/resources: at their root, the settings files
+	// application.properties, application-<profile>.yml and the like, the
+	// lowest layer of the settings. Nil packages none.
+	Resources fs.FS
 	// Bind reads the service's own settings, through config.Bind; every
 	// failure is reported with the framework's. --help lists every key it
 	// reads, with its default and its meaning from Help.
@@ -111,7 +112,10 @@ type Service[S any] struct {
 	// Start builds the service on app from its settings: its stores and
 	// their health indicators, its gauges, its components and its routes.
 	// An error stops start-up and is reported; what Start added to close
-	// is closed.
+	// is closed. ctx is for start-up: it is cancelled as soon as a
+	// shutdown begins, before the requests in flight have finished, so
+	// what must outlive them (a pool, a worker) stops through OnClose, not
+	// through ctx.
 	Start func(ctx context.Context, app *App, settings S) error
 }
 
@@ -128,7 +132,7 @@ func Run[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			var se startupError
-			if errors.As(err, &se) && logFormat(env, args, lookupEnv) == "json" {
+			if errors.As(err, &se) && strings.EqualFold(logFormat(env, args, lookupEnv), "json") {
 				// A log pipeline that reads JSON lines gets the report as
 				// one record too; the banner stays on stderr for people.
 				newLogger("json", stdout).Error("application failed to start", "report", err.Error())
@@ -149,7 +153,7 @@ func Run[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	env, err = config.Load(config.Options{Embedded: svc.Settings, Args: args, LookupEnv: lookupEnv})
+	env, err = config.Load(config.Options{Embedded: svc.Resources, Args: args, LookupEnv: lookupEnv})
 	if err != nil {
 		return startupError{err}
 	}
@@ -187,7 +191,7 @@ func New[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 	if err := svc.check(); err != nil {
 		return nil, err
 	}
-	env, err := config.Load(config.Options{Embedded: svc.Settings, Args: args, LookupEnv: lookupEnv})
+	env, err := config.Load(config.Options{Embedded: svc.Resources, Args: args, LookupEnv: lookupEnv})
 	if err != nil {
 		return nil, err
 	}

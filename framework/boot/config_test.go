@@ -251,7 +251,7 @@ func TestRandomValues(t *testing.T) {
 // one in a setting that is read stops start-up naming the setting, the
 // placeholder and where it was written.
 func TestPlaceholdersResolveWhenRead(t *testing.T) {
-	// Not parallel: it changes the working directory.
+	// Not parallel: it changes the working directory (workIn, below).
 	s := start(t, append([]string{"--some.other.key=${NOT_SET}", "--some.other.thing=a ${NOT_SET}"}, exposeEnv...), nil)
 	if status, body := get(t, s.URL+"/hello"); status != 200 {
 		t.Errorf("/hello: %d %s", status, body)

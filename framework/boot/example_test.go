@@ -15,8 +15,8 @@ import (
 
 // hello is a whole service: one setting of its own, one route.
 var hello = boot.Service[string]{
-	Name:     "hello",
-	Settings: fstest.MapFS{"application.properties": {Data: []byte("hello.greeting=Hello\n")}},
+	Name:      "hello",
+	Resources: fstest.MapFS{"application.properties": {Data: []byte("hello.greeting=Hello\n")}},
 	Bind: func(b *config.Binder) string {
 		return config.Bind(b, "hello.greeting", "Hi", config.String)
 	},
@@ -36,7 +36,8 @@ var name = dispatch.Path[string]("name")
 // the arguments, and serves requests through its handler: the service's
 // route and the framework's endpoints.
 func Example() {
-	app, err := boot.New(context.Background(), hello, []string{"--hello.greeting=Bonjour"}, os.LookupEnv, io.Discard)
+	noVariables := func(string) (string, bool) { return "", false } // a test's environment: none
+	app, err := boot.New(context.Background(), hello, []string{"--hello.greeting=Bonjour"}, noVariables, io.Discard)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -93,9 +93,10 @@ func TestHealthGroupOfNothingFailsToStart(t *testing.T) {
 // answer 503 OUT_OF_SERVICE while liveness still answers 200.
 func TestReadinessDuringShutdown(t *testing.T) {
 	t.Parallel()
-	// The delay is the window in which the listener is still open; it only
-	// needs to be long enough for two requests on a busy machine.
-	s := start(t, []string{"--server.shutdown-delay=1s"}, nil)
+	// The delay is the window in which the listener is still open: two
+	// requests must fit in it, on a busy machine under the race detector
+	// too, so it is generous (the test runs in parallel with the others).
+	s := start(t, []string{"--server.shutdown-delay=3s"}, nil)
 	done := make(chan error, 1)
 	go func() { done <- s.Stop() }()
 	s.WaitForLog(t, shuttingDown)

@@ -71,7 +71,7 @@ type Setting struct {
 // read (packaged, ./, ./config/) included. A setting without a meaning has
 // an empty Help; Undocumented lists those.
 func Settings[S any](svc Service[S]) ([]Setting, error) {
-	env, err := config.Load(config.Options{Embedded: svc.Settings, LookupEnv: noEnvironment})
+	env, err := config.Load(config.Options{Embedded: svc.Resources, LookupEnv: noEnvironment})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/springport/greeter/framework/management/actuator"
@@ -25,16 +26,62 @@ type port struct {
 	announce string // the log message that says it listens
 }
 
+// Address is a port Run listens on.
+type Address struct {
+	Setting string   // the setting that chose it: server.port or management.server.port
+	Addr    net.Addr // where it listens: with server.port=0, the port chosen
+}
+
+type listeningKey struct{}
+
+// WithListening returns a copy of ctx that makes Run call listening with
+// the ports it listens on, once every one is bound and before any is
+// served: how a test or a supervisor learns the ports chosen for port 0
+// without reading the log, whatever its level.
+func WithListening(ctx context.Context, listening func([]Address)) context.Context {
+	return context.WithValue(ctx, listeningKey{}, listening)
+}
+
+// inFlight counts the requests being handled, so that the stores are not
+// closed under a request that a shutdown cut off but whose handler still
+// runs: http.Server.Close does not wait for handlers.
+type inFlight struct{ n atomic.Int64 }
+
+func (f *inFlight) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.n.Add(1)
+		defer f.n.Add(-1)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// wait waits until no handler runs, or timeout passes, and reports
+// whether none runs.
+func (f *inFlight) wait(timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for f.n.Load() > 0 {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}
+
 // serve listens on every port, then serves until ctx is done. Shutting
 // down, readiness turns OUT_OF_SERVICE first and stays so for
 // server.shutdown-delay, so that load balancers stop sending requests;
 // then the listeners close and requests in flight get up to
-// server.shutdown-timeout to finish. stop, called once shutdown begins,
-// lets a second SIGINT or SIGTERM end the process at once.
+// server.shutdown-timeout to finish. A request still running then is cut
+// off (its connection closed, its context cancelled), and serve waits up
+// to server.shutdown-timeout more for its handler to return, so that what
+// it uses is not closed under it. stop, called once shutdown begins, lets
+// a second SIGINT or SIGTERM end the process at once.
 func serve(ctx context.Context, stop func(), ports []port, s serverSettings, probes *actuator.Probes, logger *slog.Logger) error {
 	// Listen on every port before serving on any, so that a taken port
 	// fails start-up as a whole.
 	listeners := make([]net.Listener, 0, len(ports))
+	addrs := make([]Address, 0, len(ports))
 	for _, p := range ports {
 		ln, err := net.Listen("tcp", ":"+strconv.Itoa(p.number))
 		if err != nil {
@@ -44,12 +91,17 @@ func serve(ctx context.Context, stop func(), ports []port, s serverSettings, pro
 			return startupError{fmt.Errorf("cannot listen on %s=%d: %w", p.setting, p.number, err)}
 		}
 		listeners = append(listeners, ln)
+		addrs = append(addrs, Address{Setting: p.setting, Addr: ln.Addr()})
 	}
+	if listening, ok := ctx.Value(listeningKey{}).(func([]Address)); ok {
+		listening(addrs)
+	}
+	var handling inFlight
 	servers := make([]*http.Server, len(ports))
 	served := make(chan error, len(ports))
 	for i, p := range ports {
 		servers[i] = &http.Server{
-			Handler:           p.handler,
+			Handler:           handling.wrap(p.handler),
 			ReadHeaderTimeout: s.readHeaderTimeout,
 			ReadTimeout:       s.readTimeout,
 			WriteTimeout:      s.writeTimeout,
@@ -64,6 +116,7 @@ func serve(ctx context.Context, stop func(), ports []port, s serverSettings, pro
 	select {
 	case err := <-served:
 		closeAll(servers)
+		handling.wait(s.shutdownTimeout)
 		return err
 	case <-ctx.Done():
 	}
@@ -87,6 +140,10 @@ func serve(ctx context.Context, stop func(), ports []port, s serverSettings, pro
 		// Requests still in flight are cut off; the exit status says the
 		// shutdown was not graceful.
 		closeAll(servers)
+		if !handling.wait(s.shutdownTimeout) {
+			logger.Error("requests cut off at shutdown are still being handled; closing the stores under them",
+				"handlers", handling.n.Load())
+		}
 		return fmt.Errorf("graceful shutdown did not finish within server.shutdown-timeout=%s: %w", s.shutdownTimeout, failed)
 	}
 	for range servers {

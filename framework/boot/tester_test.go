@@ -64,7 +64,7 @@ func tester() boot.Service[testerSettings] {
 	return boot.Service[testerSettings]{
 		Name:        "tester",
 		Description: "The framework's test service.",
-		Settings: fstest.MapFS{
+		Resources: fstest.MapFS{
 			"application.properties":     {Data: []byte("tester.greeting=Hello from the packaged file\n")},
 			"application-dev.properties": {Data: []byte("tester.greeting=Hello from dev\n")},
 		},

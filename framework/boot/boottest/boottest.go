@@ -21,7 +21,9 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -137,14 +139,19 @@ func Tail(s string, n int) string {
 }
 
 // StartedAddr finds the port in the line boot logs once it listens on
-// server.port, in the text or the JSON log format.
+// server.port, in the text or the JSON log format: how StartProcess learns
+// the port of a child process.
 var StartedAddr = regexp.MustCompile(`(?:msg=started addr=|"msg":"started","addr":")[^\s"]*:(\d+)`)
 
 // Instance is a service running in the test's process, through boot.Run.
 type Instance struct {
 	*Program
-	URL    string // http://127.0.0.1:PORT, server.port
-	cancel context.CancelFunc
+	URL string // http://127.0.0.1:PORT, server.port
+	// ManagementURL is http://127.0.0.1:PORT of management.server.port
+	// when the management endpoints have a port of their own; else URL.
+	ManagementURL string
+	cancel        context.CancelFunc
+	stopped       atomic.Bool // the test called Stop
 }
 
 // Start runs svc on a free port with the given arguments and environment
@@ -156,27 +163,54 @@ func Start[S any](t testing.TB, svc boot.Service[S], args []string, env map[stri
 }
 
 // Launch is Start with exactly the given arguments: they must choose a
-// free port themselves.
+// free port themselves. It learns the ports from Run itself
+// (boot.WithListening), so a service that logs nothing at INFO is found
+// too.
 func Launch[S any](t testing.TB, svc boot.Service[S], args []string, env map[string]string) *Instance {
 	t.Helper()
+	listening := make(chan []boot.Address, 1)
 	ctx, cancel := context.WithCancel(context.Background())
+	ctx = boot.WithListening(ctx, func(addrs []boot.Address) { listening <- addrs })
 	s := &Instance{Program: newProgram(), cancel: cancel}
 	go func() {
 		s.err = boot.Run(ctx, svc, args, Env(env), s.Stdout, s.Stderr)
 		close(s.exited)
 	}()
 	t.Cleanup(func() {
-		if err := s.Stop(); err != nil {
+		// A test that called Stop has checked what Run returned itself.
+		if err := s.stop(); err != nil && !s.stopped.Load() {
 			t.Errorf("boot.Run returned %v; stderr:\n%s", err, s.Stderr)
 		}
 	})
-	s.URL = "http://127.0.0.1:" + s.WaitForLog(t, StartedAddr)[1]
+	select {
+	case addrs := <-listening:
+		for _, a := range addrs {
+			url := "http://127.0.0.1:" + strconv.Itoa(a.Addr.(*net.TCPAddr).Port)
+			if a.Setting == "management.server.port" {
+				s.ManagementURL = url
+			} else {
+				s.URL = url
+			}
+		}
+		if s.ManagementURL == "" {
+			s.ManagementURL = s.URL
+		}
+	case <-s.exited:
+		t.Fatalf("boot.Run returned %v before listening; stderr:\n%s\nstdout ends:\n%s", s.err, s.Stderr, Tail(s.Stdout.String(), 20))
+	case <-time.After(Timeout):
+		t.Fatalf("boot.Run did not listen within %v; stdout ends:\n%s", Timeout, Tail(s.Stdout.String(), 20))
+	}
 	return s
 }
 
 // Stop cancels Run's context, as SIGTERM would, and returns what Run
-// returned.
+// returned; the test then judges it (Start's clean-up no longer does).
 func (s *Instance) Stop() error {
+	s.stopped.Store(true)
+	return s.stop()
+}
+
+func (s *Instance) stop() error {
 	s.cancel()
 	select {
 	case <-s.exited:

@@ -18,8 +18,8 @@ import (
 
 // hello is the service under test: one setting of its own, one route.
 var hello = boot.Service[string]{
-	Name:     "hello",
-	Settings: fstest.MapFS{"application.properties": {Data: []byte("hello.greeting=Hello\n")}},
+	Name:      "hello",
+	Resources: fstest.MapFS{"application.properties": {Data: []byte("hello.greeting=Hello\n")}},
 	Bind: func(b *config.Binder) string {
 		return config.Bind(b, "hello.greeting", "Hi", config.String)
 	},
