@@ -10,9 +10,7 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/springport/greeter/framework/boot/boottest"
@@ -84,30 +82,10 @@ func (s *service) do(t *testing.T, method, path, body string, headers ...string)
 // doWith is do with a client of the test's own, such as one with cookies.
 func (s *service) doWith(t *testing.T, client *http.Client, method, path, body string, headers ...string) response {
 	t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, s.base+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ": ")
-		req.Header.Set(k, v)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("%s %s: reading body: %v", method, path, err)
-	}
+	r := boottest.Send(t, client, method, s.base+path, body, headers...)
 	// Every answer must be what the service's own OpenAPI document says.
-	checkContract(t, s, resp.Request, []byte(body), resp.StatusCode, resp.Header, b)
-	return response{request: method + " " + path, status: resp.StatusCode, header: resp.Header, body: string(b)}
+	checkContract(t, s, r.Request, []byte(body), r.Status, r.Header, []byte(r.Body))
+	return response{request: method + " " + path, status: r.Status, header: r.Header, body: r.Body}
 }
 
 // decodeJSON decodes r's body into a T, and fails the test when it cannot.

@@ -50,20 +50,12 @@ func newClient(t *testing.T, base string) *client {
 
 func (c *client) do(method, path, body string) (int, string) {
 	c.t.Helper()
-	req, err := http.NewRequest(method, c.base+path, strings.NewReader(body))
-	if err != nil {
-		c.t.Fatal(err)
-	}
+	var headers []string
 	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
+		headers = append(headers, "Content-Type: application/json")
 	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		c.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	r := boottest.Send(c.t, c.http, method, c.base+path, body, headers...)
+	return r.Status, r.Body
 }
 
 func (c *client) expect(method, path, body string, status int, want string) {

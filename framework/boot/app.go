@@ -61,8 +61,8 @@ type App struct {
 // outside Bind, or needs the active profiles.
 func (a *App) Environment() *config.Environment { return a.env }
 
-// Logger returns the service's logger name, one of Service.Loggers: the
-// logger <service>.<name>, whose level logging.level.* and
+// Logger returns the logger <service>.<name>: one of Service.Loggers (or
+// of the framework's own), whose level logging.level.* and
 // /actuator/loggers set.
 func (a *App) Logger(name string) *slog.Logger { return a.loggers.Logger(a.name + "." + name) }
 
@@ -102,7 +102,7 @@ func (a *App) StartComponents(r *component.Registry) (*component.Container, erro
 		return nil, errors.New("boot: StartComponents was called twice; declare every component on one registry")
 	}
 	a.registry = r
-	c, err := r.Start(a.env.ActiveProfiles(), component.Options{Sessions: a.sessions, Logger: a.loggers.Logger(a.name + "." + componentsLogger)})
+	c, err := r.Start(a.env.ActiveProfiles(), component.Options{Sessions: a.sessions, Logger: a.Logger(componentsLogger)})
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +189,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		}
 	}()
 	a.loggers = svc.newLoggers(newLogger(s.logFormat, logs).Handler(), s.logLevels)
-	a.logger = a.loggers.Logger(svc.Name + "." + serverLogger)
+	a.logger = a.Logger(serverLogger)
 	a.logger.Info(profilesMessage(env.ExplicitProfiles(), env.DefaultProfiles()))
 
 	// Metrics first, so that the session store and the service can
@@ -214,7 +214,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		observers = append(observers, a.metrics.Observe)
 	}
 	if s.server.accessLog {
-		observers = append(observers, accessLog(a.loggers.Logger(svc.Name+"."+accessLogLogger)))
+		observers = append(observers, accessLog(a.Logger(accessLogLogger)))
 	}
 	var exchanges *actuator.Exchanges // kept for /actuator/httpexchanges only when asked for
 	if s.management.actuator.recordExchanges {
@@ -227,7 +227,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	// documents.
 	buildInfo, _ := debug.ReadBuildInfo()
 	topts := s.management.tracing
-	topts.Service, topts.Version, topts.Logger = svc.Name, moduleVersion(buildInfo), a.loggers.Logger(svc.Name+"."+tracingLogger)
+	topts.Service, topts.Version, topts.Logger = svc.Name, moduleVersion(buildInfo), a.Logger(tracingLogger)
 	a.tracing = tracing.New(topts)
 
 	// Routes: the service's own, its OpenAPI document, the management
@@ -278,7 +278,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 
 	// Handlers: management shares server.port unless it has a port of its
 	// own.
-	opts := dispatch.Options{Logger: a.loggers.Logger(svc.Name + "." + dispatchLogger), Classify: classify(svc.Classify),
+	opts := dispatch.Options{Logger: a.Logger(dispatchLogger), Classify: classify(svc.Classify),
 		MaxBodyBytes: int64(s.server.maxRequestSize), Observers: observers, RequestIDs: s.server.accessLog,
 		Catalog: catalog, Tracer: a.tracing.Tracer()}
 	routes := slices.Concat(a.routes, docs)

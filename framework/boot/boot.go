@@ -153,7 +153,7 @@ func Run[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	env, err = config.Load(config.Options{Embedded: svc.Resources, Args: args, LookupEnv: lookupEnv})
+	env, err = svc.load(args, lookupEnv)
 	if err != nil {
 		return startupError{err}
 	}
@@ -191,11 +191,17 @@ func New[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 	if err := svc.check(); err != nil {
 		return nil, err
 	}
-	env, err := config.Load(config.Options{Embedded: svc.Resources, Args: args, LookupEnv: lookupEnv})
+	env, err := svc.load(args, lookupEnv)
 	if err != nil {
 		return nil, err
 	}
 	return build(ctx, svc, env, logs)
+}
+
+// load loads svc's settings: its packaged resources, the files beside it,
+// the environment and the arguments.
+func (svc Service[S]) load(args []string, lookupEnv func(string) (string, bool)) (*config.Environment, error) {
+	return config.Load(config.Options{Embedded: svc.Resources, Args: args, LookupEnv: lookupEnv})
 }
 
 // check refuses a service that is not described well enough to run.

@@ -3,7 +3,6 @@ package boot
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -71,7 +70,7 @@ type Setting struct {
 // read (packaged, ./, ./config/) included. A setting without a meaning has
 // an empty Help; Undocumented lists those.
 func Settings[S any](svc Service[S]) ([]Setting, error) {
-	env, err := config.Load(config.Options{Embedded: svc.Resources, LookupEnv: noEnvironment})
+	env, err := svc.load(nil, noEnvironment)
 	if err != nil {
 		return nil, err
 	}
@@ -153,11 +152,19 @@ func printHelp[S any](w io.Writer, svc Service[S]) error {
 	fmt.Fprintln(w, "Durations: 30s, 5m, 1m30s, 250ms, 1d, PT30S, or a bare number of milliseconds. Sizes: 512KB,")
 	fmt.Fprintln(w, "10MB (1KB = 1024 bytes), or bytes. Choices and units in any case: ALWAYS, 10mb.")
 	for _, own := range []bool{true, false} {
+		heading := "The framework's settings:"
+		if own {
+			heading = svc.Name + "'s own settings:"
+		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for i, s := range slices.DeleteFunc(slices.Clone(list), func(s Setting) bool { return s.Own != own }) {
-			if i == 0 {
-				fmt.Fprintf(w, "\n%s\n", sectionOf(s, svc.Name))
+		for _, s := range list {
+			if s.Own != own {
+				continue
+			}
+			if heading != "" {
+				fmt.Fprintf(w, "\n%s\n", heading)
 				fmt.Fprintln(tw, "SETTING\tDEFAULT\tMEANING")
+				heading = ""
 			}
 			def := s.Default
 			if def == "" {
@@ -170,14 +177,6 @@ func printHelp[S any](w io.Writer, svc Service[S]) error {
 		}
 	}
 	return nil
-}
-
-// sectionOf is the heading --help lists s under.
-func sectionOf(s Setting, service string) string {
-	if s.Own {
-		return service + "'s own settings:"
-	}
-	return "The framework's settings:"
 }
 
 // noEnvironment is an environment in which no variable is set: what

@@ -46,31 +46,8 @@ type response struct {
 // "Name: value" strings.
 func send(t *testing.T, client *http.Client, method, url, body string, headers ...string) response {
 	t.Helper()
-	if client == nil {
-		client = http.DefaultClient
-	}
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, url, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ": ")
-		req.Header.Set(k, v)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("%s %s: reading the body: %v", method, url, err)
-	}
-	return response{request: method + " " + url, status: resp.StatusCode, header: resp.Header, body: string(b)}
+	r := boottest.Send(t, client, method, url, body, headers...)
+	return response{request: method + " " + url, status: r.Status, header: r.Header, body: r.Body}
 }
 
 // get sends GET url and returns the status and the body.

@@ -33,14 +33,20 @@ var frameworkLoggers = []string{serverLogger, dispatchLogger, accessLogLogger, c
 // logging.level.web=DEBUG sets it.
 var webGroup = []string{serverLogger, dispatchLogger, accessLogLogger}
 
-// loggerNames are the full names of every logger of svc, the framework's
-// and its own, then the service's name itself and its groups: the names
-// logging.level.<name> may set from the environment.
-func (svc Service[S]) loggerNames() []string {
-	names := []string{svc.Name}
+// loggers are the full names of svc's loggers, the framework's and its
+// own: <service>.<name>.
+func (svc Service[S]) loggers() []string {
+	var names []string
 	for _, n := range slices.Concat(frameworkLoggers, svc.Loggers) {
 		names = append(names, svc.Name+"."+n)
 	}
+	return names
+}
+
+// loggerNames are the names logging.level.<name> may set from the
+// environment: the service's name, every logger, and every group.
+func (svc Service[S]) loggerNames() []string {
+	names := append([]string{svc.Name}, svc.loggers()...)
 	names = append(names, "web")
 	return append(names, slices.Sorted(maps.Keys(svc.LoggerGroups))...)
 }
@@ -49,8 +55,8 @@ func (svc Service[S]) loggerNames() []string {
 // the levels the settings give.
 func (svc Service[S]) newLoggers(base slog.Handler, levels logLevels) *logging.Registry {
 	r := logging.NewRegistry(base, levels.root)
-	for _, n := range slices.Concat(frameworkLoggers, svc.Loggers) {
-		r.Handler(svc.Name + "." + n)
+	for _, name := range svc.loggers() {
+		r.Handler(name)
 	}
 	groups := map[string][]string{"web": webGroup}
 	maps.Copy(groups, svc.LoggerGroups)

@@ -17,7 +17,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
@@ -75,6 +77,46 @@ func WaitRefused(t testing.TB, addr string) {
 
 // IsConnRefused reports whether err is a refused connection.
 func IsConnRefused(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }
+
+// Response is one answer of the service, its body read.
+type Response struct {
+	Request *http.Request // the request as sent, for checks of the pair
+	Status  int
+	Header  http.Header
+	Body    string
+}
+
+// Send sends one request with client (http.DefaultClient when nil) and
+// reads the answer, failing the test when none comes. body is sent when
+// not empty; headers are "Name: value" strings.
+func Send(t testing.TB, client *http.Client, method, url, body string, headers ...string) Response {
+	t.Helper()
+	if client == nil {
+		client = http.DefaultClient
+	}
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range headers {
+		k, v, _ := strings.Cut(h, ": ")
+		req.Header.Set(k, v)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading the body: %v", method, url, err)
+	}
+	return Response{Request: req, Status: resp.StatusCode, Header: resp.Header, Body: string(b)}
+}
 
 // Output is what a program writes to stdout or stderr: safe to read while
 // the program is still writing it, from any goroutine.
