@@ -13,9 +13,7 @@ package main
 import (
 	"context"
 	"embed"
-	"io"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/springport/greeter/api"
@@ -24,17 +22,7 @@ import (
 	"github.com/springport/greeter/framework/management/openapi"
 )
 
-func main() {
-	if err := run(context.Background(), os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr); err != nil {
-		os.Exit(1) // boot.Run has reported it
-	}
-}
-
-// run runs greeter until ctx is cancelled or the process is told to stop;
-// the tests call it as main does, on port 0.
-func run(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stdout, stderr io.Writer) error {
-	return boot.Run(ctx, greeter(), args, lookupEnv, stdout, stderr)
-}
+func main() { boot.Main(greeter()) }
 
 // greeter describes the service to the framework.
 func greeter() boot.Service[settings] {

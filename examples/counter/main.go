@@ -13,9 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"sync"
 
 	"github.com/springport/greeter/framework/boot"
@@ -24,15 +22,7 @@ import (
 	"github.com/springport/greeter/framework/dispatch"
 )
 
-func main() {
-	if err := run(context.Background(), os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr); err != nil {
-		os.Exit(1) // boot.Run has reported it
-	}
-}
-
-func run(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stdout, stderr io.Writer) error {
-	return boot.Run(ctx, service, args, lookupEnv, stdout, stderr)
-}
+func main() { boot.Main(service) }
 
 // settings are the service's own: how far one request may count.
 type settings struct{ maxStep int }

@@ -36,15 +36,12 @@
 // Boot's "APPLICATION FAILED TO START" report on stderr: each bad setting
 // with its value, where it came from and why it is wrong, secrets masked.
 //
-// A service's main is then one call:
+// A service's main is then one call,
 //
-//	func main() {
-//		if err := boot.Run(context.Background(), service, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr); err != nil {
-//			os.Exit(1) // Run has reported it
-//		}
-//	}
+//	func main() { boot.Main(service) }
 //
-// and its tests run it the same way, on port 0, through boot.Run.
+// and its tests run the same service through Run, on port 0, with
+// arguments and an environment of their own (package boottest).
 package boot
 
 import (
@@ -117,6 +114,17 @@ type Service[S any] struct {
 	// what must outlive them (a pool, a worker) stops through OnClose, not
 	// through ctx.
 	Start func(ctx context.Context, app *App, settings S) error
+}
+
+// Main is a service's whole main function: it runs svc with the
+// process's arguments, environment and standard streams (see Run), and
+// exits with status 1 when Run fails, having reported why. Tests run the
+// same service through Run (boottest does), with arguments and an
+// environment of their own.
+func Main[S any](svc Service[S]) {
+	if err := Run(context.Background(), svc, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr); err != nil {
+		os.Exit(1) // Run has reported it
+	}
 }
 
 // Run runs svc until ctx is cancelled, the process gets SIGINT or SIGTERM,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http/httptest"
-	"os"
 	"testing/fstest"
 
 	"github.com/springport/greeter/framework/boot"
@@ -57,12 +56,11 @@ func Example() {
 	// 404 {"type":"about:blank","title":"Not Found","status":404,"detail":"No endpoint GET /nowhere.","instance":"/nowhere","requestId":"example"}
 }
 
-// ExampleRun is a service's main: Run loads the settings, builds the
-// service, serves it until SIGTERM, and reports a failure to start.
-func ExampleRun() {
-	if err := boot.Run(context.Background(), hello, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr); err != nil {
-		os.Exit(1) // Run has reported it
-	}
+// ExampleMain is a service's main: Main runs the service with the
+// process's arguments and environment until SIGTERM, and exits with status
+// 1, having printed the failure report, when it cannot start.
+func ExampleMain() {
+	boot.Main(hello)
 }
 
 // ExampleSettings lists a service's settings as --help does: its own

@@ -4,7 +4,6 @@ package boot_test
 // signal, and exiting with a status.
 
 import (
-	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -19,11 +18,7 @@ import (
 // TestMain lets a test start this test binary as tester's program, whose
 // main is a service's main (see boottest.StartProcess).
 func TestMain(m *testing.M) {
-	boottest.RunAsMain(func() {
-		if err := boot.Run(context.Background(), tester(), os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr); err != nil {
-			os.Exit(1) // Run has reported it
-		}
-	})
+	boottest.RunAsMain(func() { boot.Main(tester()) })
 	os.Exit(m.Run())
 }
 
