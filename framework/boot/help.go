@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/springport/greeter/framework/config"
@@ -13,47 +14,50 @@ import (
 // --help and the configuration reference. The keys and defaults come from
 // the binding itself (bindSettings), and a test fails when a bound setting
 // has no meaning here, or a meaning no binding, so the list cannot drift.
-var frameworkHelp = map[string]string{
-	"server.port":                                "listening port; 0 picks a free one",
-	"server.max-request-size":                    "larger request bodies are refused with 413 (B, KB, MB, GB, TB, or bytes)",
-	"server.read-header-timeout":                 "a client must send its headers within this",
-	"server.read-timeout":                        "... and its whole request within this",
-	"server.write-timeout":                       "bound on writing a response",
-	"server.idle-timeout":                        "an idle keep-alive connection is closed after this",
-	"server.shutdown-timeout":                    "grace period for requests in flight at shutdown",
-	"server.servlet.session.timeout":             "an HTTP session idle this long ends (Redis's expiry with the Redis store)",
-	"server.servlet.session.max-sessions":        "sessions held at most; past it the least recently used one ends (in memory; with Redis, those this process follows)",
-	"server.shutdown-delay":                      "readiness reports OUT_OF_SERVICE this long before the listeners close",
-	"server.access-log.enabled":                  "one log line per request",
-	"app.openapi.ui.enabled":                     "serve Swagger UI at /swagger-ui.html, reading /v3/api-docs",
-	"management.endpoints.web.exposure.include":  "management endpoints reachable over HTTP (* for all)",
-	"management.endpoints.web.exposure.exclude":  "... minus these",
-	"management.endpoint.env.show-values":        "always shows values in /actuator/env (secrets stay masked); never, when-authorized",
-	"management.server.port":                     "a separate port for /actuator (-1: the service's)",
-	"management.metrics.enabled":                 "record request metrics for /actuator/prometheus and /actuator/metrics",
-	"management.tracing.enabled":                 "record a span per request when management.otlp.tracing.endpoint is set",
-	"management.tracing.sampling.probability":    "share of the traces that start here that are recorded (0 to 1); a caller's traceparent decides for its own",
-	"management.otlp.tracing.endpoint":           "OTLP/HTTP URL spans are sent to, e.g. http://localhost:4318/v1/traces (empty: no spans recorded)",
-	"management.otlp.tracing.timeout":            "bound on each span export, and on the last one at shutdown",
-	"logging.format":                             "text or json log lines on stdout",
-	"logging.level.root":                         "level of every logger: TRACE, DEBUG, INFO, WARN, ERROR, OFF; --logging.level.<name> sets the logger <name> and those below it (<service>, <service>.dispatch, <service>.accesslog, ...; see /actuator/loggers) or a group (web, and the service's own)",
-	"management.endpoint.health.show-details":    "always shows the health components' details; never, when-authorized",
-	"management.endpoint.health.show-components": "always lists the health components (db, redis); defaults to show-details",
-	"management.endpoints.web.base-path":         "where the management endpoints live (/ for the root, without an index)",
-	"management.server.base-path":                "prefixes the base path when management has a port of its own",
-	"management.health.diskspace.path":           "the file system the diskSpace health component watches",
-	"management.health.diskspace.threshold":      "diskSpace is DOWN with less free than this (B, KB, MB, GB)",
-	"management.endpoint.shutdown.access":        "unrestricted lets POST /actuator/shutdown (when exposed) stop the service; none, read-only",
-	"management.httpexchanges.recording.enabled": "keep the last 100 requests for /actuator/httpexchanges",
-	"app.session.store-type":                     "memory or redis: where HTTP sessions live",
-	"app.data.redis.url":                         "the Redis of the redis session store (rediss:// for TLS)",
-	"app.session.redis.namespace":                "prefix of the session keys in Redis",
-	"app.data.redis.connect-timeout":             "bound on connecting to Redis",
-	"app.data.redis.timeout":                     "bound on each Redis command; past it the request is a 503",
+// The map is built when --help or a listing asks, not at every start-up.
+var frameworkHelp = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"server.port":                                "listening port; 0 picks a free one",
+		"server.max-request-size":                    "larger request bodies are refused with 413 (B, KB, MB, GB, TB, or bytes)",
+		"server.read-header-timeout":                 "a client must send its headers within this",
+		"server.read-timeout":                        "... and its whole request within this",
+		"server.write-timeout":                       "bound on writing a response",
+		"server.idle-timeout":                        "an idle keep-alive connection is closed after this",
+		"server.shutdown-timeout":                    "grace period for requests in flight at shutdown",
+		"server.servlet.session.timeout":             "an HTTP session idle this long ends (Redis's expiry with the Redis store)",
+		"server.servlet.session.max-sessions":        "sessions held at most; past it the least recently used one ends (in memory; with Redis, those this process follows)",
+		"server.shutdown-delay":                      "readiness reports OUT_OF_SERVICE this long before the listeners close",
+		"server.access-log.enabled":                  "one log line per request",
+		"app.openapi.ui.enabled":                     "serve Swagger UI at /swagger-ui.html, reading /v3/api-docs",
+		"management.endpoints.web.exposure.include":  "management endpoints reachable over HTTP (* for all)",
+		"management.endpoints.web.exposure.exclude":  "... minus these",
+		"management.endpoint.env.show-values":        "always shows values in /actuator/env (secrets stay masked); never, when-authorized",
+		"management.server.port":                     "a separate port for /actuator (-1: the service's)",
+		"management.metrics.enabled":                 "record request metrics for /actuator/prometheus and /actuator/metrics",
+		"management.tracing.enabled":                 "record a span per request when management.otlp.tracing.endpoint is set",
+		"management.tracing.sampling.probability":    "share of the traces that start here that are recorded (0 to 1); a caller's traceparent decides for its own",
+		"management.otlp.tracing.endpoint":           "OTLP/HTTP URL spans are sent to, e.g. http://localhost:4318/v1/traces (empty: no spans recorded)",
+		"management.otlp.tracing.timeout":            "bound on each span export, and on the last one at shutdown",
+		"logging.format":                             "text or json log lines on stdout",
+		"logging.level.root":                         "level of every logger: TRACE, DEBUG, INFO, WARN, ERROR, OFF; --logging.level.<name> sets the logger <name> and those below it (<service>, <service>.dispatch, <service>.accesslog, ...; see /actuator/loggers) or a group (web, and the service's own)",
+		"management.endpoint.health.show-details":    "always shows the health components' details; never, when-authorized",
+		"management.endpoint.health.show-components": "always lists the health components (db, redis); defaults to show-details",
+		"management.endpoints.web.base-path":         "where the management endpoints live (/ for the root, without an index)",
+		"management.server.base-path":                "prefixes the base path when management has a port of its own",
+		"management.health.diskspace.path":           "the file system the diskSpace health component watches",
+		"management.health.diskspace.threshold":      "diskSpace is DOWN with less free than this (B, KB, MB, GB)",
+		"management.endpoint.shutdown.access":        "unrestricted lets POST /actuator/shutdown (when exposed) stop the service; none, read-only",
+		"management.httpexchanges.recording.enabled": "keep the last 100 requests for /actuator/httpexchanges",
+		"app.session.store-type":                     "memory or redis: where HTTP sessions live",
+		"app.data.redis.url":                         "the Redis of the redis session store (rediss:// for TLS)",
+		"app.session.redis.namespace":                "prefix of the session keys in Redis",
+		"app.data.redis.connect-timeout":             "bound on connecting to Redis",
+		"app.data.redis.timeout":                     "bound on each Redis command; past it the request is a 503",
 
-	// Micrometer's distribution settings, named by meter.
-	"management.metrics.distribution.percentiles-histogram.http.server.requests": "publish http_server_requests_seconds as a histogram with Micrometer's buckets (_bucket), not only _count, _sum and _max",
-}
+		// Micrometer's distribution settings, named by meter.
+		"management.metrics.distribution.percentiles-histogram.http.server.requests": "publish http_server_requests_seconds as a histogram with Micrometer's buckets (_bucket), not only _count, _sum and _max",
+	}
+})
 
 // A Setting is one setting a service reads, as --help and the
 // configuration reference list it.
@@ -85,7 +89,7 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 		for _, key := range b.Keys() {
 			s := Setting{Key: key, Own: b == own, Help: svc.Help[key]}
 			if !s.Own {
-				s.Help = frameworkHelp[key]
+				s.Help = frameworkHelp()[key]
 			}
 			s.Default, _ = b.Default(key)
 			if v, ok, err := env.Lookup(key); ok && err == nil {
