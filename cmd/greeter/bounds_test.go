@@ -68,8 +68,19 @@ func testMessageLimits(t *testing.T, storeArgs []string) {
 	}
 	metrics := s.do(t, "GET", "/actuator/prometheus", "").body
 	for _, want := range []string{"messages_stored 3\n", "messages_stored_max 3\n", "messages_text_bytes 10\n", "messages_text_bytes_max 10\n"} {
+		want = strings.Replace(want, " ", `{application="greeter"} `, 1)
 		if !strings.Contains(metrics, want) {
 			t.Errorf("/actuator/prometheus lacks %q", want)
+		}
+	}
+	// With PostgreSQL, its pool as Spring's dashboards know a DataSource's
+	// (the pool's default size is 10 here, as HikariCP's).
+	pool := []string{`jdbc_connections_max{application="greeter",name="dataSource"} 10`,
+		`hikaricp_connections_max{application="greeter",pool="HikariPool-1"} 10`,
+		`hikaricp_connections_acquire_seconds_count{application="greeter",pool="HikariPool-1"} `}
+	for _, want := range pool {
+		if got := strings.Contains(metrics, want); got != (storeArgs != nil) {
+			t.Errorf("with store %v, /actuator/prometheus has %s: %v", storeArgs != nil, want, got)
 		}
 	}
 }

@@ -202,7 +202,8 @@ func TestSessionFloodIsBoundedAndReported(t *testing.T) {
 		t.Errorf("the eviction warning was logged %d times, want once", n)
 	}
 	r := s.do(t, "GET", "/actuator/prometheus", "")
-	for _, want := range []string{"http_sessions_active 3\n", "http_sessions_max 3\n", "http_sessions_evicted_total 2\n"} {
+	for _, want := range []string{`http_sessions_active{application="greeter"} 3` + "\n", `http_sessions_max{application="greeter"} 3` + "\n",
+		`http_sessions_evicted_total{application="greeter"} 2` + "\n"} {
 		if !strings.Contains(r.body, want) {
 			t.Errorf("/actuator/prometheus lacks %q", want)
 		}

@@ -34,5 +34,9 @@ func openMessages(ctx context.Context, app *boot.App, s settings) (message.Store
 		// checked (pgx pings, as JDBC's isValid() does).
 		return map[string]any{"database": "PostgreSQL", "validationQuery": "isValid()"}, db.Ping(ctx)
 	}})
+	// The pool under the names Spring Boot gives its DataSource
+	// (dataSource) and HikariCP's first pool, so that Spring's dashboards
+	// find them.
+	app.ConnectionPool("dataSource", "HikariPool-1", db.PoolStats)
 	return db.Messages(), nil
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
@@ -78,6 +80,24 @@ func (a *App) Health(indicators ...actuator.Indicator) {
 func (a *App) Gauges(read func() []metrics.Gauge) {
 	a.mustBeStarting("Gauges")
 	a.metrics.Gauges(read)
+}
+
+// ConnectionPool reports a database's connection pool on
+// /actuator/prometheus and /actuator/metrics under the names Micrometer
+// gives a Spring DataSource and HikariCP's pool (jdbc_connections_*,
+// hikaricp_connections*), tagged name=dataSource and pool=pool, read at
+// each scrape (see metrics.HTTP.ConnectionPool).
+func (a *App) ConnectionPool(dataSource, pool string, stats func() metrics.PoolStats) {
+	a.mustBeStarting("ConnectionPool")
+	a.metrics.ConnectionPool(dataSource, pool, stats)
+}
+
+// MetricsRegisterer registers a service's own client_golang collectors in
+// the registry /actuator/prometheus serves, with the common tags
+// (management.metrics.tags.*) added to their series.
+func (a *App) MetricsRegisterer() prometheus.Registerer {
+	a.mustBeStarting("MetricsRegisterer")
+	return a.metrics.Registerer()
 }
 
 // OnClose adds close to what is closed when the application stops: after
@@ -196,7 +216,17 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	// report gauges. With management.metrics.enabled=false requests are
 	// not recorded, and /actuator/prometheus still serves the runtime and
 	// process metrics.
-	a.metrics = metrics.New(metrics.Options{PercentilesHistogram: s.management.histogram})
+	//
+	// With spans exported, the request timer is a histogram unless set
+	// otherwise: client_golang writes exemplars (a bucket's trace) on
+	// histogram buckets only, and a dashboard goes from a slow bucket to
+	// its trace through them.
+	exportsSpans := s.management.tracing.Enabled && s.management.tracing.Endpoint != ""
+	histogram := s.management.histogram || (exportsSpans && !s.management.histogramSet)
+	if a.metrics, err = metrics.New(metrics.Options{PercentilesHistogram: histogram, CommonTags: s.management.tags,
+		Exemplars: exportsSpans, Logger: a.Logger(metricsLogger)}); err != nil {
+		return nil, err
+	}
 	if err := a.openSessions(ctx); err != nil {
 		return nil, err
 	}

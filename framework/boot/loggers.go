@@ -23,11 +23,12 @@ const (
 	sessionsLogger   = "sessions"   // the in-memory session store
 	redisLogger      = "redis"      // the Redis session store
 	tracingLogger    = "tracing"    // spans that could not be exported
+	metricsLogger    = "metrics"    // metrics a scrape could not gather
 )
 
 // frameworkLoggers are the framework's loggers, there whichever stores
 // are used, so that the endpoint lists the same ones on every instance.
-var frameworkLoggers = []string{serverLogger, dispatchLogger, accessLogLogger, componentsLogger, sessionsLogger, redisLogger, tracingLogger}
+var frameworkLoggers = []string{serverLogger, dispatchLogger, accessLogLogger, componentsLogger, sessionsLogger, redisLogger, tracingLogger, metricsLogger}
 
 // webGroup is Spring's predefined group of what serves HTTP:
 // logging.level.web=DEBUG sets it.

@@ -82,6 +82,7 @@ func TestLoggersAtRunTime(t *testing.T) {
 		"tester.components": {"", "DEBUG"},
 		"tester.server":     {"", "DEBUG"},
 		"tester.tracing":    {"", "DEBUG"},
+		"tester.metrics":    {"", "DEBUG"},
 	}
 	for name, w := range want {
 		if got.Loggers[name] != w {

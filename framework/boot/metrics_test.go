@@ -131,11 +131,16 @@ func TestOpenMetrics(t *testing.T) {
 	if !strings.HasSuffix(r.body, "# EOF\n") || !strings.Contains(r.body, "http_server_requests_seconds_count"+helloSeries+" 1\n") {
 		t.Errorf("not the OpenMetrics exposition of the requests:\n%.1000s", r.body)
 	}
-	// Protobuf is not served (see framework/management/metrics' exposition.go): a
-	// scraper that accepts nothing else is told so.
+	// Protobuf, which Prometheus asks for first to scrape native
+	// histograms, is served too.
 	r = send(t, nil, "GET", s.URL+"/actuator/prometheus", "", "Accept: application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited")
+	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited") {
+		t.Errorf("protobuf: answered %d %q", r.status, r.header.Get("Content-Type"))
+	}
+	// What none of the formats is refused.
+	r = send(t, nil, "GET", s.URL+"/actuator/prometheus", "", "Accept: application/json")
 	if r.status != 406 {
-		t.Errorf("protobuf only: answered %d %q, want 406", r.status, r.header.Get("Content-Type"))
+		t.Errorf("Accept: application/json answered %d %q, want 406", r.status, r.header.Get("Content-Type"))
 	}
 }
 
@@ -216,5 +221,54 @@ func TestActuatorMetrics(t *testing.T) {
 		if status != 200 && r.header.Get("Content-Type") != "application/problem+json" {
 			t.Errorf("%s answered %q, want a problem document", path, r.header.Get("Content-Type"))
 		}
+	}
+}
+
+// TestCommonTagsAndExemplars: management.metrics.tags.* label every
+// series; with spans exported, the request timer is a histogram whose
+// OpenMetrics buckets carry the trace of a sampled request as an
+// exemplar, unless the histogram is set off.
+func TestCommonTagsAndExemplars(t *testing.T) {
+	t.Parallel()
+	rcv := newOTLPReceiver(t)
+	tracingOn := []string{exposeAll, "--management.otlp.tracing.endpoint=" + rcv.URL + "/v1/traces",
+		"--management.tracing.sampling.probability=1", "--management.metrics.tags.application=shop", "--management.metrics.tags.region=eu"}
+	s := start(t, tracingOn, nil)
+	send(t, nil, "GET", s.URL+"/hello", "", traceparent)
+	const openMetrics = "Accept: application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.2"
+	body := send(t, nil, "GET", s.URL+"/actuator/prometheus", "", openMetrics).body
+	var exemplars []string
+	for line := range strings.Lines(body) {
+		if strings.HasPrefix(line, `http_server_requests_seconds_bucket{application="shop",`) && strings.Contains(line, `uri="/hello"`) &&
+			strings.Contains(line, " # {") {
+			exemplars = append(exemplars, line)
+		}
+	}
+	if len(exemplars) != 1 || !strings.Contains(exemplars[0], `trace_id="`+callerTrace+`"`) || !strings.Contains(exemplars[0], `span_id="`) {
+		t.Errorf("the /hello buckets' exemplars: %q, want one with trace_id %s", exemplars, callerTrace)
+	}
+	for _, want := range []string{`go_goroutines{application="shop",region="eu"} `, `http_sessions_active{application="shop",region="eu"} `} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/actuator/prometheus lacks %s", want)
+		}
+	}
+
+	off := start(t, append(tracingOn, "--management.metrics.distribution.percentiles-histogram.http.server.requests=false"), nil)
+	send(t, nil, "GET", off.URL+"/hello", "", traceparent)
+	if body := send(t, nil, "GET", off.URL+"/actuator/prometheus", "", openMetrics).body; strings.Contains(body, "_bucket{") ||
+		!strings.Contains(body, "# TYPE http_server_requests_seconds summary") {
+		t.Errorf("with the histogram set off, the timer is not a summary:\n%.2000s", body)
+	}
+}
+
+// TestCommonTagClash: a common tag that would be a second label of the
+// same name on the framework's metrics stops start-up, naming the setting
+// and where it came from.
+func TestCommonTagClash(t *testing.T) {
+	t.Parallel()
+	stderr, err := failToStart(t, []string{"--management.metrics.tags.status=up"}, nil)
+	if err == nil || !strings.Contains(stderr, "Property: management.metrics.tags.status") || !strings.Contains(stderr, `Value: "up"`) ||
+		!strings.Contains(stderr, "Origin: command-line argument") || !strings.Contains(stderr, "a label named status, which the framework's metrics have already") {
+		t.Errorf("a common tag named status: %v\n%s", err, stderr)
 	}
 }

@@ -2,12 +2,15 @@ package boot
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/logging"
 	"github.com/springport/greeter/framework/management/actuator"
+	"github.com/springport/greeter/framework/management/metrics"
 	"github.com/springport/greeter/framework/management/tracing"
 	"github.com/springport/greeter/framework/redisstore"
 )
@@ -52,8 +55,12 @@ type managementSettings struct {
 	port       int  // a port of its own; -1 when it shares server.port
 	metrics    bool // record request metrics for /actuator/prometheus
 	histogram  bool // http_server_requests_seconds with Micrometer's buckets
-	actuator   actuatorSettings
-	tracing    tracing.Options
+	// histogramSet says that histogram was set, not defaulted: with spans
+	// exported, the histogram is on unless set off, for its exemplars.
+	histogramSet bool
+	tags         map[string]string // management.metrics.tags.*: labels of every series
+	actuator     actuatorSettings
+	tracing      tracing.Options
 }
 
 // actuatorSettings are the management endpoints' own: where they live,
@@ -91,15 +98,17 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 		},
 		sessions: bindSessionSettings(b),
 		management: managementSettings{
-			include:    config.Bind(b, "management.endpoints.web.exposure.include", []string{"health"}, config.List),
-			exclude:    config.Bind(b, "management.endpoints.web.exposure.exclude", nil, config.List),
-			showValues: config.Bind(b, "management.endpoint.env.show-values", "never", config.OneOf("never", "when-authorized", "always")),
-			port:       config.Bind(b, "management.server.port", -1, config.Port),
-			health:     bindHealthDisplay(b),
-			metrics:    config.Bind(b, "management.metrics.enabled", true, config.Bool),
-			histogram:  config.Bind(b, "management.metrics.distribution.percentiles-histogram.http.server.requests", false, config.Bool),
-			actuator:   bindActuatorSettings(b, env),
-			tracing:    bindTracingSettings(b),
+			include:      config.Bind(b, "management.endpoints.web.exposure.include", []string{"health"}, config.List),
+			exclude:      config.Bind(b, "management.endpoints.web.exposure.exclude", nil, config.List),
+			showValues:   config.Bind(b, "management.endpoint.env.show-values", "never", config.OneOf("never", "when-authorized", "always")),
+			port:         config.Bind(b, "management.server.port", -1, config.Port),
+			health:       bindHealthDisplay(b),
+			metrics:      config.Bind(b, "management.metrics.enabled", true, config.Bool),
+			histogram:    config.Bind(b, histogramKey, false, config.Bool),
+			histogramSet: isSet(env, histogramKey),
+			tags:         bindCommonTags(b),
+			actuator:     bindActuatorSettings(b, env),
+			tracing:      bindTracingSettings(b),
 		},
 		openapiUI: config.Bind(b, "app.openapi.ui.enabled", false, config.Bool),
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
@@ -154,6 +163,29 @@ func bindActuatorSettings(b *config.Binder, env *config.Environment) actuatorSet
 		shutdownAccess:  config.Bind(b, "management.endpoint.shutdown.access", "none", config.OneOf("none", "read-only", "unrestricted")),
 		recordExchanges: config.Bind(b, "management.httpexchanges.recording.enabled", false, config.Bool),
 	}
+}
+
+const histogramKey = "management.metrics.distribution.percentiles-histogram.http.server.requests"
+
+// isSet reports whether a setting is set, whatever its value.
+func isSet(env *config.Environment, key string) bool {
+	_, ok, _ := env.Lookup(key)
+	return ok
+}
+
+// bindCommonTags reads management.metrics.tags.<key>, Micrometer's common
+// tags: a label of every series, named as Micrometer names a tag key.
+// Spring's dashboards select on application.
+func bindCommonTags(b *config.Binder) map[string]string {
+	const prefix = "management.metrics.tags."
+	tags := config.BindPrefixed(b, prefix, []string{"application"}, config.String)
+	for _, key := range slices.Sorted(maps.Keys(tags)) {
+		if err := metrics.CheckTag(key); err != nil {
+			b.Refuse(prefix+key, err.Error())
+			delete(tags, key)
+		}
+	}
+	return tags
 }
 
 // bindTracingSettings reads Spring Boot's tracing settings. Spans are

@@ -65,6 +65,18 @@ func (b *Binder) Err() error { return errors.Join(b.errs...) }
 // (see Environment.PropertySources).
 func (b *Binder) Keys() []string { return slices.Clone(b.keys) }
 
+// Refuse records that the setting key, which its own parser accepted,
+// cannot be used for reason (it clashes with another, say), with its
+// value and origin, as a value that does not parse is recorded.
+func (b *Binder) Refuse(key, reason string) {
+	v, _, err := b.env.Lookup(key)
+	if err != nil {
+		b.errs = append(b.errs, err)
+		return
+	}
+	b.errs = append(b.errs, &SettingError{Value: v, Reason: reason})
+}
+
 // Default returns the default of key, as Bind was given it, written as a
 // setting would be (30s, a,b, true), and whether key was bound.
 func (b *Binder) Default(key string) (string, bool) {

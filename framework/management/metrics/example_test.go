@@ -15,7 +15,11 @@ import (
 // service serves at /actuator/prometheus. Requests are counted by route
 // pattern, never by raw path, so that /items/1 and /items/2 are one series.
 func ExampleNew() {
-	m := metrics.New(metrics.Options{})
+	m, err := metrics.New(metrics.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	items := map[int32]string{1: "kettle", 2: "teapot"} // a real store is safe for concurrent use
 	m.Gauges(func() []metrics.Gauge {
 		return []metrics.Gauge{{Name: "items_stored", Help: "Items in the store", Value: float64(len(items))}}
@@ -55,7 +59,11 @@ func ExampleNew() {
 // does: a meter's statistics summed over the series that have the tags
 // asked for, and the other tags those series have.
 func ExampleHTTP_Metric() {
-	m := metrics.New(metrics.Options{})
+	m, err := metrics.New(metrics.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	for _, status := range []int{200, 200, 404} { // what a dispatcher reports of each request
 		m.Observe(dispatch.Observation{Method: "GET", Route: "/items/{id}", RouteID: 1, Status: status})
 	}

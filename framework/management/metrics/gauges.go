@@ -1,5 +1,7 @@
 package metrics
 
+import "github.com/prometheus/client_golang/prometheus"
+
 // Gauge is one value a service reports of itself, read at each scrape:
 // Micrometer's Gauge, as its Prometheus registry writes one.
 type Gauge struct {
@@ -14,12 +16,24 @@ type Gauge struct {
 // (its store is down) it leaves out, so that the gauge goes missing rather
 // than reading 0.
 func (m *HTTP) Gauges(read func() []Gauge) {
-	m.registry.register(func() []family {
-		gauges := read()
-		families := make([]family, len(gauges))
-		for i, g := range gauges {
-			families[i] = single(g.Name, g.Help, gaugeType, g.Value)
+	m.registerer.MustRegister(gauges(read))
+}
+
+// gauges is read as a client_golang collector. It describes nothing in
+// advance (its gauges are known when read), which makes it one of
+// client_golang's unchecked collectors: a name that two collectors
+// report is found at the scrape, and logged, rather than at registration.
+type gauges func() []Gauge
+
+func (gauges) Describe(chan<- *prometheus.Desc) {}
+
+func (read gauges) Collect(ch chan<- prometheus.Metric) {
+	for _, g := range read() {
+		desc := prometheus.NewDesc(g.Name, g.Help, nil, nil)
+		m, err := prometheus.NewConstMetric(desc, prometheus.GaugeValue, g.Value)
+		if err != nil {
+			m = prometheus.NewInvalidMetric(desc, err)
 		}
-		return families
-	})
+		ch <- m
+	}
 }

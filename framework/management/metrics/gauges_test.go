@@ -8,7 +8,7 @@ import (
 
 func TestGauges(t *testing.T) {
 	up := true
-	m := New(Options{})
+	m := mustNew(t, Options{})
 	m.Gauges(func() []Gauge {
 		gauges := []Gauge{{Name: "items_stored_max", Help: "Items held at most.", Value: 1 << 20}}
 		if up {
@@ -44,4 +44,13 @@ func scrape(m *HTTP) string {
 	w := httptest.NewRecorder()
 	m.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/metrics", nil))
 	return w.Body.String()
+}
+
+func mustNew(t testing.TB, opts Options) *HTTP {
+	t.Helper()
+	m, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

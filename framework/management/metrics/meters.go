@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	dto "github.com/prometheus/client_model/go"
 )
 
 // The registry read back as Micrometer's meters, for /actuator/metrics:
@@ -68,7 +70,7 @@ type meter struct {
 
 // meters gathers the registry, by dotted name.
 func (m *HTTP) meters() map[string]meter {
-	families := m.gather()
+	families := m.families()
 	byName := make(map[string]*family, len(families))
 	for i := range families {
 		byName[families[i].name] = &families[i]
@@ -212,4 +214,75 @@ func hasTags(s series, tags []Tag) bool {
 		}
 	}
 	return true
+}
+
+// family is one metric family of a scrape, as the meters read it.
+type family struct {
+	name, help string
+	typ        metricType
+	series     []series
+}
+
+type metricType int
+
+const (
+	counterType metricType = iota
+	gaugeType
+	summaryType
+	histogramType
+)
+
+// series is one series of a family: its labels and its value, which for a
+// summary or a histogram is its count and sum.
+type series struct {
+	labels []labelPair
+	value  float64 // counter and gauge
+	count  uint64  // summary and histogram
+	sum    float64 // summary and histogram
+}
+
+type labelPair struct{ name, value string }
+
+// families gathers the registry as a scrape does. What cannot be gathered
+// is logged, as a scrape logs it, and the rest is read.
+func (m *HTTP) families() []family {
+	gathered, err := m.registry.Gather()
+	if err != nil {
+		scrapeLog{m.logger}.Println(err)
+	}
+	out := make([]family, 0, len(gathered))
+	for _, mf := range gathered {
+		f := family{name: mf.GetName(), help: mf.GetHelp()}
+		switch mf.GetType() {
+		case dto.MetricType_COUNTER:
+			f.typ = counterType
+		case dto.MetricType_SUMMARY:
+			f.typ = summaryType
+		case dto.MetricType_HISTOGRAM, dto.MetricType_GAUGE_HISTOGRAM:
+			f.typ = histogramType
+		default:
+			f.typ = gaugeType // gauges and untyped values
+		}
+		for _, mt := range mf.GetMetric() {
+			s := series{labels: make([]labelPair, len(mt.GetLabel()))}
+			for i, l := range mt.GetLabel() {
+				s.labels[i] = labelPair{l.GetName(), l.GetValue()}
+			}
+			switch {
+			case mt.Counter != nil:
+				s.value = mt.Counter.GetValue()
+			case mt.Gauge != nil:
+				s.value = mt.Gauge.GetValue()
+			case mt.Untyped != nil:
+				s.value = mt.Untyped.GetValue()
+			case mt.Summary != nil:
+				s.count, s.sum = mt.Summary.GetSampleCount(), mt.Summary.GetSampleSum()
+			case mt.Histogram != nil:
+				s.count, s.sum = mt.Histogram.GetSampleCount(), mt.Histogram.GetSampleSum()
+			}
+			f.series = append(f.series, s)
+		}
+		out = append(out, f)
+	}
+	return out
 }

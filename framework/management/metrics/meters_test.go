@@ -7,7 +7,7 @@ import (
 )
 
 func TestMetricNames(t *testing.T) {
-	m := New(Options{})
+	m := mustNew(t, Options{})
 	m.Sessions(func() int { return 1 }, 10, func() uint64 { return 0 })
 	m.Gauges(storeGauges)
 	observeSome(m)
@@ -33,7 +33,7 @@ func TestMetricNames(t *testing.T) {
 }
 
 func TestMetric(t *testing.T) {
-	m := New(Options{})
+	m := mustNew(t, Options{})
 	m.Gauges(storeGauges)
 	observeSome(m)
 

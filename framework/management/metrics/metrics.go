@@ -1,28 +1,32 @@
 // Package metrics records a service's HTTP metrics (requests by route,
-// status and outcome, with their durations) in a registry of its own,
-// with the Go runtime and process metrics and the service's own gauges,
-// and serves them for /actuator/prometheus in the Prometheus exposition
-// formats, named and tagged as Micrometer's Prometheus registry names
-// Spring Boot's, so that the dashboards made for Spring services work as
-// they are. meters.go reads the same registry back as Micrometer's meters,
-// for /actuator/metrics.
-//
-// The exposition is written here (exposition.go), with the standard
-// library only, as client_golang's promhttp wrote it, and the runtime and
-// process metrics (runtime.go, process.go) are those of its collectors:
-// linking client_golang, with prometheus/common, procfs and client_model,
-// cost a service about 0.9 MiB of idle memory and a quarter of its
-// start-up instructions, mostly in their package initialisation.
+// status and outcome, with their durations) in a Prometheus registry of
+// its own (github.com/prometheus/client_golang), with client_golang's Go
+// runtime and process collectors and the service's own gauges, and serves
+// them for /actuator/prometheus with client_golang's promhttp, named and
+// tagged as Micrometer's Prometheus registry names Spring Boot's, so that
+// the dashboards made for Spring services work as they are. meters.go
+// reads the same registry back as Micrometer's meters, for
+// /actuator/metrics.
 package metrics
 
 import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
 	"net/http"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/springport/greeter/framework/dispatch"
 )
@@ -34,6 +38,23 @@ type Options struct {
 	// publish http_server_requests_seconds as a histogram with Micrometer's
 	// buckets, rather than as a summary of count and sum.
 	PercentilesHistogram bool
+
+	// CommonTags are management.metrics.tags.*: labels every series
+	// carries, as Micrometer's common tags (Spring's dashboards select on
+	// application). Their names are made valid label names as Micrometer's
+	// PrometheusNamingConvention makes them (see TagName).
+	CommonTags map[string]string
+
+	// Exemplars attaches the trace and span of a recorded (sampled) span
+	// to the request timer's observation, as Micrometer Tracing does, so
+	// that a dashboard goes from a slow bucket to its trace. client_golang
+	// writes exemplars on a histogram's buckets only (OpenMetrics and
+	// protobuf), so they need PercentilesHistogram.
+	Exemplars bool
+
+	// Logger receives what a scrape could not gather (a service's gauge
+	// with an invalid name, say); the rest is still served.
+	Logger *slog.Logger
 }
 
 // HTTP records requests as Spring MVC's http.server.requests timer, which
@@ -45,8 +66,12 @@ type Options struct {
 // requests no route took share the dispatcher's fixed labels, and errors
 // are named by their Go type, of which the binary has a fixed number.
 type HTTP struct {
-	registry registry
-	requests *timers
+	registry *prometheus.Registry
+	// registerer registers in registry with the common tags added.
+	registerer prometheus.Registerer
+	requests   requestTimers
+	exemplars  bool
+	logger     *slog.Logger
 
 	mu     sync.RWMutex
 	series map[labels]*timer
@@ -56,11 +81,6 @@ type HTTP struct {
 	// hashing its labels: a few entries to compare, for the route's
 	// methods, statuses and errors. Written under mu, copied on write.
 	byRoute atomic.Pointer[[]*[]routeSeries]
-
-	// The Go runtime and process collectors are registered at the first
-	// read: building them reads the runtime metrics' descriptions, which
-	// would add to start-up for nothing until someone scrapes.
-	runtimeOnce sync.Once
 }
 
 // routeSeries is a series of a route, by the labels that vary within it.
@@ -75,16 +95,76 @@ type labels struct {
 	status                   int
 }
 
-// New creates the metrics and their registry.
-func New(opts Options) *HTTP {
-	m := &HTTP{
-		requests: newTimers("http_server_requests_seconds",
-			"Duration of HTTP server requests, by method, route pattern, status and error.", opts.PercentilesHistogram),
-		series: map[labels]*timer{},
+// reservedTags are the label names the framework's own metrics use: a
+// common tag of the same name would make two labels of one name.
+var reservedTags = append([]string{"le", "quantile", "name", "pool", "version"}, timerLabels...)
+
+// TagName is the label name of a common tag's key, as Micrometer's
+// PrometheusNamingConvention writes a tag key: every character that may
+// not be in a label name becomes _, and a key that starts with a digit
+// gets m_ in front.
+func TagName(key string) string {
+	name := invalidLabelChars.ReplaceAllString(key, "_")
+	if name != "" && name[0] >= '0' && name[0] <= '9' {
+		name = "m_" + name
 	}
-	m.registry.register(m.requests.collect)
-	return m
+	return name
 }
+
+var invalidLabelChars = regexp.MustCompile(`[^a-zA-Z0-9_]`)
+
+// CheckTag reports why key cannot be a common tag, or nil.
+func CheckTag(key string) error {
+	name := TagName(key)
+	switch {
+	case name == "":
+		return errors.New("a tag needs a name")
+	case slices.Contains(reservedTags, name):
+		return fmt.Errorf("the tag would be a label named %s, which the framework's metrics have already", name)
+	case len(name) > 1 && name[0] == '_' && name[1] == '_':
+		return fmt.Errorf("the tag would be a label named %s, and names that start with __ are Prometheus's own", name)
+	}
+	return nil
+}
+
+// New creates the metrics and their registry, with client_golang's Go
+// runtime and process collectors.
+func New(opts Options) (*HTTP, error) {
+	tags := prometheus.Labels{}
+	for _, key := range slices.Sorted(maps.Keys(opts.CommonTags)) {
+		if err := CheckTag(key); err != nil {
+			return nil, fmt.Errorf("management.metrics.tags.%s: %w", key, err)
+		}
+		tags[TagName(key)] = opts.CommonTags[key]
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	registry := prometheus.NewRegistry()
+	m := &HTTP{
+		registry:   registry,
+		registerer: prometheus.WrapRegistererWith(tags, registry),
+		requests:   newRequestTimers(opts.PercentilesHistogram),
+		exemplars:  opts.Exemplars && opts.PercentilesHistogram,
+		logger:     logger,
+		series:     map[labels]*timer{},
+	}
+	for _, c := range []prometheus.Collector{
+		m.requests.vec, m.requests.maxima,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	} {
+		if err := m.registerer.Register(c); err != nil {
+			return nil, fmt.Errorf("management.metrics.tags: %w", err)
+		}
+	}
+	return m, nil
+}
+
+// Registerer registers a service's own client_golang collectors in the
+// registry that /actuator/prometheus serves, with the common tags added.
+func (m *HTTP) Registerer() prometheus.Registerer { return m.registerer }
 
 // knownMethod reports whether a method is one of HTTP's own, which label
 // a request as they are; any other is "other". A switch, not a map: it
@@ -123,6 +203,12 @@ func (m *HTTP) Observe(o dispatch.Observation) {
 	end := o.End
 	if end.IsZero() { // an observer's caller that does not say when
 		end = time.Now()
+	}
+	if m.exemplars && o.Request != nil {
+		if sc := trace.SpanContextFromContext(o.Request.Context()); sc.IsSampled() {
+			t.recordWithTrace(o.Duration, clock(end), sc)
+			return
+		}
 	}
 	t.record(o.Duration, clock(end))
 }
@@ -185,7 +271,7 @@ func (m *HTTP) remember(id int, key labels, t *timer) {
 }
 
 // add makes the series of a label set, once: the hot path then neither
-// formats label values nor allocates.
+// formats label values nor looks up client_golang's children.
 func (m *HTTP) add(key labels) *timer {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -242,30 +328,45 @@ func errorName(err error) string {
 	return t.String()
 }
 
-// Handler serves every metric, in the format the scraper asks for.
+// ContentTypes are the representations promhttp writes, for the
+// dispatcher's negotiation (any other Accept is a 406): OpenMetrics,
+// Prometheus's text format, and its protobuf format, which Prometheus asks
+// for first when it scrapes native histograms.
+var ContentTypes = []string{
+	"text/plain;version=0.0.4;charset=utf-8",
+	"application/openmetrics-text;version=1.0.0;charset=utf-8",
+	"application/openmetrics-text;version=0.0.1;charset=utf-8",
+	"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited",
+}
+
+// Handler serves every metric with promhttp, in the format the scraper
+// asks for, gzipped when it accepts gzip. What cannot be gathered is
+// logged and left out; the rest is served.
 func (m *HTTP) Handler() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		serveExposition(w, r, m.gather())
+	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{
+		EnableOpenMetrics: true,
+		ErrorHandling:     promhttp.ContinueOnError,
+		ErrorLog:          scrapeLog{m.logger},
 	})
 }
 
-// gather reads every metric, the runtime and process metrics included.
-func (m *HTTP) gather() []family {
-	m.runtimeOnce.Do(func() {
-		m.registry.register(newGoCollector().collect, collectProcess)
-	})
-	return m.registry.gather()
+// scrapeLog is promhttp's error log on a slog.Logger.
+type scrapeLog struct{ logger *slog.Logger }
+
+func (l scrapeLog) Println(v ...any) {
+	l.logger.Warn("a scrape of /actuator/prometheus left metrics out", "error", fmt.Sprint(v...))
 }
 
 // Sessions reports the HTTP session store: the sessions it holds, the
 // most it holds, and how many it ended to make room for new ones (a
 // flood of cookie-less requests shows there first).
 func (m *HTTP) Sessions(active func() int, max int, evicted func() uint64) {
-	m.registry.register(func() []family {
-		return []family{
-			single("http_sessions_active", "HTTP sessions held now.", gaugeType, float64(active())),
-			single("http_sessions_max", "HTTP sessions held at most (server.servlet.session.max-sessions).", gaugeType, float64(max)),
-			single("http_sessions_evicted_total", "HTTP sessions ended to make room for new ones.", counterType, float64(evicted())),
-		}
-	})
+	m.registerer.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "http_sessions_active", Help: "HTTP sessions held now."},
+			func() float64 { return float64(active()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "http_sessions_max", Help: "HTTP sessions held at most (server.servlet.session.max-sessions)."},
+			func() float64 { return float64(max) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "http_sessions_evicted_total", Help: "HTTP sessions ended to make room for new ones."},
+			func() float64 { return float64(evicted()) }),
+	)
 }

@@ -34,7 +34,7 @@ func observeSome(m *HTTP) {
 }
 
 func TestObserve(t *testing.T) {
-	m := New(Options{})
+	m := mustNew(t, Options{})
 	observeSome(m)
 	text := scrape(m)
 	for _, want := range []string{
@@ -63,7 +63,7 @@ func TestObserve(t *testing.T) {
 }
 
 func TestPercentilesHistogram(t *testing.T) {
-	m := New(Options{PercentilesHistogram: true})
+	m := mustNew(t, Options{PercentilesHistogram: true})
 	observeSome(m)
 	text := scrape(m)
 	const series = `error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/a/{id}"`
@@ -127,7 +127,7 @@ func TestWindowMax(t *testing.T) {
 }
 
 func TestOpenMetrics(t *testing.T) {
-	m := New(Options{})
+	m := mustNew(t, Options{})
 	observeSome(m)
 	w := httptest.NewRecorder()
 	r := httptest.NewRequest("GET", "/metrics", nil)
@@ -154,7 +154,7 @@ func TestObserveByRouteID(t *testing.T) {
 		obs = append(obs, o, dispatch.Observation{Method: "HEAD", Route: "/a/{id}", RouteID: 7, Status: status, Duration: time.Millisecond, End: end},
 			dispatch.Observation{Method: "GET", Route: "/b", RouteID: 3, Status: status, Duration: time.Millisecond, End: end})
 	}
-	byID, byLabels := New(Options{}), New(Options{})
+	byID, byLabels := mustNew(t, Options{}), mustNew(t, Options{})
 	for _, o := range obs {
 		byID.Observe(o)
 		o.RouteID = 0
@@ -176,7 +176,7 @@ func TestObserveByRouteID(t *testing.T) {
 
 func TestObserveAllocatesNothingOnceWarm(t *testing.T) {
 	for _, histogram := range []bool{false, true} {
-		m := New(Options{PercentilesHistogram: histogram})
+		m := mustNew(t, Options{PercentilesHistogram: histogram})
 		o := dispatch.Observation{Method: "GET", Route: "/a", Status: 200, Duration: time.Millisecond, End: time.Now()}
 		m.Observe(o)
 		if n := testing.AllocsPerRun(100, func() { m.Observe(o) }); n != 0 {
@@ -186,7 +186,7 @@ func TestObserveAllocatesNothingOnceWarm(t *testing.T) {
 }
 
 func BenchmarkObserve(b *testing.B) {
-	m := New(Options{})
+	m := mustNew(b, Options{})
 	o := dispatch.Observation{Method: "GET", Route: "/a", Status: 200, Duration: time.Millisecond, End: time.Now()}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -202,7 +202,7 @@ func TestPromtool(t *testing.T) {
 		t.Skip("promtool is not on PATH (Debian's prometheus package has it): the exposition is not checked")
 	}
 	for _, histogram := range []bool{false, true} {
-		m := New(Options{PercentilesHistogram: histogram})
+		m := mustNew(t, Options{PercentilesHistogram: histogram})
 		m.Sessions(func() int { return 1 }, 10, func() uint64 { return 0 })
 		m.Gauges(storeGauges)
 		observeSome(m)

@@ -6,31 +6,37 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 )
 
-// timer is one series of a Micrometer timer: a count, a total time, the
-// maximum over a decaying window, and, with the percentiles histogram on,
-// a count per bucket. Every field is updated with atomics, so recording
-// neither locks nor allocates. Times are kept in nanoseconds.
+// timer is one series of a Micrometer timer: client_golang's summary (or
+// histogram, with the percentiles histogram on) of the series, found once
+// when the series is first seen, and the maximum over a decaying window,
+// which client_golang does not keep and Micrometer publishes as _max.
 type timer struct {
-	labels  []string // label values, in the order of timerLabels
-	count   atomic.Uint64
-	sum     atomic.Int64 // nanoseconds
-	max     windowMax
-	buckets []atomic.Uint64 // per bucket of timerBuckets, not cumulative; nil without the histogram
+	labels   []string // label values, in the order of timerLabels
+	observer prometheus.Observer
+	exemplar prometheus.ExemplarObserver // the histogram's; nil for a summary
+	max      windowMax                   // nanoseconds
 }
 
 func (t *timer) record(d time.Duration, now time.Duration) {
-	ns := int64(d)
-	t.count.Add(1)
-	t.sum.Add(ns)
-	t.max.record(ns, now)
-	if t.buckets != nil {
-		i, _ := slices.BinarySearch(timerBuckets, ns) // the first bound ≥ ns; len for +Inf
-		if i < len(t.buckets) {
-			t.buckets[i].Add(1)
-		}
+	t.observer.Observe(d.Seconds())
+	t.max.record(int64(d), now)
+}
+
+// recordWithTrace records d with the span it was traced by as the
+// exemplar of its bucket, labelled as Micrometer Tracing labels one.
+func (t *timer) recordWithTrace(d time.Duration, now time.Duration, span trace.SpanContext) {
+	if t.exemplar == nil {
+		t.record(d, now)
+		return
 	}
+	t.exemplar.ObserveWithExemplar(d.Seconds(), prometheus.Labels{
+		"trace_id": span.TraceID().String(), "span_id": span.SpanID().String()})
+	t.max.record(int64(d), now)
 }
 
 // Micrometer's TimeWindowMax defaults (DistributionStatisticConfig): the
@@ -133,70 +139,76 @@ func micrometerBuckets(lo, hi int64) []int64 {
 	return slices.Compact(bounds)
 }
 
-// timerLabels are the tags of http.server.requests, in the order
-// Micrometer's Prometheus registry writes them (by name).
+// timerLabels are the tags of http.server.requests.
 var timerLabels = []string{"error", "exception", "method", "outcome", "status", "uri"}
 
-// timers is a Micrometer timer as a collector: per label set, a summary
-// of count and sum (or a histogram, with the percentiles histogram on)
-// named name_seconds, and a gauge name_seconds_max, as Micrometer's
-// Prometheus registry writes a timer.
-type timers struct {
-	name, help string
-	histogram  bool
-	now        func() time.Time
+const (
+	timerName = "http_server_requests_seconds"
+	timerHelp = "Duration of HTTP server requests, by method, route pattern, status and error."
+)
+
+// requestTimers is Micrometer's http.server.requests timer as Micrometer's
+// Prometheus registry writes it: per label set, client_golang's summary of
+// count and sum (or histogram, with the percentiles histogram on) named
+// http_server_requests_seconds, and a gauge http_server_requests_seconds_max.
+type requestTimers struct {
+	vec       *prometheus.MetricVec // a *SummaryVec's or *HistogramVec's
+	observers func(values ...string) prometheus.Observer
+	maxima    *maxima
+}
+
+func newRequestTimers(histogram bool) requestTimers {
+	ts := requestTimers{maxima: &maxima{
+		desc: prometheus.NewDesc(timerName+"_max", timerHelp+" Maximum over the last two minutes.", timerLabels, nil),
+		now:  time.Now,
+	}}
+	if histogram {
+		buckets := make([]float64, len(timerBuckets))
+		for i, b := range timerBuckets {
+			buckets[i] = time.Duration(b).Seconds()
+		}
+		v := prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: timerName, Help: timerHelp, Buckets: buckets}, timerLabels)
+		ts.vec, ts.observers = v.MetricVec, v.WithLabelValues
+	} else {
+		// A summary without objectives is a count and a sum, as
+		// Micrometer's timer without percentiles.
+		v := prometheus.NewSummaryVec(prometheus.SummaryOpts{Name: timerName, Help: timerHelp}, timerLabels)
+		ts.vec, ts.observers = v.MetricVec, v.WithLabelValues
+	}
+	return ts
+}
+
+// add makes the series of the label values, once per label set.
+func (ts *requestTimers) add(values ...string) *timer {
+	t := &timer{labels: values, observer: ts.observers(values...)}
+	t.exemplar, _ = t.observer.(prometheus.ExemplarObserver)
+	ts.maxima.add(t)
+	return t
+}
+
+// maxima is the collector of the timers' _max gauges.
+type maxima struct {
+	desc *prometheus.Desc
+	now  func() time.Time
 
 	mu  sync.RWMutex
 	all []*timer
 }
 
-func newTimers(name, help string, histogram bool) *timers {
-	return &timers{name: name, help: help, histogram: histogram, now: time.Now}
+func (c *maxima) add(t *timer) {
+	c.mu.Lock()
+	c.all = append(c.all, t)
+	c.mu.Unlock()
 }
 
-// add makes the series of the label values, once per label set.
-func (ts *timers) add(values ...string) *timer {
-	t := &timer{labels: values}
-	if ts.histogram {
-		t.buckets = make([]atomic.Uint64, len(timerBuckets))
-	}
-	ts.mu.Lock()
-	ts.all = append(ts.all, t)
-	ts.mu.Unlock()
-	return t
-}
+func (c *maxima) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
 
-// collect reads every series: the timer's family and its _max gauge.
-func (ts *timers) collect() []family {
-	ts.mu.RLock()
-	all := slices.Clone(ts.all)
-	ts.mu.RUnlock()
-	durations := family{name: ts.name, help: ts.help, typ: summaryType, series: make([]series, 0, len(all))}
-	if ts.histogram {
-		durations.typ = histogramType
-	}
-	maxima := family{name: ts.name + "_max", help: ts.help + " Maximum over the last two minutes.", typ: gaugeType,
-		series: make([]series, 0, len(all))}
-	now := clock(ts.now())
+func (c *maxima) Collect(ch chan<- prometheus.Metric) {
+	c.mu.RLock()
+	all := slices.Clone(c.all)
+	c.mu.RUnlock()
+	now := clock(c.now())
 	for _, t := range all {
-		labels := make([]labelPair, len(timerLabels))
-		for i, name := range timerLabels {
-			labels[i] = labelPair{name, t.labels[i]}
-		}
-		s := series{labels: labels, count: t.count.Load(), sum: time.Duration(t.sum.Load()).Seconds()}
-		if ts.histogram {
-			s.buckets = make([]bucket, len(timerBuckets))
-			var cumulative uint64
-			for i, b := range timerBuckets {
-				cumulative += t.buckets[i].Load()
-				s.buckets[i] = bucket{time.Duration(b).Seconds(), cumulative}
-			}
-			// A record between the loads above can leave count short of
-			// the buckets; Prometheus wants +Inf (the count) to cover them.
-			s.count = max(s.count, cumulative)
-		}
-		durations.series = append(durations.series, s)
-		maxima.series = append(maxima.series, series{labels: labels, value: time.Duration(t.max.poll(now)).Seconds()})
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, time.Duration(t.max.poll(now)).Seconds(), t.labels...)
 	}
-	return []family{durations, maxima}
 }
