@@ -355,10 +355,10 @@ func TestDashboardAgainstPrometheus(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The tag application="greeter" that the panels select is to come
-	// from greeter's embedded settings
-	// (management.metrics.tags.application=${app.application.name}, issue
-	// 21); the test sets nothing of it, so that it checks the defaults.
+	// The tag application="greeter" that the panels select comes from
+	// greeter's packaged settings
+	// (management.metrics.tags.application=${app.application.name}); the
+	// test sets nothing of it, so that it checks those defaults.
 	args := []string{
 		"--management.server.port=0", // scraped on its own port, as in production
 		"--management.endpoints.web.exposure.include=health,prometheus",
