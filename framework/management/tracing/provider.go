@@ -135,7 +135,7 @@ func New(opts Options) (*Tracing, error) {
 		sdktrace.WithBatcher(exporter, sdktrace.WithExportTimeout(opts.Timeout),
 			sdktrace.WithMaxQueueSize(maxQueueSize), sdktrace.WithMaxExportBatchSize(maxBatchSize), sdktrace.WithBatchTimeout(batchDelay)),
 		sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.TraceIDRatioBased(opts.Probability))),
-		sdktrace.WithSpanLimits(spanLimits),
+		sdktrace.WithRawSpanLimits(spanLimits),
 		sdktrace.WithResource(res),
 	)
 	return t, nil
@@ -155,7 +155,8 @@ var spanLimits = sdktrace.SpanLimits{
 }
 
 // retryPolicy is how a batch that the collector refuses for now (429,
-// 502, 503, 504, or a connection that failed on the way) is sent again,
+// 502, 503, 504), or whose connection failed in a way net/http calls
+// temporary (a reset, a timeout), is sent again,
 // as the OTLP specification asks: after a back-off that doubles each
 // time (randomised by half either way), or after the collector's
 // Retry-After when that is longer; never past the export's timeout, so

@@ -46,7 +46,7 @@ func TestResourceAttributesPrecedence(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, kv := range res.Attributes() {
-		got[string(kv.Key)] = kv.Value.Emit()
+		got[string(kv.Key)] = kv.Value.String()
 	}
 	want := map[string]string{"deployment.environment": "prod", "host.name": "from-setting", "service.namespace": "shop",
 		"service.version": "v9", "process.runtime.name": "from-variable", "service.name": "greeter", "telemetry.sdk.language": "go"}
