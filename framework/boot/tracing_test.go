@@ -361,6 +361,16 @@ func TestTracingSettingsWinOverOTELVariables(t *testing.T) {
 	if n := len(elsewhere.requests()); n != 0 {
 		t.Errorf("%d exports went to OTEL_EXPORTER_OTLP_ENDPOINT, which the setting overrides", n)
 	}
+
+	// The endpoint set empty turns export off, whatever the variable says.
+	off := start(t, []string{"--management.otlp.tracing.endpoint="}, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": elsewhere.URL})
+	send(t, nil, "GET", off.URL+"/hello/7", "", traceparent)
+	if err := off.Stop(); err != nil { // the spans still queued would be sent now
+		t.Fatal(err)
+	}
+	if n := len(elsewhere.requests()); n != 0 {
+		t.Errorf("management.otlp.tracing.endpoint is set empty, and %d exports went to OTEL_EXPORTER_OTLP_ENDPOINT", n)
+	}
 }
 
 // TestRefusedBatchIsRetried: a batch the receiver refuses with a 503 is
