@@ -34,7 +34,7 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"management.endpoint.env.show-values":        "always shows values in /actuator/env (secrets stay masked); never, when-authorized",
 		"management.server.port":                     "a separate port for /actuator (-1: the service's)",
 		"management.metrics.enabled":                 "record request metrics for /actuator/prometheus and /actuator/metrics",
-		"management.tracing.enabled":                 "record a span per request when management.otlp.tracing.endpoint is set",
+		"management.tracing.enabled":                 "record a span per request when spans have an endpoint (management.otlp.tracing.endpoint, or OTEL_EXPORTER_OTLP_ENDPOINT)",
 		"management.tracing.sampling.probability":    "share of the traces that start here that are recorded (0 to 1); a caller's traceparent decides for its own",
 		"management.otlp.tracing.endpoint":           "OTLP/HTTP URL spans are sent to, e.g. http://localhost:4318/v1/traces (unset: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces; none: no spans recorded)",
 		"management.otlp.tracing.timeout":            "bound on each span export, its retries included, and on the last one at shutdown (unset: OTEL_EXPORTER_OTLP_TIMEOUT, in ms)",
@@ -60,12 +60,6 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"management.metrics.distribution.percentiles-histogram.http.server.requests": "publish http_server_requests_seconds as a histogram with Micrometer's buckets (_bucket), not only _count, _sum and _max",
 	}
 })
-
-// The prefixes of the framework's maps of settings.
-const (
-	tracingHeaders     = "management.otlp.tracing.headers."
-	resourceAttributes = "management.opentelemetry.resource-attributes."
-)
 
 // A Setting is one setting a service reads, as --help and the
 // configuration reference list it.

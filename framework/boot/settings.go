@@ -157,6 +157,12 @@ func bindActuatorSettings(b *config.Binder, env *config.Environment) actuatorSet
 	}
 }
 
+// The prefixes of the tracing settings that are maps, a key per entry.
+const (
+	tracingHeaders     = "management.otlp.tracing.headers."
+	resourceAttributes = "management.opentelemetry.resource-attributes."
+)
+
 // bindTracingSettings reads Spring Boot's tracing settings, and
 // OpenTelemetry's variables (OTEL_EXPORTER_OTLP_ENDPOINT...; see
 // tracing.BindVariables), which stand in for the settings that are not
