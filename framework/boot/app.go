@@ -257,8 +257,10 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	// documents.
 	buildInfo, _ := debug.ReadBuildInfo()
 	topts := s.management.tracing
-	topts.Service, topts.Version, topts.Logger = svc.Name, moduleVersion(buildInfo), a.Logger(tracingLogger)
-	a.tracing = tracing.New(topts)
+	topts.DefaultService, topts.Version, topts.Logger = svc.Name, moduleVersion(buildInfo), a.Logger(tracingLogger)
+	if a.tracing, err = tracing.New(topts); err != nil {
+		return nil, fmt.Errorf("tracing: %w", err)
+	}
 
 	// Routes: the service's own, its OpenAPI document, the management
 	// endpoints. The catalog lists the routes of both ports for

@@ -34,10 +34,12 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"management.endpoint.env.show-values":        "always shows values in /actuator/env (secrets stay masked); never, when-authorized",
 		"management.server.port":                     "a separate port for /actuator (-1: the service's)",
 		"management.metrics.enabled":                 "record request metrics for /actuator/prometheus and /actuator/metrics",
-		"management.tracing.enabled":                 "record a span per request when management.otlp.tracing.endpoint is set",
+		"management.tracing.enabled":                 "record a span per request when spans have an endpoint (management.otlp.tracing.endpoint, or OTEL_EXPORTER_OTLP_ENDPOINT)",
 		"management.tracing.sampling.probability":    "share of the traces that start here that are recorded (0 to 1); a caller's traceparent decides for its own",
-		"management.otlp.tracing.endpoint":           "OTLP/HTTP URL spans are sent to, e.g. http://localhost:4318/v1/traces (empty: no spans recorded)",
-		"management.otlp.tracing.timeout":            "bound on each span export, and on the last one at shutdown",
+		"management.otlp.tracing.endpoint":           "OTLP/HTTP URL spans are sent to, e.g. http://localhost:4318/v1/traces (unset: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces; none: no spans recorded)",
+		"management.otlp.tracing.timeout":            "bound on each span export, its retries included, and on the last one at shutdown (unset: OTEL_EXPORTER_OTLP_TIMEOUT, in ms)",
+		"management.otlp.tracing.compression":        "none or gzip: how span exports are compressed (unset: OTEL_EXPORTER_OTLP_COMPRESSION)",
+		"app.application.name":                       "the application's name, the service.name of its spans (OTEL_SERVICE_NAME overrides it); unset, the service's own name",
 		"logging.format":                             "text or json log lines on stdout",
 		"logging.level.root":                         "level of every logger: TRACE, DEBUG, INFO, WARN, ERROR, OFF; --logging.level.<name> sets the logger <name> and those below it (<service>, <service>.dispatch, <service>.accesslog, ...; see /actuator/loggers) or a group (web, and the service's own)",
 		"management.endpoint.health.show-details":    "always shows the health components' details; never, when-authorized",
@@ -104,9 +106,22 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 			if name, ok := healthGroupName(key); ok && s.Help == "" {
 				s.Help = "the health components of the health group " + name
 			}
+			if name, ok := strings.CutPrefix(key, tracingHeaders); ok && s.Help == "" {
+				s.Help = "the header " + name + " of every span export"
+			}
+			if name, ok := strings.CutPrefix(key, resourceAttributes); ok && s.Help == "" {
+				s.Help = "the resource attribute " + name + " of the spans"
+			}
 			list = append(list, s)
 		}
 	}
+	// The framework's maps, a key per entry, bound only for the keys
+	// that are set.
+	list = append(list,
+		Setting{Key: tracingHeaders + "<name>", Help: "the HTTP header <name> sent with every span export (" + tracingHeaders +
+			"authorization: Authorization), a secret, masked; none set: the pairs name=value of OTEL_EXPORTER_OTLP_HEADERS, comma-separated, percent-encoded"},
+		Setting{Key: resourceAttributes + "<key>", Help: "the attribute <key> of the spans' resource, set or overridden (deployment.environment); " +
+			"the pairs key=value of OTEL_RESOURCE_ATTRIBUTES set them too, beneath these"})
 	// The settings the loader reads itself, last: they are never bound.
 	for _, l := range config.LoaderSettings() {
 		key := l.Key

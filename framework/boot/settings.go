@@ -1,6 +1,7 @@
 package boot
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -108,7 +109,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			histogramSet: isSet(env, histogramKey),
 			tags:         bindCommonTags(b),
 			actuator:     bindActuatorSettings(b, env),
-			tracing:      bindTracingSettings(b),
+			tracing:      bindTracingSettings(b, env),
 		},
 		openapiUI: config.Bind(b, "app.openapi.ui.enabled", false, config.Bool),
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
@@ -188,16 +189,44 @@ func bindCommonTags(b *config.Binder) map[string]string {
 	return tags
 }
 
-// bindTracingSettings reads Spring Boot's tracing settings. Spans are
-// recorded only with an OTLP endpoint to send them to; Spring's defaults
-// are kept otherwise (enabled, 10% of the traces that start here, 10 s per
-// export).
-func bindTracingSettings(b *config.Binder) tracing.Options {
+// The prefixes of the tracing settings that are maps, a key per entry.
+const (
+	tracingHeaders     = "management.otlp.tracing.headers."
+	resourceAttributes = "management.opentelemetry.resource-attributes."
+)
+
+// bindTracingSettings reads Spring Boot's tracing settings, and
+// OpenTelemetry's variables (OTEL_EXPORTER_OTLP_ENDPOINT...; see
+// tracing.BindVariables), which stand in for the settings that are not
+// set, as the defaults: a setting the service was given wins, as an
+// OpenTelemetry SDK's configuration in code wins over its variables.
+// Spans are recorded only with an OTLP endpoint to send them to;
+// Spring's defaults are kept otherwise (enabled, 10% of the traces that
+// start here, 10 s per export, no compression).
+func bindTracingSettings(b *config.Binder, env *config.Environment) tracing.Options {
+	otel := tracing.BindVariables(b)
+	// The headers are a map, a key per header (as Spring binds
+	// Map<String, String>), found in the settings files and the command
+	// line; the environment cannot list its variables, so there it is
+	// OTEL_EXPORTER_OTLP_HEADERS that sets them.
+	headers := map[string]string{}
+	for _, key := range env.KeysWithPrefix(tracingHeaders) {
+		name := strings.TrimPrefix(key, tracingHeaders)
+		headers[name] = config.Bind(b, key, "", tracing.HeaderValue(name))
+	}
+	if len(headers) == 0 {
+		headers = otel.Headers
+	}
 	return tracing.Options{
-		Enabled:     config.Bind(b, "management.tracing.enabled", true, config.Bool),
-		Probability: config.Bind(b, "management.tracing.sampling.probability", 0.1, config.Probability),
-		Endpoint:    config.Bind(b, "management.otlp.tracing.endpoint", "", config.URL("http", "https")),
-		Timeout:     config.Bind(b, "management.otlp.tracing.timeout", 10*time.Second, atLeast100ms),
+		Enabled:            config.Bind(b, "management.tracing.enabled", true, config.Bool),
+		Probability:        config.Bind(b, "management.tracing.sampling.probability", 0.1, config.Probability),
+		Endpoint:           config.Bind(b, "management.otlp.tracing.endpoint", otel.Endpoint, tracing.ParseEndpoint),
+		Headers:            headers,
+		Compression:        config.Bind(b, "management.otlp.tracing.compression", cmp.Or(otel.Compression, "none"), tracing.ParseCompression),
+		Timeout:            config.Bind(b, "management.otlp.tracing.timeout", cmp.Or(otel.Timeout, 10*time.Second), atLeast100ms),
+		Service:            config.Bind(b, "app.application.name", "", config.String),
+		ResourceAttributes: config.BindPrefixed(b, resourceAttributes, nil, config.String),
+		Variables:          otel,
 	}
 }
 

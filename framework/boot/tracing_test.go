@@ -5,11 +5,15 @@ package boot_test
 // lines and problem documents, with tracing on and off.
 
 import (
+	"compress/gzip"
 	"encoding/hex"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +22,8 @@ import (
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 // The caller's trace in the tests: a traceparent is
@@ -32,49 +38,102 @@ const (
 )
 
 // otlpReceiver is a collector's OTLP/HTTP endpoint inside the test: it
-// decodes every export request as a collector would and keeps its spans.
+// decodes every export request as a collector would (gzip-compressed
+// ones too) and keeps the requests and their spans. answer, when set,
+// says what it answers to its nth request (from 0): false when it has
+// refused it.
 type otlpReceiver struct {
 	*httptest.Server
-	mu    sync.Mutex
-	spans []*tracepb.Span
+	answer  func(n int, w http.ResponseWriter) bool
+	mu      sync.Mutex
+	exports []otlpExport // every request, accepted or not
+	spans   []*tracepb.Span
+}
+
+// otlpExport is one export request as the receiver got it.
+type otlpExport struct {
+	path     string
+	header   http.Header
+	gzipped  bool
+	resource map[string]any // the attributes of its resources
+	accepted bool
 }
 
 func newOTLPReceiver(t *testing.T) *otlpReceiver {
 	rcv := &otlpReceiver{}
 	rcv.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
+		e := otlpExport{path: r.URL.Path, header: r.Header.Clone(), resource: map[string]any{}}
+		var body io.Reader = r.Body
+		if r.Header.Get("Content-Encoding") == "gzip" {
+			zr, err := gzip.NewReader(r.Body)
+			if err != nil {
+				t.Errorf("the receiver got a gzip export that is not gzip: %v", err)
+				http.Error(w, "bad gzip", http.StatusBadRequest)
+				return
+			}
+			e.gzipped, body = true, zr
+		}
+		raw, err := io.ReadAll(body)
 		var req collectorpb.ExportTraceServiceRequest
 		if err == nil {
-			err = proto.Unmarshal(body, &req)
+			err = proto.Unmarshal(raw, &req)
 		}
-		if r.Method != http.MethodPost || r.URL.Path != "/v1/traces" || r.Header.Get("Content-Type") != "application/x-protobuf" || err != nil {
+		if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/x-protobuf" || err != nil {
 			t.Errorf("the receiver got %s %s (%s), not an OTLP/HTTP protobuf export: %v", r.Method, r.URL.Path, r.Header.Get("Content-Type"), err)
 			http.Error(w, "not an export", http.StatusBadRequest)
 			return
 		}
+		for _, rs := range req.ResourceSpans {
+			maps.Copy(e.resource, attrs(rs.Resource.GetAttributes()))
+		}
 		rcv.mu.Lock()
+		defer rcv.mu.Unlock()
+		e.accepted = rcv.answer == nil || rcv.answer(len(rcv.exports), w)
+		rcv.exports = append(rcv.exports, e)
+		if !e.accepted {
+			return
+		}
 		for _, rs := range req.ResourceSpans {
 			for _, ss := range rs.ScopeSpans {
 				rcv.spans = append(rcv.spans, ss.Spans...)
 			}
 		}
-		rcv.mu.Unlock()
 		w.Header().Set("Content-Type", "application/x-protobuf")
 	}))
 	t.Cleanup(rcv.Close)
 	return rcv
 }
 
+// received returns the spans of the exports accepted.
 func (rcv *otlpReceiver) received() []*tracepb.Span {
 	rcv.mu.Lock()
 	defer rcv.mu.Unlock()
 	return append([]*tracepb.Span(nil), rcv.spans...)
 }
 
-// attrs returns a span's attributes as strings, integers printed.
-func attrs(s *tracepb.Span) map[string]any {
+// requests returns every export request received.
+func (rcv *otlpReceiver) requests() []otlpExport {
+	rcv.mu.Lock()
+	defer rcv.mu.Unlock()
+	return append([]otlpExport(nil), rcv.exports...)
+}
+
+// waitForSpans waits, polling, until the receiver has accepted n spans,
+// and returns them by name. The SDK sends a batch every 5 s.
+func (rcv *otlpReceiver) waitForSpans(t *testing.T, n int) map[string]*tracepb.Span {
+	t.Helper()
+	boottest.WaitFor(t, strconv.Itoa(n)+" spans at the receiver", func() bool { return len(rcv.received()) >= n })
+	byName := map[string]*tracepb.Span{}
+	for _, sp := range rcv.received() {
+		byName[sp.Name] = sp
+	}
+	return byName
+}
+
+// attrs returns attributes as strings and integers.
+func attrs(kvs []*commonpb.KeyValue) map[string]any {
 	m := map[string]any{}
-	for _, kv := range s.Attributes {
+	for _, kv := range kvs {
 		switch v := kv.Value.Value.(type) {
 		case *commonpb.AnyValue_StringValue:
 			m[kv.Key] = v.StringValue
@@ -141,7 +200,7 @@ func TestTracingExportsASpanPerRequest(t *testing.T) {
 	want := map[string]any{"http.request.method": "GET", "http.route": "/hello/{n}", "url.path": "/hello/7",
 		"url.scheme": "http", "server.address": "127.0.0.1", "client.address": "127.0.0.1",
 		"http.response.status_code": int64(200), "network.protocol.version": "1.1"}
-	got := attrs(hello)
+	got := attrs(hello.Attributes)
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("%s: %s=%v, want %v (all: %v)", hello.Name, k, got[k], v, got)
@@ -150,7 +209,7 @@ func TestTracingExportsASpanPerRequest(t *testing.T) {
 	if failure.Status.GetCode() != tracepb.Status_STATUS_CODE_ERROR || hello.Status.GetCode() == tracepb.Status_STATUS_CODE_ERROR {
 		t.Errorf("statuses: %v for the 500, %v for the 200; want only the 500's an error", failure.Status, hello.Status)
 	}
-	if a := attrs(unmatched); a["http.route"] != nil || a["http.response.status_code"] != int64(404) || len(unmatched.ParentSpanId) != 0 {
+	if a := attrs(unmatched.Attributes); a["http.route"] != nil || a["http.response.status_code"] != int64(404) || len(unmatched.ParentSpanId) != 0 {
 		t.Errorf("the unmatched request's span: %v, parent %x; want a root span with a 404 and no route", a, unmatched.ParentSpanId)
 	}
 
@@ -190,5 +249,191 @@ func TestTracingOffPropagatesTheCallersTrace(t *testing.T) {
 	}
 	if spans := rcv.received(); len(spans) != 0 {
 		t.Errorf("management.tracing.enabled=false, and %d spans were exported", len(spans))
+	}
+}
+
+// TestTracingSettingsReachTheReceiver: the headers, the compression, the
+// application's name and the resource attributes that the settings give
+// reach the receiver with the spans, which the test waits for as they
+// come, in batches; OTEL_RESOURCE_ATTRIBUTES adds to the resource, and
+// its service.name yields to app.application.name. The resource names
+// the instance, the host and the process, not its command line.
+func TestTracingSettingsReachTheReceiver(t *testing.T) {
+	t.Parallel()
+	rcv := newOTLPReceiver(t)
+	s := start(t, []string{"--management.otlp.tracing.endpoint=" + rcv.URL + "/v1/traces", "--management.tracing.sampling.probability=1",
+		"--management.otlp.tracing.compression=gzip", "--management.otlp.tracing.headers.authorization=Bearer hunter2",
+		"--management.otlp.tracing.headers.X-Tenant=blue", "--app.application.name=orders",
+		"--management.opentelemetry.resource-attributes.deployment.environment=prod"},
+		map[string]string{"OTEL_RESOURCE_ATTRIBUTES": "service.namespace=shop,service.name=from-attributes"})
+
+	send(t, nil, "GET", s.URL+"/hello/7", "", traceparent)
+	send(t, nil, "GET", s.URL+"/fail", "") // a trace of its own
+	spans := rcv.waitForSpans(t, 2)
+	hello, failure := spans["GET /hello/{n}"], spans["GET /fail"]
+	if hello == nil || failure == nil || hex.EncodeToString(hello.TraceId) != callerTrace || len(failure.ParentSpanId) != 0 {
+		t.Fatalf("spans %v: want GET /hello/{n} in the caller's trace and GET /fail a root span", spans)
+	}
+	e := rcv.requests()[0]
+	if !e.gzipped || e.header.Get("Authorization") != "Bearer hunter2" || e.header.Get("X-Tenant") != "blue" || e.path != "/v1/traces" {
+		t.Errorf("export to %s, gzipped %v, headers %v; want gzip with the headers set", e.path, e.gzipped, e.header)
+	}
+	host, _ := os.Hostname()
+	want := map[string]any{"service.name": "orders", "deployment.environment": "prod", "service.namespace": "shop",
+		"host.name": host, "process.pid": int64(os.Getpid()), "process.runtime.name": "go", "telemetry.sdk.language": "go"}
+	for k, v := range want {
+		if e.resource[k] != v {
+			t.Errorf("resource %s=%v, want %v (all: %v)", k, e.resource[k], v, e.resource)
+		}
+	}
+	if id, _ := e.resource["service.instance.id"].(string); len(id) != 36 {
+		t.Errorf("service.instance.id %q, want a UUID", id)
+	}
+	for k := range e.resource {
+		if strings.HasPrefix(k, "process.command") {
+			t.Errorf("the resource has %s: the command line, which may hold secrets, stays out", k)
+		}
+	}
+}
+
+// TestTracingHeadersAreMasked: the headers' values are secrets, masked in
+// /actuator/env even when it shows values.
+func TestTracingHeadersAreMasked(t *testing.T) {
+	t.Parallel()
+	s := start(t, append([]string{"--management.otlp.tracing.headers.x-api=hunter2"}, exposeEnv...),
+		map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "authorization=hunter2"})
+	if p := readProperty(t, s, "management.otlp.tracing.headers.x-api"); p.value != "******" {
+		t.Errorf("management.otlp.tracing.headers.x-api shows %q, want it masked", p.value)
+	}
+	if status, body := get(t, s.URL+"/actuator/env"); status != 200 || strings.Contains(body, "hunter2") {
+		t.Errorf("/actuator/env: %d, and shows a header's value:\n%s", status, body)
+	}
+}
+
+// TestOTELVariablesAlone: OpenTelemetry's variables work as in any SDK,
+// read from the environment the service was given: an endpoint alone
+// turns export on, to its /v1/traces; headers, compression and resource
+// attributes come with it; OTEL_SERVICE_NAME names the service over
+// app.application.name.
+func TestOTELVariablesAlone(t *testing.T) {
+	t.Parallel()
+	rcv := newOTLPReceiver(t)
+	s := start(t, []string{"--app.application.name=orders"}, map[string]string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT":    rcv.URL,
+		"OTEL_EXPORTER_OTLP_HEADERS":     "authorization=Bearer%20t0ken,x-tenant=blue",
+		"OTEL_EXPORTER_OTLP_COMPRESSION": "gzip",
+		"OTEL_SERVICE_NAME":              "from-otel",
+		"OTEL_RESOURCE_ATTRIBUTES":       "deployment.environment=staging",
+	})
+	send(t, nil, "GET", s.URL+"/hello/7", "", traceparent) // sampled by the caller
+	if spans := rcv.waitForSpans(t, 1); spans["GET /hello/{n}"] == nil {
+		t.Fatalf("spans %v, want GET /hello/{n}", spans)
+	}
+	e := rcv.requests()[0]
+	if e.path != "/v1/traces" || !e.gzipped || e.header.Get("Authorization") != "Bearer t0ken" || e.header.Get("X-Tenant") != "blue" {
+		t.Errorf("export to %s, gzipped %v, headers %v", e.path, e.gzipped, e.header)
+	}
+	if e.resource["service.name"] != "from-otel" || e.resource["deployment.environment"] != "staging" {
+		t.Errorf("resource %v, want service.name from OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES' attribute", e.resource)
+	}
+}
+
+// TestTracingSettingsWinOverOTELVariables: a setting the service was
+// given wins over OpenTelemetry's variable for the same thing.
+func TestTracingSettingsWinOverOTELVariables(t *testing.T) {
+	t.Parallel()
+	rcv, elsewhere := newOTLPReceiver(t), newOTLPReceiver(t)
+	s := start(t, []string{"--management.otlp.tracing.endpoint=" + rcv.URL + "/v1/traces", "--management.otlp.tracing.compression=none",
+		"--management.otlp.tracing.headers.x-tenant=from-setting"}, map[string]string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT":    elsewhere.URL,
+		"OTEL_EXPORTER_OTLP_HEADERS":     "x-tenant=from-variable,x-other=1",
+		"OTEL_EXPORTER_OTLP_COMPRESSION": "gzip",
+	})
+	send(t, nil, "GET", s.URL+"/hello/7", "", traceparent)
+	rcv.waitForSpans(t, 1)
+	e := rcv.requests()[0]
+	if e.gzipped || e.header.Get("X-Tenant") != "from-setting" || e.header.Get("X-Other") != "" {
+		t.Errorf("gzipped %v, headers %v; want the settings' (no gzip, only their headers)", e.gzipped, e.header)
+	}
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(elsewhere.requests()); n != 0 {
+		t.Errorf("%d exports went to OTEL_EXPORTER_OTLP_ENDPOINT, which the setting overrides", n)
+	}
+
+	// The endpoint set empty turns export off, whatever the variable says.
+	off := start(t, []string{"--management.otlp.tracing.endpoint="}, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": elsewhere.URL})
+	send(t, nil, "GET", off.URL+"/hello/7", "", traceparent)
+	if err := off.Stop(); err != nil { // the spans still queued would be sent now
+		t.Fatal(err)
+	}
+	if n := len(elsewhere.requests()); n != 0 {
+		t.Errorf("management.otlp.tracing.endpoint is set empty, and %d exports went to OTEL_EXPORTER_OTLP_ENDPOINT", n)
+	}
+}
+
+// TestRefusedBatchIsRetried: a batch the receiver refuses with a 503 is
+// sent again, and its spans arrive once.
+func TestRefusedBatchIsRetried(t *testing.T) {
+	t.Parallel()
+	rcv := newOTLPReceiver(t)
+	rcv.answer = func(n int, w http.ResponseWriter) bool {
+		if n == 0 {
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return false
+		}
+		return true
+	}
+	s := start(t, []string{"--management.otlp.tracing.endpoint=" + rcv.URL + "/v1/traces", "--management.otlp.tracing.timeout=3s"}, nil)
+	send(t, nil, "GET", s.URL+"/hello/7", "", traceparent)
+	rcv.waitForSpans(t, 1)
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if reqs, spans := rcv.requests(), rcv.received(); len(reqs) != 2 || reqs[0].accepted || len(spans) != 1 {
+		t.Errorf("%d requests (the first accepted: %v), %d spans; want a refusal, then the span once", len(reqs), reqs[0].accepted, len(spans))
+	}
+}
+
+// TestBadTracingSettingsAreRefused: a bad tracing setting or OTEL_*
+// variable stops start-up, the report naming it, its value (a header's
+// masked), its origin and why.
+func TestBadTracingSettingsAreRefused(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args []string
+		env  map[string]string
+		want []string
+	}{
+		{[]string{"--management.otlp.tracing.compression=brotli"}, nil, []string{"Property: management.otlp.tracing.compression",
+			`Value: "brotli"`, "Origin: command-line argument --management.otlp.tracing.compression=brotli", "Reason: want one of none, gzip"}},
+		{[]string{"--management.otlp.tracing.endpoint=localhost:4318"}, nil, []string{"Property: management.otlp.tracing.endpoint",
+			"Reason: want an http:// or https:// URL with a host"}},
+		{[]string{"--management.otlp.tracing.headers.x(tenant)=hunter2"}, nil, []string{"Property: management.otlp.tracing.headers.x(tenant)",
+			`Value: "******"`, "Origin: command-line argument --management.otlp.tracing.headers.x(tenant)\n", `Reason: "x(tenant)" is not an HTTP header name`}},
+		{nil, map[string]string{"OTEL_EXPORTER_OTLP_COMPRESSION": "zstd"}, []string{"Property: OTEL_EXPORTER_OTLP_COMPRESSION",
+			`Value: "zstd"`, "Origin: environment variable OTEL_EXPORTER_OTLP_COMPRESSION", "Reason: want one of none, gzip"}},
+		{nil, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "collector:4318"}, []string{"Property: OTEL_EXPORTER_OTLP_ENDPOINT",
+			`Value: "collector:4318"`, "Origin: environment variable OTEL_EXPORTER_OTLP_ENDPOINT", "Reason: want an http:// or https:// URL"}},
+		{nil, map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "authorization: Bearer hunter2"}, []string{"Property: OTEL_EXPORTER_OTLP_HEADERS",
+			`Value: "******"`, "Reason: header 1 of the list is not key=value"}},
+		{nil, map[string]string{"OTEL_EXPORTER_OTLP_TIMEOUT": "10s"}, []string{"Property: OTEL_EXPORTER_OTLP_TIMEOUT",
+			"Reason: want a number of milliseconds"}},
+	}
+	for _, tt := range tests {
+		report, err := failToStart(t, append([]string{"--server.port=0"}, tt.args...), tt.env)
+		if err == nil {
+			t.Errorf("%v %v: started", tt.args, tt.env)
+			continue
+		}
+		for _, w := range append(tt.want, "APPLICATION FAILED TO START") {
+			if !strings.Contains(report, w) {
+				t.Errorf("%v %v: the report lacks %q:\n%s", tt.args, tt.env, w, report)
+			}
+		}
+		if strings.Contains(report, "hunter2") {
+			t.Errorf("%v %v: the report shows a header's value:\n%s", tt.args, tt.env, report)
+		}
 	}
 }

@@ -14,7 +14,13 @@ var sensitiveSuffixes = []string{"password", "secret", "key", "token"}
 // password, secret, key or token, or mentions credentials, in any case
 // and in either spelling (app.datasource.password, APP_DATASOURCE_PASSWORD),
 // or it is app.application.json (APP_APPLICATION_JSON), a JSON document of
-// settings that may hold any of these.
+// settings that may hold any of these. The HTTP headers a service is told
+// to send are secrets too, whatever their names: a key that ends in
+// headers, or one of a map of headers
+// (management.otlp.tracing.headers.authorization,
+// MANAGEMENT_OTLP_TRACING_HEADERS_AUTHORIZATION, OTEL_EXPORTER_OTLP_HEADERS),
+// since such headers carry the credentials of the system they go to
+// (Authorization, an API key) under any name.
 func Sensitive(key string) bool {
 	k := strings.ToLower(key)
 	if k == keyApplicationJSON || k == "app_application_json" {
@@ -22,7 +28,8 @@ func Sensitive(key string) bool {
 		// its own; those keys are masked by these rules once it is read.
 		return true
 	}
-	if strings.Contains(k, "credentials") {
+	if strings.Contains(k, "credentials") || strings.HasSuffix(k, "headers") ||
+		strings.Contains(k, ".headers.") || strings.Contains(k, "_headers_") {
 		return true
 	}
 	for _, s := range sensitiveSuffixes {

@@ -19,10 +19,15 @@
 //   - New (provider.go) builds the OpenTelemetry SDK from the
 //     management.tracing.* and management.otlp.tracing.* settings: a
 //     sampler, and the SDK's batch span processor, which hands the
-//     recorded spans to spanExporter (exporter.go). That writes each
-//     batch as an OTLP export request in protobuf's wire format
-//     (otlpencode.go, wire.go), without the protobuf module, and posts
-//     it over OTLP/HTTP to a collector through otlpHTTP (otlphttp.go).
+//     recorded spans to OpenTelemetry's OTLP/HTTP exporter
+//     (otlptracehttp): it encodes each batch with the official OTLP
+//     protobuf types, compresses it if asked, posts it to a collector,
+//     and retries a batch the collector refuses for now. The spans'
+//     resource (resource.go) names the service, its instance, host and
+//     process. OpenTelemetry's own variables (OTEL_EXPORTER_OTLP_*,
+//     OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES; variables.go) fill in
+//     what the settings leave unset, read from the environment the
+//     service was given.
 //   - LogHandler (log.go) wraps a slog.Handler so that a log line written
 //     with a request's context carries trace_id and span_id, as Spring
 //     puts traceId and spanId in the logging MDC.

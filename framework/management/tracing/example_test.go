@@ -25,7 +25,11 @@ func withoutTime(groups []string, a slog.Attr) slog.Attr {
 // trace, and so does a problem document, so that one request can be
 // followed through every service it crossed.
 func ExampleNew() {
-	t := tracing.New(tracing.Options{Enabled: true, Service: "items"}) // no Endpoint
+	t, err := tracing.New(tracing.Options{Enabled: true, DefaultService: "items"}) // no Endpoint
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer t.Shutdown()
 	fmt.Println("recording:", t.Recording())
 

@@ -2,14 +2,18 @@ package tracing
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"log/slog"
+	"maps"
+	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/sdk/resource"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 )
 
 // Options are the tracing settings, named as Spring Boot names them.
@@ -17,20 +21,42 @@ type Options struct {
 	// Enabled is management.tracing.enabled: false records no span even
 	// with an endpoint.
 	Enabled bool
-	// Endpoint is management.otlp.tracing.endpoint, the full URL that
-	// spans are posted to (http://collector:4318/v1/traces). Empty, the
-	// default, records no span: there is nowhere to send them.
+	// Endpoint is the full URL that spans are posted to
+	// (http://collector:4318/v1/traces): management.otlp.tracing.endpoint,
+	// or what OpenTelemetry's variables say (Variables.Endpoint). Empty,
+	// the default, records no span: there is nowhere to send them. A
+	// user and password in it are sent as HTTP basic authentication.
 	Endpoint string
+	// Headers are sent with every export: management.otlp.tracing.headers.*,
+	// or else Variables.Headers. Their values are secrets.
+	Headers map[string]string
+	// Compression is management.otlp.tracing.compression: "gzip"
+	// compresses each export; "none" or "" does not.
+	Compression string
 	// Probability is management.tracing.sampling.probability, the share
 	// of traces that start here which are recorded (0 to 1). A request
 	// whose caller sent a traceparent follows the caller's choice, so
 	// that a trace is recorded whole or not at all.
 	Probability float64
 	// Timeout is management.otlp.tracing.timeout: it bounds each export,
-	// and the last one at shutdown.
+	// its retries included, and the last one at shutdown.
 	Timeout time.Duration
-	// Service names the service in the spans' resource.
-	Service, Version string
+
+	// Service is app.application.name when it is set, else "".
+	Service string
+	// DefaultService names the service when nothing else does: its own
+	// name (boot.Service.Name).
+	DefaultService string
+	// Version is service.version: the module's version.
+	Version string
+	// ResourceAttributes are management.opentelemetry.resource-attributes.*:
+	// the resource's attributes, set or overridden (see newResource).
+	ResourceAttributes map[string]string
+	// Variables are what OpenTelemetry's variables say (BindVariables).
+	// The resource is read from them here; the fields above that they can
+	// set (Endpoint, Headers, Compression, Timeout) hold them already.
+	Variables Variables
+
 	// Logger receives export failures.
 	Logger *slog.Logger
 }
@@ -38,38 +64,147 @@ type Options struct {
 // Tracing is the running OpenTelemetry SDK, or nothing when spans are not
 // recorded.
 type Tracing struct {
-	provider *sdktrace.TracerProvider // nil: spans are not recorded
-	timeout  time.Duration
+	provider  *sdktrace.TracerProvider // nil: spans are not recorded
+	transport *http.Transport          // the exporter's connections
+	timeout   time.Duration
 }
 
+// Spans are queued and sent in batches by the SDK's batch span processor,
+// with the SDK's defaults, given here so that the process's OTEL_BSP_*
+// variables cannot change them behind the environment the service was
+// given.
+const (
+	maxQueueSize = sdktrace.DefaultMaxQueueSize       // 2048: a full queue drops spans
+	maxBatchSize = sdktrace.DefaultMaxExportBatchSize // 512
+	batchDelay   = sdktrace.DefaultScheduleDelay * time.Millisecond
+)
+
 // New builds the SDK when spans are to be recorded. Nothing is started,
-// and nothing is sent anywhere, when they are not.
-func New(opts Options) *Tracing {
+// and nothing is sent anywhere, when they are not. It fails only when
+// the exporter cannot be built, which settings that have been checked
+// (ParseEndpoint) do not cause.
+func New(opts Options) (*Tracing, error) {
 	t := &Tracing{timeout: opts.Timeout}
 	if !opts.Enabled || opts.Endpoint == "" {
-		return t
+		return t, nil
 	}
-	exporter := &spanExporter{collector: newOTLPHTTP(opts.Endpoint, opts.Timeout)}
+	endpoint, headers := credentialsAsHeader(opts.Endpoint, opts.Headers)
+	// The exporter's own client: a transport of its own, so that Shutdown
+	// closes its connections and no other's. Its proxy is the process's
+	// (HTTPS_PROXY, NO_PROXY), as for every client of net/http.
+	t.transport = http.DefaultTransport.(*http.Transport).Clone()
+	compression := otlptracehttp.NoCompression
+	if opts.Compression == "gzip" {
+		compression = otlptracehttp.GzipCompression
+	}
+	// otlptracehttp reads OTEL_EXPORTER_OTLP_* from the process's
+	// environment, then applies its options: every one it reads is given
+	// here, so that only the environment the service was given counts.
+	exporter, err := otlptracehttp.New(context.Background(),
+		otlptracehttp.WithEndpointURL(endpoint), // also http or https, whatever OTEL_EXPORTER_OTLP_INSECURE says
+		otlptracehttp.WithHeaders(headers),
+		otlptracehttp.WithCompression(compression),
+		otlptracehttp.WithEncoding(otlptracehttp.EncodingProtobuf), // whatever OTEL_EXPORTER_OTLP_PROTOCOL says
+		otlptracehttp.WithTLSClientConfig(nil),                     // whatever OTEL_EXPORTER_OTLP_CERTIFICATE says
+		otlptracehttp.WithTimeout(opts.Timeout),
+		otlptracehttp.WithHTTPClient(&http.Client{Transport: t.transport, Timeout: opts.Timeout}),
+		otlptracehttp.WithRetry(retryPolicy(opts.Timeout)),
+	)
+	if err != nil {
+		return nil, err
+	}
+	res, err := newResource(opts)
+	if err != nil && opts.Logger != nil {
+		opts.Logger.Warn("tracing: part of the spans' resource could not be found out", "err", err)
+	}
 	// The SDK reports failures to send through a process-wide handler,
 	// by default to the standard log package's stderr; they go to the
 	// service's log instead, naming the collector without the password
 	// its URL may carry.
 	if opts.Logger != nil {
-		logger := opts.Logger
+		logger, shown := opts.Logger, redacted(opts.Endpoint)
 		otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
-			logger.Warn("tracing: spans could not be exported", "endpoint", exporter.collector.shown, "err", err)
+			logger.Warn("tracing: spans could not be exported", "endpoint", shown, "err", err)
 		}))
 	}
 	t.provider = sdktrace.NewTracerProvider(
-		// Spans are queued and sent in batches from a goroutine of the
-		// SDK's (every 5 s, or at 512 spans); a full queue drops spans
-		// rather than slowing requests, and a batch that could not be
-		// sent is dropped, not sent again.
-		sdktrace.WithBatcher(exporter, sdktrace.WithExportTimeout(opts.Timeout)),
+		// Spans are sent from a goroutine of the SDK's (every 5 s, or at
+		// 512 spans); a full queue drops spans rather than slowing
+		// requests. A batch the collector refuses for now is retried
+		// (retryPolicy); one that still could not be sent is dropped.
+		sdktrace.WithBatcher(exporter, sdktrace.WithExportTimeout(opts.Timeout),
+			sdktrace.WithMaxQueueSize(maxQueueSize), sdktrace.WithMaxExportBatchSize(maxBatchSize), sdktrace.WithBatchTimeout(batchDelay)),
 		sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.TraceIDRatioBased(opts.Probability))),
-		sdktrace.WithResource(resource.NewSchemaless(semconv.ServiceName(opts.Service), semconv.ServiceVersion(opts.Version))),
+		sdktrace.WithRawSpanLimits(spanLimits),
+		sdktrace.WithResource(res),
 	)
-	return t
+	return t, nil
+}
+
+// spanLimits are the SDK's default limits (128 attributes, events and
+// links a span, no limit on a value's length), given here so that the
+// process's OTEL_SPAN_* variables cannot change them.
+var spanLimits = sdktrace.SpanLimits{
+	AttributeValueLengthLimit:   sdktrace.DefaultAttributeValueLengthLimit,
+	AttributeValueDepthLimit:    sdktrace.DefaultAttributeValueDepthLimit,
+	AttributeCountLimit:         sdktrace.DefaultAttributeCountLimit,
+	EventCountLimit:             sdktrace.DefaultEventCountLimit,
+	LinkCountLimit:              sdktrace.DefaultLinkCountLimit,
+	AttributePerEventCountLimit: sdktrace.DefaultAttributePerEventCountLimit,
+	AttributePerLinkCountLimit:  sdktrace.DefaultAttributePerLinkCountLimit,
+}
+
+// retryPolicy is how a batch that the collector refuses for now (429,
+// 502, 503, 504), or whose connection failed in a way net/http calls
+// temporary (a reset, a timeout), is sent again,
+// as the OTLP specification asks: after a back-off that doubles each
+// time (randomised by half either way), or after the collector's
+// Retry-After when that is longer; never past the export's timeout, so
+// that a collector that keeps refusing holds neither the SDK's export
+// goroutine nor a shutdown longer than that. The SDKs' default back-off
+// starts at 5 s and goes on for a minute, which a 10 s timeout would cut
+// to one retry; it starts here at a tenth of the timeout (1 s of the
+// default 10 s), at most 5 s, and grows to at most half of it.
+func retryPolicy(timeout time.Duration) otlptracehttp.RetryConfig {
+	return otlptracehttp.RetryConfig{
+		Enabled:         true,
+		InitialInterval: min(timeout/10, 5*time.Second),
+		MaxInterval:     min(timeout/2, 30*time.Second),
+		MaxElapsedTime:  timeout,
+	}
+}
+
+// credentialsAsHeader returns endpoint without its user and password and
+// headers with them as HTTP basic authentication, unless an
+// Authorization header is given already: the exporter posts to the URL's
+// host and path only, and a user and password in the URL would be lost.
+func credentialsAsHeader(endpoint string, headers map[string]string) (string, map[string]string) {
+	headers = maps.Clone(headers)
+	if headers == nil {
+		headers = map[string]string{} // also replaces the process's OTEL_EXPORTER_OTLP_HEADERS
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || u.User == nil {
+		return endpoint, headers
+	}
+	for name := range headers {
+		if strings.EqualFold(name, "Authorization") {
+			u.User = nil
+			return u.String(), headers
+		}
+	}
+	password, _ := u.User.Password()
+	headers["Authorization"] = "Basic " + base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+password))
+	u.User = nil
+	return u.String(), headers
+}
+
+// redacted is endpoint with the password it may hold masked.
+func redacted(endpoint string) string {
+	if u, err := url.Parse(endpoint); err == nil {
+		return u.Redacted()
+	}
+	return endpoint
 }
 
 // Recording reports whether spans are recorded and exported.
@@ -85,15 +220,20 @@ func (t *Tracing) Tracer() *Tracer {
 }
 
 // Shutdown sends the spans still queued and stops the SDK, within the
-// export timeout; spans that could not be sent by then are lost. Call it
-// once the server has stopped taking requests.
+// export timeout; spans that could not be sent by then are lost, and the
+// failure is logged as any export's. Call it once the server has stopped
+// taking requests.
 func (t *Tracing) Shutdown() error {
 	if t.provider == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), t.timeout)
+	// The last export gives up at the timeout itself, saying why; the
+	// second more lets it do so rather than be cut off unexplained.
+	ctx, cancel := context.WithTimeout(context.Background(), t.timeout+time.Second)
 	defer cancel()
-	if err := t.provider.Shutdown(ctx); err != nil {
+	err := t.provider.Shutdown(ctx)
+	t.transport.CloseIdleConnections()
+	if err != nil {
 		return errors.Join(errors.New("tracing: spans still queued at shutdown may be lost"), err)
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -111,6 +113,17 @@ func methodOf(m string) (method, original string) {
 	return "HTTP", m
 }
 
+// validUTF8 returns s with the bytes that are not UTF-8 replaced by
+// U+FFFD. What a client sends (a path with %ff in it, a User-Agent) may
+// not be UTF-8, while OTLP's strings must be: the protobuf encoder refuses
+// the whole batch, other requests' spans with it, for one such string.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s // the common case, at no allocation
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
 // requestAttributes are the attributes that OpenTelemetry's semantic
 // conventions ask of an HTTP server span before it is answered.
 func requestAttributes(r *http.Request, method, original string) []attribute.KeyValue {
@@ -118,26 +131,26 @@ func requestAttributes(r *http.Request, method, original string) []attribute.Key
 	if original == "" {
 		attrs = append(attrs, semconv.HTTPRequestMethodKey.String(method))
 	} else {
-		attrs = append(attrs, semconv.HTTPRequestMethodKey.String("_OTHER"), semconv.HTTPRequestMethodOriginal(original))
+		attrs = append(attrs, semconv.HTTPRequestMethodKey.String("_OTHER"), semconv.HTTPRequestMethodOriginal(validUTF8(original)))
 	}
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
 	}
-	attrs = append(attrs, semconv.URLPath(r.URL.Path), semconv.URLScheme(scheme))
+	attrs = append(attrs, semconv.URLPath(validUTF8(r.URL.Path)), semconv.URLScheme(scheme))
 	if host, port, err := net.SplitHostPort(r.Host); err == nil {
-		attrs = append(attrs, semconv.ServerAddress(host))
+		attrs = append(attrs, semconv.ServerAddress(validUTF8(host)))
 		if n, err := strconv.Atoi(port); err == nil {
 			attrs = append(attrs, semconv.ServerPort(n))
 		}
 	} else if r.Host != "" {
-		attrs = append(attrs, semconv.ServerAddress(r.Host))
+		attrs = append(attrs, semconv.ServerAddress(validUTF8(r.Host)))
 	}
 	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		attrs = append(attrs, semconv.ClientAddress(host))
 	}
 	if ua := r.UserAgent(); ua != "" {
-		attrs = append(attrs, semconv.UserAgentOriginal(ua))
+		attrs = append(attrs, semconv.UserAgentOriginal(validUTF8(ua)))
 	}
 	version := "1.1"
 	switch {
