@@ -12,8 +12,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,6 +59,7 @@ type panel struct {
 	Targets     []struct {
 		RefID      string      `json:"refId"`
 		Expr       string      `json:"expr"`
+		Exemplar   bool        `json:"exemplar"` // Grafana marks the series with their exemplars
 		Datasource *datasource `json:"datasource"`
 	} `json:"targets"`
 	Panels []panel `json:"panels"` // a collapsed row's
@@ -342,7 +345,8 @@ scrape_configs:
 // TestDashboardAgainstPrometheus runs greeter, as it is deployed, under a
 // real Prometheus: every query of every panel must find series, the
 // variables must offer greeter and its instance, and Prometheus must load
-// and evaluate every alerting rule. With GREETER_TEST_POSTGRES_URL set,
+// and evaluate every alerting rule, and the p99 panels must find the
+// exemplar of a traced request, with its trace. With GREETER_TEST_POSTGRES_URL set,
 // greeter keeps its messages in PostgreSQL, so that the pool panels are
 // checked too; without it they are not (their series exist only with
 // PostgreSQL), and the test says so.
@@ -359,7 +363,18 @@ func TestDashboardAgainstPrometheus(t *testing.T) {
 	// greeter's packaged settings
 	// (management.metrics.tags.application=${app.application.name}); the
 	// test sets nothing of it, so that it checks those defaults.
+	//
+	// Spans are exported (to a receiver that takes them and keeps
+	// nothing), every one sampled, so that the request timer's buckets
+	// carry exemplars, which Prometheus stores with its exemplar storage
+	// on: the latency panels link a bucket to its trace through them.
+	spans := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+	}))
+	t.Cleanup(spans.Close)
 	args := []string{
+		"--management.otlp.tracing.endpoint=" + spans.URL + "/v1/traces",
+		"--management.tracing.sampling.probability=1",
 		"--management.server.port=0", // scraped on its own port, as in production
 		"--management.endpoints.web.exposure.include=health,prometheus",
 		"--" + histogramSetting + "=true",
@@ -386,7 +401,7 @@ func TestDashboardAgainstPrometheus(t *testing.T) {
 	}
 
 	target := strings.TrimPrefix(s.ManagementURL, "http://")
-	prom := startPrometheus(t, prometheus, fmt.Sprintf(prometheusConfig, target, rulesFile))
+	prom := startPrometheus(t, prometheus, fmt.Sprintf(prometheusConfig, target, rulesFile), "--enable-feature=exemplar-storage")
 
 	// The values Grafana would put in the queries with greeter and its
 	// one instance selected: a selected instance is a regular expression,
@@ -426,7 +441,7 @@ func TestDashboardAgainstPrometheus(t *testing.T) {
 
 	// Poll, sending traffic each round, until every query finds series
 	// and every rule has been evaluated without error, or the deadline.
-	var variablesErr, rulesErr error
+	var variablesErr, rulesErr, exemplarsErr error
 	deadline := time.Now().Add(dashboardDeadline)
 	for {
 		traffic.round(t)
@@ -451,7 +466,8 @@ func TestDashboardAgainstPrometheus(t *testing.T) {
 		}
 		variablesErr = checkVariables(prom, d, target)
 		rulesErr = checkRules(prom, wantRules)
-		if pending == 0 && variablesErr == nil && rulesErr == nil || time.Now().After(deadline) {
+		exemplarsErr = checkExemplars(prom, d, vars)
+		if pending == 0 && variablesErr == nil && rulesErr == nil && exemplarsErr == nil || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(250 * time.Millisecond) // the next poll, not a wait for something
@@ -468,10 +484,38 @@ func TestDashboardAgainstPrometheus(t *testing.T) {
 	if rulesErr != nil {
 		t.Error(rulesErr)
 	}
+	if exemplarsErr != nil {
+		t.Error(exemplarsErr)
+	}
 	if t.Failed() {
 		up, err := prom.query(`up{job="greeter"}`)
 		t.Logf("up{job=\"greeter\"} = %v (%v); Prometheus's log:\n%s", up, err, boottest.Tail(prom.output.String(), 20))
 	}
+}
+
+// checkExemplars: the panels that show exemplars find, for the
+// traffic's traced GET /api/hello, an exemplar with the trace it sent.
+func checkExemplars(prom *promServer, d dashboard, vars *strings.Replacer) error {
+	var shown int
+	for _, p := range d.panels() {
+		for _, target := range p.Targets {
+			if !target.Exemplar {
+				continue
+			}
+			shown++
+			all, err := prom.exemplars(vars.Replace(target.Expr))
+			if err != nil {
+				return fmt.Errorf("panel %q, query %s: exemplars: %w", p.Title, target.RefID, err)
+			}
+			if !slices.ContainsFunc(all, func(e exemplar) bool { return e.Labels["trace_id"] == trafficTrace && e.Labels["span_id"] != "" }) {
+				return fmt.Errorf("panel %q, query %s: no exemplar with trace_id %s among %d", p.Title, target.RefID, trafficTrace, len(all))
+			}
+		}
+	}
+	if shown == 0 {
+		return errors.New("no panel shows exemplars")
+	}
+	return nil
 }
 
 var (
@@ -559,6 +603,9 @@ func newTraffic(t *testing.T, s *service) *traffic {
 	return &traffic{s: s, sessions: &http.Client{Jar: jar}}
 }
 
+// trafficTrace is the trace of the traffic's traced request.
+const trafficTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
+
 func (tr *traffic) round(t *testing.T) {
 	t.Helper()
 	jsonBody := "Content-Type: application/json"
@@ -568,6 +615,7 @@ func (tr *traffic) round(t *testing.T) {
 		status             int
 	}{
 		{"GET", "/api/hello", "", nil, 200},
+		{"GET", "/api/hello", "", []string{"traceparent: 00-" + trafficTrace + "-00f067aa0ba902b7-01"}, 200}, // a traced request: its bucket's exemplar
 		{"POST", "/api/messages", `{"text":"a dashboard"}`, []string{jsonBody}, 201},
 		{"GET", "/api/messages", "", nil, 200},
 		{"GET", "/api/hello/x", "", nil, 400},            // not an integer id

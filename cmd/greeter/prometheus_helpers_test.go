@@ -55,7 +55,7 @@ type promServer struct {
 // text) on a free loopback port and a storage directory of the test's
 // own, waits until it is ready, and kills it when the test ends (before
 // the directory is removed).
-func startPrometheus(t *testing.T, binary, config string) *promServer {
+func startPrometheus(t *testing.T, binary, config string, flags ...string) *promServer {
 	t.Helper()
 	dir := t.TempDir()
 	configFile := filepath.Join(dir, "prometheus.yml")
@@ -64,11 +64,11 @@ func startPrometheus(t *testing.T, binary, config string) *promServer {
 	}
 	addr := freeLoopbackAddr(t)
 	s := &promServer{url: "http://" + addr, output: &boottest.Output{}}
-	cmd := exec.Command(binary,
-		"--config.file="+configFile,
-		"--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+addr,
-		"--log.level=warn")
+	cmd := exec.Command(binary, append([]string{
+		"--config.file=" + configFile,
+		"--storage.tsdb.path=" + filepath.Join(dir, "data"),
+		"--web.listen-address=" + addr,
+		"--log.level=warn"}, flags...)...)
 	cmd.Stdout, cmd.Stderr = s.output, s.output
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting %s: %v", binary, err)
@@ -213,6 +213,32 @@ func (s *promServer) rules() ([]rule, error) {
 	var all []rule
 	for _, g := range data.Groups {
 		all = append(all, g.Rules...)
+	}
+	return all, nil
+}
+
+// exemplar is one exemplar of /api/v1/query_exemplars.
+type exemplar struct {
+	Labels map[string]string `json:"labels"`
+	Value  string            `json:"value"`
+}
+
+// exemplars returns the exemplars Prometheus stored for the series of
+// expr over the last minute, by the series' labels.
+func (s *promServer) exemplars(expr string) ([]exemplar, error) {
+	var data []struct {
+		SeriesLabels map[string]string `json:"seriesLabels"`
+		Exemplars    []exemplar        `json:"exemplars"`
+	}
+	now := time.Now()
+	params := url.Values{"query": {expr}, "start": {strconv.FormatInt(now.Add(-time.Minute).Unix(), 10)},
+		"end": {strconv.FormatInt(now.Add(time.Second).Unix(), 10)}}
+	if err := s.get("/api/v1/query_exemplars", params, &data); err != nil {
+		return nil, err
+	}
+	var all []exemplar
+	for _, d := range data {
+		all = append(all, d.Exemplars...)
 	}
 	return all, nil
 }
