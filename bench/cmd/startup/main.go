@@ -1,8 +1,9 @@
 // Command startup measures a server binary's start-up for bench/run: the
 // time from exec to the first 200 answer, polled in-process every 100µs,
-// and the resident memory (VmRSS) once it has answered and been left idle.
+// and the resident memory (VmRSS) once it has answered (-requests in all,
+// the first included) and been left idle.
 //
-//	startup [-runs 20] [-path /api/hello] [-idle 500ms] BINARY [ARGS...]
+//	startup [-runs 20] [-path /api/hello] [-requests 1] [-idle 500ms] BINARY [ARGS...]
 //
 // Each run starts BINARY with ARGS and --server.port=<a free port>, and
 // stops it with SIGTERM. It prints each run, then the medians on a last
@@ -27,16 +28,17 @@ import (
 func main() {
 	runs := flag.Int("runs", 20, "how many times to start the binary")
 	path := flag.String("path", "/api/hello", "the path polled until it answers 200")
-	idle := flag.Duration("idle", 500*time.Millisecond, "how long the server idles after its first 200 before VmRSS is read")
+	requests := flag.Int("requests", 1, "how many requests the server answers 200, the first included, before it idles")
+	idle := flag.Duration("idle", 500*time.Millisecond, "how long the server idles after its last request before VmRSS is read")
 	flag.Parse()
-	if flag.NArg() < 1 {
-		fmt.Fprintln(os.Stderr, "usage: startup [-runs N] [-path P] [-idle D] BINARY [ARGS...]")
+	if flag.NArg() < 1 || *requests < 1 {
+		fmt.Fprintln(os.Stderr, "usage: startup [-runs N] [-path P] [-requests N>=1] [-idle D] BINARY [ARGS...]")
 		os.Exit(2)
 	}
 	var startups []time.Duration
 	var rss []int
 	for i := range *runs {
-		d, kib, err := once(flag.Arg(0), flag.Args()[1:], *path, *idle)
+		d, kib, err := once(flag.Arg(0), flag.Args()[1:], *path, *requests, *idle)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "run %d: %v\n", i+1, err)
 			os.Exit(1)
@@ -47,8 +49,9 @@ func main() {
 	fmt.Printf("median startup_us=%d rss_kib=%d\n", median(startups).Microseconds(), median(rss))
 }
 
-// once starts the binary, waits for its first 200 and reads its VmRSS.
-func once(bin string, args []string, path string, idle time.Duration) (time.Duration, int, error) {
+// once starts the binary, waits for its first 200, sends the rest of the
+// requests, and reads its VmRSS after the idle time.
+func once(bin string, args []string, path string, requests int, idle time.Duration) (time.Duration, int, error) {
 	port, err := freePort()
 	if err != nil {
 		return 0, 0, err
@@ -79,6 +82,16 @@ func once(bin string, args []string, path string, idle time.Duration) (time.Dura
 			return 0, 0, fmt.Errorf("no 200 from %s within 10s (last error: %v)", url, err)
 		}
 		time.Sleep(100 * time.Microsecond)
+	}
+	for i := 1; i < requests; i++ {
+		resp, err := client.Get(url)
+		if err != nil {
+			return 0, 0, err
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return 0, 0, fmt.Errorf("request %d to %s: %s", i+1, url, resp.Status)
+		}
 	}
 	time.Sleep(idle)
 	kib, err := vmRSS(cmd.Process.Pid)
