@@ -92,11 +92,11 @@ func TestMetrics(t *testing.T) {
 	for _, want := range []string{
 		"# TYPE http_server_requests_seconds summary\n",
 		"# TYPE http_server_requests_seconds_max gauge\n",
-		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/api/hello"} 2` + "\n",
-		`http_server_requests_seconds_count{error="NumError",exception="NumError",method="GET",outcome="CLIENT_ERROR",status="400",uri="/api/hello/{id}"} 1` + "\n",
-		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="CLIENT_ERROR",status="404",uri="NOT_FOUND"} 1` + "\n",
-		`http_server_requests_seconds_max{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/api/hello"} `,
-		"go_goroutines ",
+		`http_server_requests_seconds_count{application="greeter",error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/api/hello"} 2` + "\n",
+		`http_server_requests_seconds_count{application="greeter",error="NumError",exception="NumError",method="GET",outcome="CLIENT_ERROR",status="400",uri="/api/hello/{id}"} 1` + "\n",
+		`http_server_requests_seconds_count{application="greeter",error="none",exception="none",method="GET",outcome="CLIENT_ERROR",status="404",uri="NOT_FOUND"} 1` + "\n",
+		`http_server_requests_seconds_max{application="greeter",error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/api/hello"} `,
+		`go_goroutines{application="greeter"} `,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the exposition lacks %q", want)
