@@ -2,17 +2,13 @@ package tracing
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"log/slog"
-	"maps"
-	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
@@ -64,9 +60,9 @@ type Options struct {
 // Tracing is the running OpenTelemetry SDK, or nothing when spans are not
 // recorded.
 type Tracing struct {
-	provider  *sdktrace.TracerProvider // nil: spans are not recorded
-	transport *http.Transport          // the exporter's connections
-	timeout   time.Duration
+	provider *sdktrace.TracerProvider // nil: spans are not recorded
+	client   *otlpHTTP                // the exporter's connections
+	timeout  time.Duration
 }
 
 // Spans are queued and sent in batches by the SDK's batch span processor,
@@ -88,28 +84,11 @@ func New(opts Options) (*Tracing, error) {
 	if !opts.Enabled || opts.Endpoint == "" {
 		return t, nil
 	}
-	endpoint, headers := credentialsAsHeader(opts.Endpoint, opts.Headers)
-	// The exporter's own client: a transport of its own, so that Shutdown
-	// closes its connections and no other's. Its proxy is the process's
-	// (HTTPS_PROXY, NO_PROXY), as for every client of net/http.
-	t.transport = http.DefaultTransport.(*http.Transport).Clone()
-	compression := otlptracehttp.NoCompression
-	if opts.Compression == "gzip" {
-		compression = otlptracehttp.GzipCompression
-	}
-	// otlptracehttp reads OTEL_EXPORTER_OTLP_* from the process's
-	// environment, then applies its options: every one it reads is given
-	// here, so that only the environment the service was given counts.
-	exporter, err := otlptracehttp.New(context.Background(),
-		otlptracehttp.WithEndpointURL(endpoint), // also http or https, whatever OTEL_EXPORTER_OTLP_INSECURE says
-		otlptracehttp.WithHeaders(headers),
-		otlptracehttp.WithCompression(compression),
-		otlptracehttp.WithEncoding(otlptracehttp.EncodingProtobuf), // whatever OTEL_EXPORTER_OTLP_PROTOCOL says
-		otlptracehttp.WithTLSClientConfig(nil),                     // whatever OTEL_EXPORTER_OTLP_CERTIFICATE says
-		otlptracehttp.WithTimeout(opts.Timeout),
-		otlptracehttp.WithHTTPClient(&http.Client{Transport: t.transport, Timeout: opts.Timeout}),
-		otlptracehttp.WithRetry(retryPolicy(opts.Timeout)),
-	)
+	// OpenTelemetry's exporter converts the SDK's spans to the official
+	// OTLP messages, and our client posts them (otlphttp.go says why it
+	// is not otlptracehttp's). Neither reads the process's environment.
+	t.client = newOTLPHTTP(opts.Endpoint, opts.Headers, opts.Compression == "gzip", opts.Timeout)
+	exporter, err := otlptrace.New(context.Background(), t.client)
 	if err != nil {
 		return nil, err
 	}
@@ -154,51 +133,6 @@ var spanLimits = sdktrace.SpanLimits{
 	AttributePerLinkCountLimit:  sdktrace.DefaultAttributePerLinkCountLimit,
 }
 
-// retryPolicy is how a batch that the collector refuses for now (429,
-// 502, 503, 504), or whose connection failed in a way net/http calls
-// temporary (a reset, a timeout), is sent again,
-// as the OTLP specification asks: after a back-off that doubles each
-// time (randomised by half either way), or after the collector's
-// Retry-After when that is longer; never past the export's timeout, so
-// that a collector that keeps refusing holds neither the SDK's export
-// goroutine nor a shutdown longer than that. The SDKs' default back-off
-// starts at 5 s and goes on for a minute, which a 10 s timeout would cut
-// to one retry; it starts here at a tenth of the timeout (1 s of the
-// default 10 s), at most 5 s, and grows to at most half of it.
-func retryPolicy(timeout time.Duration) otlptracehttp.RetryConfig {
-	return otlptracehttp.RetryConfig{
-		Enabled:         true,
-		InitialInterval: min(timeout/10, 5*time.Second),
-		MaxInterval:     min(timeout/2, 30*time.Second),
-		MaxElapsedTime:  timeout,
-	}
-}
-
-// credentialsAsHeader returns endpoint without its user and password and
-// headers with them as HTTP basic authentication, unless an
-// Authorization header is given already: the exporter posts to the URL's
-// host and path only, and a user and password in the URL would be lost.
-func credentialsAsHeader(endpoint string, headers map[string]string) (string, map[string]string) {
-	headers = maps.Clone(headers)
-	if headers == nil {
-		headers = map[string]string{} // also replaces the process's OTEL_EXPORTER_OTLP_HEADERS
-	}
-	u, err := url.Parse(endpoint)
-	if err != nil || u.User == nil {
-		return endpoint, headers
-	}
-	for name := range headers {
-		if strings.EqualFold(name, "Authorization") {
-			u.User = nil
-			return u.String(), headers
-		}
-	}
-	password, _ := u.User.Password()
-	headers["Authorization"] = "Basic " + base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+password))
-	u.User = nil
-	return u.String(), headers
-}
-
 // redacted is endpoint with the password it may hold masked.
 func redacted(endpoint string) string {
 	if u, err := url.Parse(endpoint); err == nil {
@@ -232,7 +166,7 @@ func (t *Tracing) Shutdown() error {
 	ctx, cancel := context.WithTimeout(context.Background(), t.timeout+time.Second)
 	defer cancel()
 	err := t.provider.Shutdown(ctx)
-	t.transport.CloseIdleConnections()
+	t.client.Stop(ctx) // also when the provider gave up before stopping the exporter
 	if err != nil {
 		return errors.Join(errors.New("tracing: spans still queued at shutdown may be lost"), err)
 	}
