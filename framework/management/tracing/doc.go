@@ -19,10 +19,11 @@
 //   - New (provider.go) builds the OpenTelemetry SDK from the
 //     management.tracing.* and management.otlp.tracing.* settings: a
 //     sampler, and the SDK's batch span processor, which hands the
-//     recorded spans to OpenTelemetry's OTLP/HTTP exporter
-//     (otlptracehttp): it encodes each batch with the official OTLP
-//     protobuf types, compresses it if asked, posts it to a collector,
-//     and retries a batch the collector refuses for now. The spans'
+//     recorded spans to OpenTelemetry's OTLP exporter (otlptrace): it
+//     converts each batch to the official OTLP protobuf types, and an
+//     OTLP/HTTP client of our own (otlphttp.go) encodes it, compresses
+//     it if asked, posts it to a collector, and retries a batch the
+//     collector refuses for now. The spans'
 //     resource (resource.go) names the service, its instance, host and
 //     process. OpenTelemetry's own variables (OTEL_EXPORTER_OTLP_*,
 //     OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES; variables.go) fill in
