@@ -102,6 +102,9 @@ func (c *otlpHTTP) Stop(ctx context.Context) error {
 // UploadTraces posts one batch, retrying it while the collector refuses
 // it for now and ctx, and the retry policy's total, allow.
 func (c *otlpHTTP) UploadTraces(ctx context.Context, spans []*tracepb.ResourceSpans) error {
+	if c.stopped.Err() != nil {
+		return errors.New("the exporter is stopped")
+	}
 	body, err := exportRequest(spans)
 	if err != nil {
 		return err
@@ -110,9 +113,6 @@ func (c *otlpHTTP) UploadTraces(ctx context.Context, spans []*tracepb.ResourceSp
 		if body, err = gzipped(body); err != nil {
 			return err
 		}
-	}
-	if c.stopped.Err() != nil {
-		return errors.New("the exporter is stopped")
 	}
 	// Stop interrupts the export.
 	ctx, cancel := context.WithCancel(ctx)
