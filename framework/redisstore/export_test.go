@@ -3,6 +3,8 @@ package redisstore
 import (
 	"context"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // OpenWithClock is Open with the clock by which the store follows
@@ -15,22 +17,23 @@ func OpenWithClock(ctx context.Context, opts Options, now func() time.Time) (*St
 // Key returns the Redis key of session id.
 func (s *Store) Key(id string) string { return s.key(id) }
 
-// Raw is a client of the package's own, apart from any store, by which
-// tests look at keys as an operator would.
-type Raw struct{ c *client }
+// Raw is a client apart from any store, by which tests look at keys as
+// an operator would.
+type Raw struct{ c *redis.Client }
 
-// OpenRaw connects to the Redis at url.
+// OpenRaw connects to the Redis at url. It speaks RESP2, so that replies
+// are strings, integers and arrays.
 func OpenRaw(url string) (*Raw, error) {
-	srv, err := parseURL(url)
+	opts, err := redis.ParseURL(url)
 	if err != nil {
 		return nil, err
 	}
-	return &Raw{newClient(srv, 10*time.Second, 2)}, nil
+	opts.Protocol = 2
+	return &Raw{redis.NewClient(opts)}, nil
 }
 
-// Do sends one command and returns its reply (see readReply); an error
-// reply is an error.
-func (r *Raw) Do(ctx context.Context, args ...any) (any, error) { return r.c.do(ctx, args...) }
+// Do sends one command and returns its reply; an error reply is an error.
+func (r *Raw) Do(ctx context.Context, args ...any) (any, error) { return r.c.Do(ctx, args...).Result() }
 
 // Close closes the client's connections.
-func (r *Raw) Close() error { return r.c.close() }
+func (r *Raw) Close() error { return r.c.Close() }

@@ -22,7 +22,7 @@ func TestOpenRefusesBadURLs(t *testing.T) {
 		"redis://user:s3cret@127.0.0.1:port/0",    // url.Parse fails, and its error quotes the URL
 		"redis://user:s3cret@127.0.0.1:6379/zero", // go-redis refuses the database
 		"http://user:s3cret@127.0.0.1:6379/0",
-		"",
+		"redis://user:s3cret@127.0.0.1:6379/0?dial_timeout=soon", // an option go-redis cannot read
 	} {
 		_, err := redisstore.Open(t.Context(), redisstore.Options{URL: raw, ConnectTimeout: 100 * time.Millisecond, Timeout: 100 * time.Millisecond})
 		if err == nil {
@@ -175,5 +175,73 @@ func TestOpenAuthenticatesAsTheURLsUser(t *testing.T) {
 	_, err = redisstore.Open(t.Context(), redisstore.Options{URL: u.String(), ConnectTimeout: time.Second, Timeout: time.Second})
 	if err == nil || isOutage(err) || strings.Contains(err.Error(), "wrong@") {
 		t.Errorf("Open with a wrong password: %v; want it refused, no outage, the password not shown", err)
+	}
+}
+
+// TestSilentRedisAnswersWithinTheTimeout: a Redis that accepts and never
+// answers, at Open and while serving, is an outage within the store's
+// timeout, whatever go-redis retries (MaxRetries 5 here: unbounded, each
+// retry would wait its own read timeout).
+func TestSilentRedisAnswersWithinTheTimeout(t *testing.T) {
+	const timeout, slack = 300 * time.Millisecond, 700 * time.Millisecond
+
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { silent.Close() })
+	go func() {
+		var held []net.Conn // kept open, never answered
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	start := time.Now()
+	_, err = redisstore.Open(t.Context(), redisstore.Options{URL: "redis://" + silent.Addr().String() + "/0?max_retries=5",
+		ConnectTimeout: timeout, Timeout: timeout})
+	if !isOutage(err) {
+		t.Errorf("Open of a silent Redis: %v; want an outage of Redis", err)
+	}
+	// Open waits for the connection and then for the PING.
+	if d := time.Since(start); d > 2*timeout+slack {
+		t.Errorf("Open of a silent Redis took %v; want at most %v", d, 2*timeout+slack)
+	}
+
+	url, prefix := enginetest.Redis(t)
+	u, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := enginetest.NewProxy(t, u.Host)
+	u.Host = p.Addr()
+	q := u.Query()
+	q.Set("max_retries", "5")
+	u.RawQuery = q.Encode()
+	s := open(t, redisstore.Options{URL: u.String(), Namespace: prefix, IdleTimeout: time.Hour,
+		ConnectTimeout: timeout, Timeout: timeout})
+	id := sessiontest.Create(t, s)
+	p.Hang()
+	for name, op := range map[string]func() error{
+		"Touch":     func() error { _, err := s.Touch(t.Context(), id); return err },
+		"SaveState": func() error { return s.SaveState(t.Context(), id, "number", []byte("x")) },
+		"Create":    func() error { _, err := s.Create(t.Context()); return err },
+	} {
+		start := time.Now()
+		err := op()
+		if d := time.Since(start); d > timeout+slack {
+			t.Errorf("%s with Redis silent took %v; want at most %v", name, d, timeout+slack)
+		}
+		if !isOutage(err) {
+			t.Errorf("%s with Redis silent: %v; want an outage of Redis", name, err)
+		}
 	}
 }

@@ -6,10 +6,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"log/slog"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/springport/greeter/framework/component"
 )
@@ -19,7 +22,7 @@ var _ component.SharedSessionStore = (*Store)(nil)
 // Store is a component.SharedSessionStore in Redis. It is safe for
 // concurrent use.
 type Store struct {
-	client     *client
+	client     redis.UniversalClient
 	prefix     string // of every session's key: Namespace + ":sessions:"
 	idle       time.Duration
 	timeout    time.Duration
@@ -39,7 +42,7 @@ type Store struct {
 	sweeperDone chan struct{}
 }
 
-func newStore(client *client, opts Options, timeout time.Duration, now func() time.Time) *Store {
+func newStore(client redis.UniversalClient, opts Options, timeout time.Duration, now func() time.Time) *Store {
 	idle := opts.IdleTimeout
 	if idle <= 0 {
 		idle = 30 * time.Minute
@@ -93,7 +96,9 @@ func wellFormed(id string) bool {
 	return true
 }
 
-func (s *Store) key(id string) string { return s.prefix + id }
+// key is session id's key; the braces are its hash tag (see the package
+// documentation).
+func (s *Store) key(id string) string { return s.prefix + "{" + id + "}" }
 
 // The scripts make each change one round trip, and atomic: a state is
 // saved, and the expiry refreshed, only while the session still exists,
@@ -103,8 +108,8 @@ func (s *Store) key(id string) string { return s.prefix + id }
 // linked into every build, and most never use Redis.
 var (
 	// ARGV: field, created (Unix ms), idle timeout (ms).
-	createScript = sync.OnceValue(func() *script {
-		return newScript(`
+	createScript = sync.OnceValue(func() *redis.Script {
+		return redis.NewScript(`
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`)
@@ -112,8 +117,8 @@ return 1`)
 
 	// ARGV: field, state, idle timeout (ms). Returns the state saved now;
 	// the given one when the session has ended.
-	saveIfAbsentScript = sync.OnceValue(func() *script {
-		return newScript(`
+	saveIfAbsentScript = sync.OnceValue(func() *redis.Script {
+		return redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return ARGV[2] end
 redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
@@ -121,8 +126,8 @@ return redis.call('HGET', KEYS[1], ARGV[1])`)
 	})
 
 	// ARGV: field, state, idle timeout (ms).
-	saveScript = sync.OnceValue(func() *script {
-		return newScript(`
+	saveScript = sync.OnceValue(func() *redis.Script {
+		return redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
@@ -135,7 +140,7 @@ func (s *Store) Create(ctx context.Context) (string, error) {
 	id := newID()
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	_, err := s.client.run(ctx, createScript(), s.key(id), createdField, s.now().UnixMilli(), s.idle.Milliseconds())
+	err := s.run(ctx, createScript(), s.key(id), createdField, s.now().UnixMilli(), s.idle.Milliseconds()).Err()
 	if err != nil {
 		return "", failure(err)
 	}
@@ -151,16 +156,16 @@ func (s *Store) Touch(ctx context.Context, id string) (bool, error) {
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	live, err := integer(s.client.do(ctx, "PEXPIRE", s.key(id), s.idle.Milliseconds()))
+	live, err := s.client.PExpire(ctx, s.key(id), s.idle).Result()
 	if err != nil {
 		return false, failure(err)
 	}
-	if live == 1 {
+	if live {
 		s.follow(id)
 	} else {
 		s.unfollow(id)
 	}
-	return live == 1, nil
+	return live, nil
 }
 
 // Delete ends the session id now, here and in Redis, and reports it.
@@ -170,7 +175,7 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	n, err := integer(s.client.do(ctx, "DEL", s.key(id)))
+	n, err := s.client.Del(ctx, s.key(id)).Result()
 	if err != nil {
 		return failure(err)
 	}
@@ -197,11 +202,14 @@ func (s *Store) LoadState(ctx context.Context, id, name string) ([]byte, bool, e
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	data, found, err := bulk(s.client.do(ctx, "HGET", s.key(id), statePrefix+name))
-	if err != nil {
+	data, err := s.client.HGet(ctx, s.key(id), statePrefix+name).Bytes()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return nil, false, nil
+	case err != nil:
 		return nil, false, failure(err)
 	}
-	return data, found, nil
+	return data, true, nil
 }
 
 // SaveStateIfAbsent saves data as the state of component name in session
@@ -213,11 +221,11 @@ func (s *Store) SaveStateIfAbsent(ctx context.Context, id, name string, data []b
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	saved, _, err := bulk(s.client.run(ctx, saveIfAbsentScript(), s.key(id), statePrefix+name, data, s.idle.Milliseconds()))
+	saved, err := s.run(ctx, saveIfAbsentScript(), s.key(id), statePrefix+name, data, s.idle.Milliseconds()).Text()
 	if err != nil {
 		return nil, failure(err)
 	}
-	return saved, nil
+	return []byte(saved), nil
 }
 
 // SaveState saves data as the state of component name in session id,
@@ -228,7 +236,7 @@ func (s *Store) SaveState(ctx context.Context, id, name string, data []byte) err
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	if _, err := s.client.run(ctx, saveScript(), s.key(id), statePrefix+name, data, s.idle.Milliseconds()); err != nil {
+	if err := s.run(ctx, saveScript(), s.key(id), statePrefix+name, data, s.idle.Milliseconds()).Err(); err != nil {
 		return failure(err)
 	}
 	return nil

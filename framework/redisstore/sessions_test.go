@@ -74,7 +74,7 @@ func (r *raw) hgetall(key string) map[string]string {
 	fields := map[string]string{}
 	pairs := r.do("HGETALL", key).([]any)
 	for i := 0; i+1 < len(pairs); i += 2 {
-		fields[string(pairs[i].([]byte))] = string(pairs[i+1].([]byte))
+		fields[pairs[i].(string)] = pairs[i+1].(string)
 	}
 	return fields
 }
@@ -154,7 +154,8 @@ func TestKeyLayout(t *testing.T) {
 	if _, err := s.SaveStateIfAbsent(t.Context(), id, "number", []byte{1, 2, 3}); err != nil {
 		t.Fatal(err)
 	}
-	key := prefix + "app:session:sessions:" + id
+	// The braces are the hash tag that keeps a session in one Cluster slot.
+	key := prefix + "app:session:sessions:{" + id + "}"
 	if got := s.Key(id); got != key {
 		t.Errorf("key %q; want %q", got, key)
 	}

@@ -25,6 +25,8 @@ import (
 	"container/list"
 	"context"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // followed is a session this process follows.
@@ -154,25 +156,22 @@ func (s *Store) due(now time.Time) []followed {
 	return due
 }
 
-// exist asks Redis, in one round trip, which of the sessions exist.
+// exist asks Redis, in one round trip (one per node in a Cluster),
+// which of the sessions exist.
 func (s *Store) exist(ctx context.Context, sessions []followed) ([]bool, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	cmds := make([][]any, len(sessions))
+	pipe := s.client.Pipeline()
+	cmds := make([]*redis.IntCmd, len(sessions))
 	for i, f := range sessions {
-		cmds[i] = []any{"EXISTS", s.key(f.id)}
+		cmds[i] = pipe.Exists(ctx, s.key(f.id))
 	}
-	replies, err := s.client.pipeline(ctx, cmds...)
-	if err != nil {
+	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, failure(err)
 	}
-	exists := make([]bool, len(replies))
-	for i, reply := range replies {
-		n, err := integer(reply, nil)
-		if err != nil {
-			return nil, failure(err)
-		}
-		exists[i] = n > 0
+	exists := make([]bool, len(cmds))
+	for i, cmd := range cmds {
+		exists[i] = cmd.Val() > 0
 	}
 	return exists, nil
 }
