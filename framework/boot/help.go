@@ -51,10 +51,24 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"management.endpoint.shutdown.access":        "unrestricted lets POST /actuator/shutdown (when exposed) stop the service; none, read-only",
 		"management.httpexchanges.recording.enabled": "keep the last 100 requests for /actuator/httpexchanges",
 		"app.session.store-type":                     "memory or redis: where HTTP sessions live",
-		"app.data.redis.url":                         "the Redis of the redis session store (rediss:// for TLS)",
+		"app.data.redis.url":                         "the Redis of the redis session store, as redis://[user:password@]host:port/db (rediss:// for TLS), with go-redis's URL options (?dial_timeout=...); wins over host, port, username, password and database",
+		"app.data.redis.host":                        "Redis's host, when no URL is set",
+		"app.data.redis.port":                        "Redis's port, when no URL is set",
+		"app.data.redis.username":                    "the ACL user to authenticate as, when no URL is set",
+		"app.data.redis.password":                    "the password to authenticate with, when no URL is set (never shown)",
+		"app.data.redis.database":                    "the logical database (SELECT), when no URL is set; a Cluster has only 0",
+		"app.data.redis.client-name":                 "the connections' name, as CLIENT LIST shows it",
+		"app.data.redis.ssl.enabled":                 "TLS to Redis, with the system's CAs unless ssl.bundle names a bundle; on when ssl.bundle is set",
+		"app.data.redis.ssl.bundle":                  "the SSL bundle of the TLS connections: its app.ssl.bundle.pem.<name>.truststore.certificate (CA) and keystore.certificate/.private-key (client certificate)",
+		"app.data.redis.sentinel.master":             "the name of the primary that the Sentinels watch: Redis is found through them",
+		"app.data.redis.sentinel.nodes":              "the Sentinels, as host:port,host:port",
+		"app.data.redis.sentinel.username":           "the user to authenticate to the Sentinels as",
+		"app.data.redis.sentinel.password":           "the password of the Sentinels (never shown)",
+		"app.data.redis.cluster.nodes":               "some nodes of a Redis Cluster, as host:port,host:port: Redis is that Cluster",
+		"app.data.redis.cluster.max-redirects":       "bound on the MOVED/ASK redirections a command follows in a Cluster",
 		"app.session.redis.namespace":                "prefix of the session keys in Redis",
 		"app.data.redis.connect-timeout":             "bound on connecting to Redis",
-		"app.data.redis.timeout":                     "bound on each Redis command; past it the request is a 503",
+		"app.data.redis.timeout":                     "bound on each session operation in Redis, go-redis's retries included; past it the request is a 503",
 
 		// Micrometer's distribution settings, named by meter.
 		"management.metrics.distribution.percentiles-histogram.http.server.requests": "publish http_server_requests_seconds as a histogram with Micrometer's buckets (_bucket), not only _count, _sum and _max; on by default while spans are exported, for the exemplars on its buckets",
@@ -108,6 +122,9 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 			}
 			if name, ok := strings.CutPrefix(key, tracingHeaders); ok && s.Help == "" {
 				s.Help = "the header " + name + " of every span export"
+			}
+			if rest, ok := strings.CutPrefix(key, pemBundles); ok && s.Help == "" {
+				s.Help = "a file of the PEM SSL bundle " + rest
 			}
 			if name, ok := strings.CutPrefix(key, resourceAttributes); ok && s.Help == "" {
 				s.Help = "the resource attribute " + name + " of the spans"

@@ -10,17 +10,18 @@ import (
 
 // openSessions opens the session store that app.session.store-type names:
 // in memory, the default, or Redis, shared by every instance and reported
-// in health. A Redis that cannot be reached stops start-up, naming
-// app.data.redis.url.
+// in health. A Redis that cannot be reached stops start-up, naming the
+// setting that says where it is (app.data.redis.url, .host,
+// .sentinel.nodes or .cluster.nodes).
 func (a *App) openSessions(ctx context.Context) error {
 	s := a.settings.sessions
 	switch s.storeType {
 	case "redis":
-		opts := s.redis
+		opts := s.redis.opts
 		opts.IdleTimeout, opts.MaxSessions, opts.Logger = s.timeout, s.maxSessions, a.Logger(redisLogger)
 		store, err := redisstore.Open(ctx, opts)
 		if err != nil {
-			return a.EngineError("Redis server", "app.data.redis.url", opts.URL, err)
+			return a.EngineError("Redis server", s.redis.locator, s.redis.locatorValue, err)
 		}
 		a.OnClose(store.Close)
 		a.sessions = store

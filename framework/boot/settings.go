@@ -13,7 +13,6 @@ import (
 	"github.com/springport/greeter/framework/management/actuator"
 	"github.com/springport/greeter/framework/management/metrics"
 	"github.com/springport/greeter/framework/management/tracing"
-	"github.com/springport/greeter/framework/redisstore"
 )
 
 // settings are the framework's own settings, one struct per area, with
@@ -45,7 +44,7 @@ type sessionSettings struct {
 	timeout     time.Duration // a session idle this long ends
 	maxSessions int           // past it, the least recently used session ends
 	storeType   string        // "memory" or "redis"
-	redis       redisstore.Options
+	redis       redisSettings
 }
 
 type managementSettings struct {
@@ -122,20 +121,14 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 }
 
 // bindSessionSettings reads the session settings, with Spring Boot's and
-// Spring Session's names (spring. renamed app.); Redis's timeouts are
-// shorter than Spring's 60 s because a request waits for them: an outage
-// should be a prompt 503, not a hung client.
+// Spring Session's names (spring. renamed app.); see bindRedisSettings for
+// Redis's.
 func bindSessionSettings(b *config.Binder) sessionSettings {
 	return sessionSettings{
 		timeout:     config.Bind(b, "server.servlet.session.timeout", 30*time.Minute, config.DurationAtLeast(time.Second)),
 		maxSessions: config.Bind(b, "server.servlet.session.max-sessions", 100_000, config.IntIn(1, 100_000_000)),
 		storeType:   config.Bind(b, "app.session.store-type", "memory", config.OneOf("memory", "redis")),
-		redis: redisstore.Options{
-			URL:            config.Bind(b, "app.data.redis.url", "redis://127.0.0.1:6379/0", config.URL("redis", "rediss")),
-			Namespace:      config.Bind(b, "app.session.redis.namespace", "app:session", config.String),
-			ConnectTimeout: config.Bind(b, "app.data.redis.connect-timeout", 3*time.Second, atLeast100ms),
-			Timeout:        config.Bind(b, "app.data.redis.timeout", 3*time.Second, atLeast100ms),
-		},
+		redis:       bindRedisSettings(b),
 	}
 }
 
