@@ -209,3 +209,33 @@ func TestSessionFloodIsBoundedAndReported(t *testing.T) {
 		}
 	}
 }
+
+// TestRedisSessionsAreReported: with the Redis session store, the session
+// meters count the sessions this instance follows (past max-sessions it
+// stops following the least recently used, which live on in Redis), and
+// the Redis pool's statistics are published.
+func TestRedisSessionsAreReported(t *testing.T) {
+	t.Parallel()
+	e := newEngines(t)
+	s := start(t, append(append(everything, e.args()...), "--app.number.scope=session", "--server.servlet.session.max-sessions=3"), nil)
+	for range 5 {
+		if r := s.do(t, "GET", "/api/number/val-a", ""); r.status != 200 {
+			t.Fatalf("val-a: %d %s", r.status, r.body)
+		}
+	}
+	r := s.do(t, "GET", "/actuator/prometheus", "")
+	for _, want := range []string{`http_sessions_active{application="greeter"} 3` + "\n", `http_sessions_max{application="greeter"} 3` + "\n",
+		`http_sessions_evicted_total{application="greeter"} 2` + "\n", `redis_pool_timeouts_total{application="greeter"} 0` + "\n"} {
+		if !strings.Contains(r.body, want) {
+			t.Errorf("/actuator/prometheus lacks %q", want)
+		}
+	}
+	// Each request asked Redis at least once, on a pooled connection or a
+	// new one: the pool has connections, and has been used.
+	for _, meter := range []string{"redis_pool_connections", "redis_pool_hits_total"} {
+		m := regexp.MustCompile(`(?m)^` + meter + `\{application="greeter"\} (\d+)$`).FindStringSubmatch(r.body)
+		if m == nil || m[1] == "0" {
+			t.Errorf("/actuator/prometheus: %s is %v; want it above 0", meter, m)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/springport/greeter/framework/management/actuator"
+	"github.com/springport/greeter/framework/management/metrics"
 	"github.com/springport/greeter/framework/memstore"
 	"github.com/springport/greeter/framework/redisstore"
 )
@@ -25,6 +26,15 @@ func (a *App) openSessions(ctx context.Context) error {
 		}
 		a.OnClose(store.Close)
 		a.sessions = store
+		// With Redis, "active" is the sessions this process follows (see
+		// redisstore.Store.Len), and "evicted" those it stopped following
+		// past max-sessions, which live on in Redis.
+		a.metrics.Sessions(store.Len, store.Max(), store.Evicted)
+		a.metrics.RedisPool(func() metrics.RedisPoolStats {
+			p := store.PoolStats()
+			return metrics.RedisPoolStats{Hits: uint64(p.Hits), Misses: uint64(p.Misses), Timeouts: uint64(p.Timeouts),
+				Total: p.TotalConns, Idle: p.IdleConns, Stale: p.StaleConns}
+		})
 		a.Health(actuator.Indicator{Name: "redis", Check: func(ctx context.Context) (map[string]any, error) {
 			version, err := store.Ping(ctx)
 			if err != nil {

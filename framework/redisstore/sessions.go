@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -37,6 +38,7 @@ type Store struct {
 	recency  list.List // of *followed, most recently touched first
 	onEnd    []func(id string)
 	closed   bool
+	evicted  atomic.Uint64 // sessions no longer followed past max
 
 	stopSweeper context.CancelFunc
 	sweeperDone chan struct{}

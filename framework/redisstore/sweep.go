@@ -55,6 +55,7 @@ func (s *Store) follow(id string) {
 		oldest := s.recency.Back().Value.(*followed)
 		s.remove(oldest)
 		dropped = append(dropped, oldest.id)
+		s.evicted.Add(1)
 	}
 	s.mu.Unlock()
 	s.tell(dropped...)
@@ -81,6 +82,25 @@ func (s *Store) remove(f *followed) {
 	delete(s.followed, f.id)
 	s.recency.Remove(f.elem)
 }
+
+// Len returns how many sessions this process follows: those it created or
+// found live in Touch and has not seen end (at most an idle timeout and a
+// sweep late). Other instances' sessions are not counted, nor sessions
+// this process stopped following past MaxSessions; Redis holds them all
+// (see the package documentation).
+func (s *Store) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.followed)
+}
+
+// Max returns how many sessions this process follows at most (MaxSessions).
+func (s *Store) Max() int { return s.max }
+
+// Evicted returns how many sessions this process stopped following to stay
+// within MaxSessions: they live on in Redis; only their instances here
+// were released.
+func (s *Store) Evicted() uint64 { return s.evicted.Load() }
 
 // tell tells the OnEnd functions that the sessions ids have ended. The
 // caller must not hold s.mu: the functions may call the store.
