@@ -194,3 +194,32 @@ func TestUnreachableEngineStopsStartUp(t *testing.T) {
 		})
 	}
 }
+
+// TestUnreachableRedisNamesItsSetting: whichever setting says where
+// Redis is (the host, the Sentinels, the Cluster's nodes), a Redis that
+// cannot be reached at start-up stops it naming that setting, and no
+// password is printed.
+func TestUnreachableRedisNamesItsSetting(t *testing.T) {
+	t.Parallel()
+	redis := []string{"--server.port=0", "--app.session.store-type=redis", "--app.data.redis.password=hunter2",
+		"--app.data.redis.connect-timeout=1s", "--app.data.redis.timeout=1s"}
+	for setting, args := range map[string][]string{
+		"app.data.redis.host":           {"--app.data.redis.host=127.0.0.1", "--app.data.redis.port=1"},
+		"app.data.redis.sentinel.nodes": {"--app.data.redis.sentinel.master=mymaster", "--app.data.redis.sentinel.nodes=127.0.0.1:1"},
+		"app.data.redis.cluster.nodes":  {"--app.data.redis.cluster.nodes=127.0.0.1:1"},
+	} {
+		stderr, err := failToStart(t, append(redis, args...), nil)
+		if err == nil {
+			t.Errorf("%s: the service started", setting)
+			continue
+		}
+		for _, want := range []string{"APPLICATION FAILED TO START", "Property: " + setting + "\n", "127.0.0.1", "Origin: command-line argument --" + setting} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("%s: the report lacks %q:\n%s", setting, want, stderr)
+			}
+		}
+		if strings.Contains(stderr, "hunter2") {
+			t.Errorf("%s: the report prints the password:\n%s", setting, stderr)
+		}
+	}
+}

@@ -96,8 +96,8 @@ type Options struct {
 	// SweepInterval is how often the sweeper looks for sessions Redis has
 	// expired; zero (or less) means the idle timeout, at most a minute.
 	SweepInterval time.Duration
-	// Logger logs what the sweeper cannot return: Redis failing while it
-	// sweeps. Nil means slog.Default().
+	// Logger logs what the sweeper cannot return, Redis failing while it
+	// sweeps, and what go-redis logs (see logTo). Nil means slog.Default().
 	Logger *slog.Logger
 }
 
@@ -132,6 +132,7 @@ func open(ctx context.Context, opts Options, now func() time.Time) (*Store, erro
 		return nil, err
 	}
 	s := newStore(client, opts, timeout, now)
+	logTo(s.logger)
 	pingCtx, cancel := context.WithTimeout(ctx, connect+timeout)
 	defer cancel()
 	if err := client.Ping(pingCtx).Err(); err != nil {
