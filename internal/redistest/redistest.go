@@ -234,3 +234,21 @@ func infoField(info, field string) string {
 	}
 	return ""
 }
+
+// eventually calls check until it reports done, failing the test when
+// readyTimeout passes first with check's last explanation of why it is
+// not done yet.
+func eventually(t testing.TB, what string, check func() (done bool, why error)) {
+	t.Helper()
+	deadline := time.Now().Add(readyTimeout)
+	for {
+		done, why := check()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not done after %v: %v", what, readyTimeout, why)
+		}
+		time.Sleep(pollInterval)
+	}
+}
