@@ -386,6 +386,16 @@ func TestDashboardAgainstPrometheus(t *testing.T) {
 	} else {
 		t.Logf("%s is unset: greeter keeps its messages in memory, and the PostgreSQL pool panels are not checked", enginetest.PostgresVar)
 	}
+	// With Redis, the sessions live there, so that the Redis pool panels
+	// (and the session panels, from the Redis store) are checked too.
+	withRedis := os.Getenv(enginetest.RedisVar) != ""
+	if withRedis {
+		redisURL, prefix := enginetest.Redis(t)
+		args = append(args, "--app.session.store-type=redis", "--app.data.redis.url="+redisURL,
+			"--app.session.redis.namespace="+strings.TrimSuffix(prefix, ":"))
+	} else {
+		t.Logf("%s is unset: greeter keeps its sessions in memory, and the Redis pool panels are not checked", enginetest.RedisVar)
+	}
 	s := start(t, args, nil)
 	traffic := newTraffic(t, s)
 	traffic.round(t) // every request series exists from the first scrape
@@ -425,7 +435,8 @@ func TestDashboardAgainstPrometheus(t *testing.T) {
 	var checks []*check
 	for _, p := range d.panels() {
 		for _, target := range p.Targets {
-			if !withPostgres && (strings.Contains(target.Expr, "hikaricp_") || strings.Contains(target.Expr, "jdbc_")) {
+			if !withPostgres && (strings.Contains(target.Expr, "hikaricp_") || strings.Contains(target.Expr, "jdbc_")) ||
+				!withRedis && strings.Contains(target.Expr, "redis_pool_") {
 				continue
 			}
 			checks = append(checks, &check{what: fmt.Sprintf("panel %q, query %s", p.Title, target.RefID),
