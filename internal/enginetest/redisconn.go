@@ -1,102 +1,67 @@
 package enginetest
 
 import (
-	"bufio"
-	"errors"
+	"context"
 	"fmt"
-	"net"
-	"net/url"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
-// redisConn is one connection to Redis, for the few commands of these
-// helpers. The service's own client is unexported in package redis, so
-// this one is as small as a client can be: the helpers send only
-// commands whose reply is one line (+OK, :3, -ERR ...), and a Lua script
-// where a command's reply would not be.
+// redisConn is a client of the tests' Redis, for the few commands of these
+// helpers: go-redis, as the service's session store uses, on one
+// connection.
 type redisConn struct {
-	conn net.Conn
-	r    *bufio.Reader
+	client  *redis.Client
+	timeout time.Duration
 }
 
 // dialRedis connects to the Redis at rawURL (redis://[[user]:password@]
 // host[:port][/db]), authenticating and selecting the database as the
-// URL says. Each command must be answered within timeout.
+// URL says, and checks that it answers. Each command must be answered
+// within timeout.
 func dialRedis(rawURL string, timeout time.Duration) (*redisConn, error) {
-	u, err := url.Parse(rawURL)
+	opts, err := redis.ParseURL(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	if u.Scheme != "redis" {
-		return nil, fmt.Errorf("the scheme is %q; the tests' Redis is reached by redis://", u.Scheme)
-	}
-	port := u.Port()
-	if port == "" {
-		port = "6379"
-	}
-	conn, err := net.DialTimeout("tcp", net.JoinHostPort(u.Hostname(), port), timeout)
-	if err != nil {
+	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = timeout, timeout, timeout
+	opts.PoolSize, opts.MaxRetries = 1, -1
+	c := &redisConn{client: redis.NewClient(opts), timeout: timeout}
+	if _, err := c.do("PING"); err != nil {
+		c.Close()
 		return nil, err
-	}
-	conn.SetDeadline(time.Now().Add(timeout))
-	c := &redisConn{conn: conn, r: bufio.NewReader(conn)}
-	if password, ok := u.User.Password(); ok {
-		args := []string{"AUTH", password}
-		if user := u.User.Username(); user != "" {
-			args = []string{"AUTH", user, password}
-		}
-		if _, err := c.do(args...); err != nil {
-			conn.Close()
-			return nil, err
-		}
-	}
-	if db := strings.TrimPrefix(u.Path, "/"); db != "" && db != "0" {
-		if _, err := c.do("SELECT", db); err != nil {
-			conn.Close()
-			return nil, err
-		}
 	}
 	return c, nil
 }
 
-// do sends a command, as an array of bulk strings, and returns its
-// one-line reply without its type: "OK" for +OK, "3" for :3. An error
-// reply is an error.
+// command sends a command and returns its reply, within the timeout.
+func (c *redisConn) command(args ...string) *redis.Cmd {
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	defer cancel()
+	anyArgs := make([]any, len(args))
+	for i, a := range args {
+		anyArgs[i] = a
+	}
+	return c.client.Do(ctx, anyArgs...)
+}
+
+// do sends a command and returns its reply as text: "OK" for +OK, "3"
+// for :3. An error reply is an error.
 func (c *redisConn) do(args ...string) (string, error) {
-	var cmd []byte
-	cmd = fmt.Appendf(cmd, "*%d\r\n", len(args))
-	for _, a := range args {
-		cmd = fmt.Appendf(cmd, "$%d\r\n%s\r\n", len(a), a)
-	}
-	if _, err := c.conn.Write(cmd); err != nil {
-		return "", err
-	}
-	line, err := c.r.ReadString('\n')
+	v, err := c.command(args...).Result()
 	if err != nil {
 		return "", err
 	}
-	line = strings.TrimSuffix(line, "\r\n")
-	switch {
-	case strings.HasPrefix(line, "-"):
-		return "", errors.New(line[1:])
-	case strings.HasPrefix(line, "+"), strings.HasPrefix(line, ":"):
-		return line[1:], nil
-	}
-	return "", fmt.Errorf("%s: a reply of more than one line, %q", args[0], line)
+	return fmt.Sprint(v), nil
 }
 
 // count sends a command that answers with an integer, and returns it.
 func (c *redisConn) count(args ...string) (int, error) {
-	reply, err := c.do(args...)
-	if err != nil {
-		return 0, err
-	}
-	return strconv.Atoi(reply)
+	return c.command(args...).Int()
 }
 
-func (c *redisConn) Close() error { return c.conn.Close() }
+func (c *redisConn) Close() error { return c.client.Close() }
 
 // deleteKeysScript deletes the keys that match ARGV[1] and returns how
 // many it deleted: SCAN's replies stay in Redis.
