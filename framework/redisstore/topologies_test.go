@@ -8,6 +8,9 @@ package redisstore_test
 
 import (
 	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -244,5 +247,176 @@ func waitFor(t *testing.T, patience time.Duration, what string, check func() (bo
 			t.Fatalf("%s: not after %v: %v", what, patience, why)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestSentinelFailoverWhileServing promotes the replica (SENTINEL
+// FAILOVER) while two stores serve sessions in a loop: one creates a
+// session and saves its state, the other loads it, as two instances
+// behind a load balancer. During the switch an operation may fail, and
+// then only as an outage of Redis (a 503 for the request); a write
+// acknowledged during the switch may be lost, as Redis replicates
+// asynchronously, and is counted. Every state saved before the failover
+// is kept, and once the stores have moved to the new primary every
+// operation succeeds again.
+func TestSentinelFailoverWhileServing(t *testing.T) {
+	t.Parallel()
+	s := redistest.Sentinel(t)
+	opts := redisstore.Options{Sentinel: redisstore.Sentinel{Master: s.MasterName(), Nodes: s.SentinelAddrs()},
+		IdleTimeout: time.Hour, ConnectTimeout: time.Second, Timeout: time.Second}
+	a, b := openAt(t, opts), openAt(t, opts)
+
+	// The loop's phases: before Failover is called, while it runs, after
+	// it returned until both stores are seen on the new primary, and
+	// after that.
+	const (
+		before = iota
+		switching
+		returned
+		moved
+		phases
+	)
+	phaseNames := [phases]string{"before the failover", "during the failover", "until the stores moved", "after the stores moved"}
+	var phase atomic.Int32
+
+	type write struct {
+		id, state string
+		phase     int32 // when the save was acknowledged
+	}
+	var (
+		mu         sync.Mutex
+		writes     []write
+		ops        [phases]int
+		errs       [phases]int
+		stale      [phases]int // loads that did not find the state just saved
+		notOutages []error
+	)
+	fail := func(p int32, op string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		errs[p]++
+		if !isOutage(err) {
+			notOutages = append(notOutages, fmt.Errorf("%s %s: %w", phaseNames[p], op, err))
+		}
+	}
+	ctx := t.Context()
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			mu.Lock()
+			ops[phase.Load()]++
+			mu.Unlock()
+			id, err := a.Create(ctx)
+			if err != nil {
+				fail(phase.Load(), "Create", err)
+				continue
+			}
+			state := "state " + strconv.Itoa(i)
+			if err := a.SaveState(ctx, id, "counter", []byte(state)); err != nil {
+				fail(phase.Load(), "SaveState", err)
+				continue
+			}
+			p := phase.Load()
+			mu.Lock()
+			writes = append(writes, write{id, state, p})
+			mu.Unlock()
+			data, ok, err := b.LoadState(ctx, id, "counter")
+			p = phase.Load()
+			switch {
+			case err != nil:
+				fail(p, "LoadState", err)
+			case !ok || string(data) != state:
+				mu.Lock()
+				stale[p]++
+				mu.Unlock()
+			}
+		}
+	}()
+	stopLoop := sync.OnceFunc(func() {
+		close(stop)
+		<-done
+	})
+	defer stopLoop()
+
+	count := func(p int32) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return ops[p]
+	}
+	waitFor(t, 10*time.Second, "the loop runs before the failover", func() (bool, error) {
+		return count(before) >= 50, fmt.Errorf("%d operations", count(before))
+	})
+	oldPrimary := s.MasterAddr()
+	phase.Store(switching)
+	start := time.Now()
+	s.Failover(t)
+	failedOver := time.Since(start)
+	phase.Store(returned)
+	if s.MasterAddr() == oldPrimary {
+		t.Fatalf("the primary is still %s after Failover", oldPrimary)
+	}
+
+	// Each store has moved once a session it creates is on the new
+	// primary, looked at directly.
+	primary := redis.NewClient(&redis.Options{Addr: s.MasterAddr(), MaxRetries: -1, Protocol: 2})
+	defer primary.Close()
+	start = time.Now()
+	for name, st := range map[string]*redisstore.Store{"a": a, "b": b} {
+		waitFor(t, 10*time.Second, "store "+name+" writes to the new primary "+s.MasterAddr(), func() (bool, error) {
+			id, err := st.Create(ctx)
+			if err != nil {
+				return false, err
+			}
+			if err := st.SaveState(ctx, id, "probe", []byte(name)); err != nil {
+				return false, err
+			}
+			got, err := primary.HGet(ctx, st.Key(id), "state:probe").Result()
+			return err == nil && got == name, fmt.Errorf("the new primary has %q (%v)", got, err)
+		})
+	}
+	moving := time.Since(start)
+	phase.Store(moved)
+	waitFor(t, 10*time.Second, "the loop runs after the stores moved", func() (bool, error) {
+		return count(moved) >= 200, fmt.Errorf("%d operations", count(moved))
+	})
+	stopLoop()
+
+	for p := range int32(phases) {
+		t.Logf("%s: %d iterations, %d failed (outages), %d loads missed the state just saved", phaseNames[p], ops[p], errs[p], stale[p])
+	}
+	t.Logf("Failover took %v; the stores were on the new primary %v after it returned", failedOver, moving)
+	for _, err := range notOutages {
+		t.Errorf("an error that is no outage of Redis: %v", err)
+	}
+	if ops[switching] == 0 {
+		t.Errorf("the loop ran nothing during the failover")
+	}
+	if errs[before] != 0 || stale[before] != 0 || errs[moved] != 0 || stale[moved] != 0 {
+		t.Errorf("with one primary serving, %d and %d operations failed and %d and %d loads missed the state just saved (before the failover, after the stores moved); want none",
+			errs[before], errs[moved], stale[before], stale[moved])
+	}
+	// Every state acknowledged before the failover was on the replica
+	// before it was promoted, and so is kept; one acknowledged after the
+	// stores moved is on the new primary. One acknowledged during the
+	// switch may have gone to the former primary, and been lost with it.
+	var lost [phases]int
+	for _, w := range writes {
+		data, ok, err := b.LoadState(ctx, w.id, "counter")
+		if err != nil {
+			t.Fatalf("LoadState after the failover: %v", err)
+		}
+		if !ok || string(data) != w.state {
+			lost[w.phase]++
+		}
+	}
+	t.Logf("states lost, by when their save was acknowledged: %v", lost)
+	if lost[before] != 0 || lost[moved] != 0 {
+		t.Errorf("%d states saved before the failover and %d after the stores moved are lost; want none", lost[before], lost[moved])
 	}
 }
