@@ -24,11 +24,13 @@ import (
 )
 
 // topology is one deployment of Redis that a test started or found:
-// opts reach it, and clusterNodes, for a Cluster, are its primaries, to
-// look at directly.
+// opts reach it; clusterNodes, for a Cluster, are its primaries, and
+// primary and replica, behind Sentinel, its servers, to look at
+// directly.
 type topology struct {
-	opts         redisstore.Options
-	clusterNodes []string
+	opts             redisstore.Options
+	clusterNodes     []string
+	primary, replica string
 }
 
 // topologies start (or find) each deployment for a test, which is
@@ -48,7 +50,8 @@ var topologies = []struct {
 	}},
 	{"Sentinel", func(t *testing.T) topology {
 		s := redistest.Sentinel(t)
-		return topology{opts: redisstore.Options{Sentinel: redisstore.Sentinel{Master: s.MasterName(), Nodes: s.SentinelAddrs()}}}
+		return topology{opts: redisstore.Options{Sentinel: redisstore.Sentinel{Master: s.MasterName(), Nodes: s.SentinelAddrs()}},
+			primary: s.MasterAddr(), replica: s.ReplicaAddr()}
 	}},
 }
 
@@ -167,6 +170,28 @@ func behaviours(t *testing.T, top topology) {
 
 	if top.clusterNodes != nil {
 		t.Run("OneSlotPerSession", func(t *testing.T) { oneSlotPerSession(t, openAt(t, with(time.Hour)), top.clusterNodes) })
+	}
+	if top.primary != "" {
+		t.Run("OnThePrimaryAndReplicated", func(t *testing.T) { onThePrimary(t, openAt(t, with(time.Hour)), top.primary, top.replica) })
+	}
+}
+
+// onThePrimary checks, behind Sentinel, that the store writes to the
+// primary that the Sentinels name, and that the replica, which a
+// failover would promote, receives the session.
+func onThePrimary(t *testing.T, s *redisstore.Store, primary, replica string) {
+	ctx := t.Context()
+	id := sessiontest.Create(t, s)
+	if err := s.SaveState(ctx, id, "cart", []byte("apples")); err != nil {
+		t.Fatal(err)
+	}
+	for _, addr := range []string{primary, replica} {
+		c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, Protocol: 2})
+		defer c.Close()
+		waitFor(t, 10*time.Second, "the session's state on "+addr, func() (bool, error) {
+			got, err := c.HGet(ctx, s.Key(id), "state:cart").Result()
+			return err == nil && got == "apples", fmt.Errorf("HGET: %q, %v", got, err)
+		})
 	}
 }
 
