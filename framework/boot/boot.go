@@ -24,8 +24,10 @@
 //     OpenAPI document and Swagger UI, metrics, the access log and tracing
 //     are wired, and one dispatcher is built per port: server.port, and
 //     management.server.port when it differs.
-//  7. Every port is listened on before any is served, so a taken port
-//     fails start-up as a whole; "started addr=…" is logged.
+//  7. Every port is listened on, on server.address and
+//     management.server.address (every interface by default), before any
+//     is served, so a taken port fails start-up as a whole; "started
+//     addr=…" is logged.
 //  8. On SIGINT, SIGTERM, a cancelled context or POST /actuator/shutdown,
 //     readiness turns OUT_OF_SERVICE for server.shutdown-delay, the
 //     listeners close, requests in flight get server.shutdown-timeout, then
@@ -185,9 +187,11 @@ func Run[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 		}
 	}()
 	s := a.settings
-	ports := []port{{setting: "server.port", number: s.server.port, handler: a.handler, announce: "started"}}
+	ports := []port{{setting: "server.port", number: s.server.port, handler: a.handler, announce: "started",
+		address: s.server.address, addressSetting: "server.address"}}
 	if a.management != nil {
-		ports = append(ports, port{setting: "management.server.port", number: s.management.port, handler: a.management, announce: "management started"})
+		ports = append(ports, port{setting: "management.server.port", number: s.management.port, handler: a.management, announce: "management started",
+			address: s.management.address, addressSetting: "management.server.address"})
 	}
 	return serve(ctx, stop, ports, s.server, a.probes, a.logger)
 }

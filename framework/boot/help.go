@@ -18,6 +18,7 @@ import (
 var frameworkHelp = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"server.port":                                "listening port; 0 picks a free one",
+		"server.address":                             "the network address (an IP, v4 or v6, or a host name) server.port listens on; none: every interface",
 		"server.max-request-size":                    "larger request bodies are refused with 413 (B, KB, MB, GB, TB, or bytes)",
 		"server.read-header-timeout":                 "a client must send its headers within this",
 		"server.read-timeout":                        "... and its whole request within this",
@@ -33,6 +34,7 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"management.endpoints.web.exposure.exclude":  "... minus these",
 		"management.endpoint.env.show-values":        "always shows values in /actuator/env (secrets stay masked); never, when-authorized",
 		"management.server.port":                     "a separate port for /actuator (-1: the service's)",
+		"management.server.address":                  "the network address management.server.port listens on, when it has a port of its own; none: as server.address",
 		"management.metrics.enabled":                 "record request metrics for /actuator/prometheus and /actuator/metrics",
 		"management.tracing.enabled":                 "record a span per request when spans have an endpoint (management.otlp.tracing.endpoint, or OTEL_EXPORTER_OTLP_ENDPOINT)",
 		"management.tracing.sampling.probability":    "share of the traces that start here that are recorded (0 to 1); a caller's traceparent decides for its own",

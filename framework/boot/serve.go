@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -20,10 +21,13 @@ const maxHeaderBytes = 64 << 10
 
 // port is one listening port and what it serves.
 type port struct {
-	setting  string // the setting that chose it, for errors
-	number   int
-	handler  http.Handler
-	announce string // the log message that says it listens
+	setting string // the setting that chose it, for errors
+	number  int
+	address string // the interface it listens on; "" for all
+	// addressSetting is the setting that chose address, for errors.
+	addressSetting string
+	handler        http.Handler
+	announce       string // the log message that says it listens
 }
 
 // Address is a port Run listens on.
@@ -68,6 +72,35 @@ func (f *inFlight) wait(timeout time.Duration) bool {
 	return true
 }
 
+// resolveTimeout bounds the look-up of a host name given as an address.
+const resolveTimeout = 5 * time.Second
+
+// listenAddress reads server.address or management.server.address as
+// Spring binds an InetAddress: an IP address, v4 or v6 (in brackets or
+// not), or a host name that resolves; empty is every interface. The name
+// is kept, not its addresses: net.Listen resolves it again, as Spring's
+// server does.
+func listenAddress(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if inner, ok := strings.CutPrefix(s, "["); ok {
+		if inner, ok = strings.CutSuffix(inner, "]"); ok && strings.Contains(inner, ":") {
+			s = inner
+		}
+	}
+	if s == "" || net.ParseIP(s) != nil {
+		return s, nil
+	}
+	if _, _, err := net.SplitHostPort(s); err == nil {
+		return "", fmt.Errorf("want an address without a port: the port is a setting of its own")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), resolveTimeout)
+	defer cancel()
+	if _, err := net.DefaultResolver.LookupHost(ctx, s); err != nil {
+		return "", fmt.Errorf("want an IP address or a host name that resolves: %v", err)
+	}
+	return s, nil
+}
+
 // serve listens on every port, then serves until ctx is done. Shutting
 // down, readiness turns OUT_OF_SERVICE first and stays so for
 // server.shutdown-delay, so that load balancers stop sending requests;
@@ -83,12 +116,16 @@ func serve(ctx context.Context, stop func(), ports []port, s serverSettings, pro
 	listeners := make([]net.Listener, 0, len(ports))
 	addrs := make([]Address, 0, len(ports))
 	for _, p := range ports {
-		ln, err := net.Listen("tcp", ":"+strconv.Itoa(p.number))
+		ln, err := net.Listen("tcp", net.JoinHostPort(p.address, strconv.Itoa(p.number)))
 		if err != nil {
 			for _, l := range listeners {
 				l.Close()
 			}
-			return startupError{fmt.Errorf("cannot listen on %s=%d: %w", p.setting, p.number, err)}
+			where := fmt.Sprintf("%s=%d", p.setting, p.number)
+			if p.address != "" {
+				where += fmt.Sprintf(" on %s=%s", p.addressSetting, p.address)
+			}
+			return startupError{fmt.Errorf("cannot listen on %s: %w", where, err)}
 		}
 		listeners = append(listeners, ln)
 		addrs = append(addrs, Address{Setting: p.setting, Addr: ln.Addr()})

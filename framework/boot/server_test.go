@@ -1,15 +1,17 @@
 package boot_test
 
-// The server: its port, its limits and timeouts on what clients send, and
-// its graceful shutdown.
+// The server: its port and address, its limits and timeouts on what
+// clients send, and its graceful shutdown.
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -147,5 +149,144 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 	if err := <-stopped; err != nil {
 		t.Errorf("run returned %v after a graceful shutdown", err)
+	}
+}
+
+// otherLocalAddr is an address of this machine that is not loopback, or
+// nil when it has none: a listener bound to loopback must refuse it.
+func otherLocalAddr(t *testing.T) net.IP {
+	t.Helper()
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.IsGlobalUnicast() && !n.IP.IsLoopback() {
+			return n.IP
+		}
+	}
+	return nil
+}
+
+// listenerOf is the address Run reported for the listener that setting
+// chose, through boot.WithListening.
+func listenerOf(t *testing.T, s *boottest.Instance, setting string) *net.TCPAddr {
+	t.Helper()
+	for _, a := range s.Addresses {
+		if a.Setting == setting {
+			return a.Addr.(*net.TCPAddr)
+		}
+	}
+	t.Fatalf("Run reported no listener for %s: %v", setting, s.Addresses)
+	return nil
+}
+
+// checkBound checks that the listener setting chose is bound to want
+// (nil: every interface), that it answers path there, and that another
+// address of the machine reaches it only when it listens everywhere.
+func checkBound(t *testing.T, s *boottest.Instance, setting string, want net.IP, path string) {
+	t.Helper()
+	got := listenerOf(t, s, setting)
+	if (want == nil && !got.IP.IsUnspecified()) || (want != nil && !got.IP.Equal(want)) {
+		t.Errorf("%s listens on %s, want %v", setting, got, cmp.Or(want.String(), "every interface"))
+	}
+	host := "127.0.0.1"
+	if want != nil {
+		host = want.String()
+	}
+	url := "http://" + net.JoinHostPort(host, strconv.Itoa(got.Port)) + path
+	if status, body := get(t, url); status != http.StatusOK {
+		t.Errorf("GET %s: %d %s", url, status, body)
+	}
+	other := otherLocalAddr(t)
+	if other == nil {
+		t.Logf("the machine has no address but loopback: not checking that %s refuses another", setting)
+		return
+	}
+	c, err := net.DialTimeout("tcp", net.JoinHostPort(other.String(), strconv.Itoa(got.Port)), boottest.Timeout)
+	if err == nil {
+		c.Close()
+	}
+	switch {
+	case want == nil && err != nil:
+		t.Errorf("%s listens everywhere, yet %s refuses it: %v", setting, other, err)
+	case want != nil && !boottest.IsConnRefused(err):
+		t.Errorf("%s is bound to %s, yet dialling %s gave %v, want the connection refused", setting, want, other, err)
+	}
+}
+
+// TestBindAddress: server.address binds the service's port to one
+// interface, and the management port to it too unless
+// management.server.address says another, as in Spring Boot.
+func TestBindAddress(t *testing.T) {
+	t.Parallel()
+	loopback := net.ParseIP("127.0.0.1")
+	t.Run("server.address", func(t *testing.T) {
+		t.Parallel()
+		s := start(t, []string{"--server.address=127.0.0.1", "--management.server.port=0"}, nil)
+		checkBound(t, s, "server.port", loopback, "/hello")
+		checkBound(t, s, "management.server.port", loopback, "/actuator/health")
+	})
+	t.Run("management.server.address", func(t *testing.T) {
+		t.Parallel()
+		s := start(t, []string{"--management.server.port=0", "--management.server.address=127.0.0.1"}, nil)
+		checkBound(t, s, "server.port", nil, "/hello")
+		checkBound(t, s, "management.server.port", loopback, "/actuator/health")
+	})
+	t.Run("host name", func(t *testing.T) {
+		t.Parallel()
+		// localhost resolves through /etc/hosts, without a DNS server.
+		addrs, err := net.LookupIP("localhost")
+		if err != nil || len(addrs) == 0 {
+			t.Skipf("localhost does not resolve here: %v", err)
+		}
+		s := start(t, []string{"--server.address=localhost"}, nil)
+		if got := listenerOf(t, s, "server.port"); !got.IP.IsLoopback() {
+			t.Errorf("server.address=localhost listens on %s, want a loopback address", got)
+		}
+	})
+	t.Run("IPv6 in brackets", func(t *testing.T) {
+		t.Parallel()
+		if ln, err := net.Listen("tcp", "[::1]:0"); err != nil {
+			t.Skipf("no IPv6 loopback here: %v", err)
+		} else {
+			ln.Close()
+		}
+		s := start(t, []string{"--server.address=[::1]"}, nil)
+		checkBound(t, s, "server.port", net.IPv6loopback, "/hello")
+	})
+}
+
+// TestBadBindAddress: an address that is not one, or does not resolve,
+// stops start-up with the report naming the setting, its value, its origin
+// and why.
+func TestBadBindAddress(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ arg, reason string }{
+		{"--server.address=127.0.0.1:8080", "want an address without a port"},
+		// .invalid never resolves (RFC 2606).
+		{"--server.address=no-such-host.invalid", "want an IP address or a host name that resolves"},
+		{"--management.server.address=not an address", "want an IP address or a host name that resolves"},
+	}
+	for _, tt := range tests {
+		key, value, _ := strings.Cut(strings.TrimPrefix(tt.arg, "--"), "=")
+		stderr, err := failToStart(t, []string{"--server.port=0", "--management.server.port=0", tt.arg}, nil)
+		for _, w := range []string{"Property: " + key, "Value: " + strconv.Quote(value), "Origin: command-line argument " + tt.arg, tt.reason} {
+			if err == nil || !strings.Contains(stderr, w) {
+				t.Errorf("%s: the report lacks %q:\n%s", tt.arg, w, stderr)
+			}
+		}
+	}
+}
+
+// TestBindAddressNotLocal: an IP address that is no interface of the
+// machine parses, but cannot be listened on; the failure names both
+// settings.
+func TestBindAddressNotLocal(t *testing.T) {
+	t.Parallel()
+	// 203.0.113.0/24 is for documentation (RFC 5737): no machine has it.
+	_, err := failToStart(t, []string{"--server.port=0", "--server.address=203.0.113.7"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "cannot listen on server.port=0 on server.address=203.0.113.7") {
+		t.Errorf("run on an address that is not the machine's returned %v, want an error naming server.port and server.address", err)
 	}
 }

@@ -29,6 +29,7 @@ type settings struct {
 
 type serverSettings struct {
 	port              int
+	address           string          // the interface to listen on; "" for all
 	maxRequestSize    config.ByteSize // larger request bodies are refused with 413
 	readHeaderTimeout time.Duration   // a client must finish its headers within this
 	readTimeout       time.Duration   // … and its whole request within this
@@ -61,6 +62,10 @@ type managementSettings struct {
 	tags         map[string]string // management.metrics.tags.*: labels of every series
 	actuator     actuatorSettings
 	tracing      tracing.Options
+
+	// address is the interface the port of its own listens on:
+	// server.address unless set.
+	address string
 }
 
 // actuatorSettings are the management endpoints' own: where they live,
@@ -87,6 +92,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 	s := settings{
 		server: serverSettings{
 			port:              config.Bind(b, "server.port", 8080, config.Port),
+			address:           config.Bind(b, "server.address", "", listenAddress),
 			maxRequestSize:    config.Bind(b, "server.max-request-size", config.ByteSize(1<<20), config.DataSize),
 			readHeaderTimeout: config.Bind(b, "server.read-header-timeout", 5*time.Second, atLeast100ms),
 			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, atLeast100ms),
@@ -114,6 +120,9 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
 		logLevels: bindLogLevels(b, loggers),
 	}
+	// As in Spring, the management port listens where the service's does
+	// unless told otherwise; without a port of its own it goes unused.
+	s.management.address = config.Bind(b, "management.server.address", s.server.address, listenAddress)
 	if s.management.port == s.server.port && s.server.port != 0 {
 		s.management.port = -1 // the same port: shared
 	}

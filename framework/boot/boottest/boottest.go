@@ -188,12 +188,15 @@ var StartedAddr = regexp.MustCompile(`(?:msg=started addr=|"msg":"started","addr
 // Instance is a service running in the test's process, through boot.Run.
 type Instance struct {
 	*Program
-	URL string // http://127.0.0.1:PORT, server.port
+	URL string // http://127.0.0.1:PORT, server.port (server.address's, when set)
 	// ManagementURL is http://127.0.0.1:PORT of management.server.port
 	// when the management endpoints have a port of their own; else URL.
 	ManagementURL string
-	cancel        context.CancelFunc
-	stopped       atomic.Bool // the test called Stop
+	// Addresses are the listeners as Run reported them
+	// (boot.WithListening), with the addresses they are bound to.
+	Addresses []boot.Address
+	cancel    context.CancelFunc
+	stopped   atomic.Bool // the test called Stop
 }
 
 // Start runs svc on a free port with the given arguments and environment
@@ -226,8 +229,9 @@ func Launch[S any](t testing.TB, svc boot.Service[S], args []string, env map[str
 	})
 	select {
 	case addrs := <-listening:
+		s.Addresses = addrs
 		for _, a := range addrs {
-			url := "http://127.0.0.1:" + strconv.Itoa(a.Addr.(*net.TCPAddr).Port)
+			url := "http://" + dialAddr(a.Addr.(*net.TCPAddr))
 			if a.Setting == "management.server.port" {
 				s.ManagementURL = url
 			} else {
@@ -243,6 +247,17 @@ func Launch[S any](t testing.TB, svc boot.Service[S], args []string, env map[str
 		t.Fatalf("boot.Run did not listen within %v; stdout ends:\n%s", Timeout, Tail(s.Stdout.String(), 20))
 	}
 	return s
+}
+
+// dialAddr is the host:port a client reaches a listener at: loopback for
+// one on every interface, else the address it listens on
+// (server.address).
+func dialAddr(a *net.TCPAddr) string {
+	host := "127.0.0.1"
+	if !a.IP.IsUnspecified() {
+		host = a.IP.String()
+	}
+	return net.JoinHostPort(host, strconv.Itoa(a.Port))
 }
 
 // Stop cancels Run's context, as SIGTERM would, and returns what Run
