@@ -77,5 +77,5 @@ func ExampleSettings() {
 	// Output:
 	// hello.greeting=Hello (own: true): what GET /hello answers
 	// server.port=8080 (own: false): listening port; 0 picks a free one
-	// server.max-request-size=1MB (own: false): larger request bodies are refused with 413 (B, KB, MB, GB, TB, or bytes)
+	// server.address= (own: false): the network address (an IP, v4 or v6, or a host name) server.port listens on; none: every interface
 }
