@@ -122,7 +122,7 @@ func (a *App) StartComponents(r *component.Registry) (*component.Container, erro
 		return nil, errors.New("boot: StartComponents was called twice; declare every component on one registry")
 	}
 	a.registry = r
-	c, err := r.Start(a.env.ActiveProfiles(), component.Options{Sessions: a.sessions, Logger: a.Logger(componentsLogger)})
+	c, err := r.Start(a.env.ActiveProfiles(), component.Options{Sessions: a.sessions, SessionCookie: a.settings.sessions.cookie, Logger: a.Logger(componentsLogger)})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/logging"
 	"github.com/springport/greeter/framework/management/actuator"
@@ -40,12 +41,14 @@ type serverSettings struct {
 	accessLog         bool          // one log line per request
 }
 
-// sessionSettings say where HTTP sessions live and how long they last.
+// sessionSettings say where HTTP sessions live, how long they last and
+// what the cookie that names them looks like.
 type sessionSettings struct {
 	timeout     time.Duration // a session idle this long ends
 	maxSessions int           // past it, the least recently used session ends
 	storeType   string        // "memory" or "redis"
 	redis       redisSettings
+	cookie      component.SessionCookie // server.servlet.session.cookie.*
 }
 
 type managementSettings struct {
@@ -138,6 +141,7 @@ func bindSessionSettings(b *config.Binder) sessionSettings {
 		maxSessions: config.Bind(b, "server.servlet.session.max-sessions", 100_000, config.IntIn(1, 100_000_000)),
 		storeType:   config.Bind(b, "app.session.store-type", "memory", config.OneOf("memory", "redis")),
 		redis:       bindRedisSettings(b),
+		cookie:      bindSessionCookie(b),
 	}
 }
 

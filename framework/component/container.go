@@ -22,7 +22,7 @@ type Container struct {
 
 	singletons    store
 	sessions      *sessions // nil when no session-scoped component is active
-	sessionCookie string
+	sessionCookie SessionCookie
 	logger        *slog.Logger
 }
 

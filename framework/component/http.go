@@ -12,8 +12,8 @@ import (
 // request's own store, and the way to its session.
 type requestScope struct {
 	request  store
-	sessions *sessions // nil when no session-scoped component is active
-	cookie   string    // the session cookie's name
+	sessions *sessions     // nil when no session-scoped component is active
+	cookie   SessionCookie // the session cookie's shape, defaults filled
 	w        http.ResponseWriter
 	r        *http.Request
 
@@ -98,7 +98,7 @@ func (rs *requestScope) sessionScope(ctx context.Context) (*session, error) {
 	if rs.session != nil {
 		return rs.session, nil
 	}
-	if ck, err := rs.r.Cookie(rs.cookie); err == nil {
+	if ck, err := rs.r.Cookie(rs.cookie.Name); err == nil {
 		sc, err := rs.sessions.resume(ctx, ck.Value)
 		if err != nil {
 			return nil, err
@@ -112,17 +112,9 @@ func (rs *requestScope) sessionScope(ctx context.Context) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	http.SetCookie(rs.w, rs.sessionCookie(id, 0))
+	http.SetCookie(rs.w, rs.cookie.cookie(rs.r, id, false))
 	rs.session, rs.sessionID = sc, id
 	return sc, nil
-}
-
-// sessionCookie returns the session cookie carrying id; a negative maxAge
-// deletes it. Browsers send it back to every path, never to scripts, not
-// on cross-site subrequests, and only over TLS when it came over TLS.
-func (rs *requestScope) sessionCookie(id string, maxAge int) *http.Cookie {
-	return &http.Cookie{Name: rs.cookie, Value: id, Path: "/", MaxAge: maxAge,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: rs.r.TLS != nil}
 }
 
 // Invalidate ends the session of the request in ctx, closing its
@@ -137,11 +129,11 @@ func (c *Container) Invalidate(ctx context.Context) error {
 	id := rs.sessionID
 	rs.session, rs.sessionID = nil, ""
 	if id == "" { // not resolved in this request: find it by its cookie
-		if ck, err := rs.r.Cookie(rs.cookie); err == nil {
+		if ck, err := rs.r.Cookie(rs.cookie.Name); err == nil {
 			id = ck.Value
 		}
 	}
-	http.SetCookie(rs.w, rs.sessionCookie("", -1))
+	http.SetCookie(rs.w, rs.cookie.cookie(rs.r, "", true))
 	if id == "" || rs.sessions == nil {
 		return nil // no session: nothing to end
 	}

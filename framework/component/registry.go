@@ -138,9 +138,9 @@ type Options struct {
 	// session-scoped components without it. The container does not close
 	// it.
 	Sessions SessionStore
-	// SessionCookie names the session cookie; empty means "SESSION", as
-	// Spring Session names it.
-	SessionCookie string
+	// SessionCookie shapes the session cookie; its zero value is Spring
+	// Session's cookie, SESSION.
+	SessionCookie SessionCookie
 	// Logger logs what no caller can be told: session state that could not
 	// be saved once its request's response was written. Nil means
 	// slog.Default().
@@ -156,7 +156,7 @@ func (r *Registry) Start(active []string, opts Options) (*Container, error) {
 		return nil, fmt.Errorf("invalid components:\n%w", errors.Join(r.errs...))
 	}
 	c := &Container{byName: map[string]*decl{}, resolved: map[*decl][]*decl{}, active: slices.Clone(active),
-		sessionCookie: cmp.Or(opts.SessionCookie, "SESSION"), logger: cmp.Or(opts.Logger, slog.Default())}
+		sessionCookie: opts.SessionCookie.withDefaults(), logger: cmp.Or(opts.Logger, slog.Default())}
 	for _, d := range r.decls {
 		if len(d.profiles) == 0 || d.condition.Matches(active) {
 			c.decls = append(c.decls, d)

@@ -64,10 +64,10 @@ type sessionFixture struct {
 
 // fixtureOptions configure a sessionFixture.
 type fixtureOptions struct {
-	store  memstore.Options       // for the fixture's memstore.Store; Now is the fixture's clock
-	custom component.SessionStore // a store of the test's own, in place of memstore.Store
-	cookie string                 // component.Options.SessionCookie
-	tls    bool                   // serve over TLS
+	store  memstore.Options        // for the fixture's memstore.Store; Now is the fixture's clock
+	custom component.SessionStore  // a store of the test's own, in place of memstore.Store
+	cookie component.SessionCookie // component.Options.SessionCookie
+	tls    bool                    // serve over TLS
 }
 
 func newSessionFixture(t *testing.T, o fixtureOptions) *sessionFixture {
@@ -297,7 +297,7 @@ func TestSessionFollowsCookie(t *testing.T) {
 }
 
 func TestSessionCookieOptions(t *testing.T) {
-	f := newSessionFixture(t, fixtureOptions{cookie: "JSESSIONID", tls: true})
+	f := newSessionFixture(t, fixtureOptions{cookie: component.SessionCookie{Name: "JSESSIONID"}, tls: true})
 	resp, _ := f.get(t, f.client(t), "/cart")
 	var found bool
 	for _, c := range resp.Cookies() {
@@ -310,6 +310,36 @@ func TestSessionCookieOptions(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no JSESSIONID cookie: %q", resp.Header.Values("Set-Cookie"))
+	}
+}
+
+// TestSessionCookieShaped: every field of SessionCookie shows on the
+// cookie, secure=false wins over TLS, the session follows the cookie under
+// its configured name, and Invalidate deletes it under that name and path,
+// or the browser would keep it.
+func TestSessionCookieShaped(t *testing.T) {
+	no := false
+	f := newSessionFixture(t, fixtureOptions{tls: true, cookie: component.SessionCookie{Name: "sid", Path: "/", MaxAge: 90 * time.Minute,
+		SameSite: http.SameSiteStrictMode, Secure: &no, HTTPOnly: &no}})
+	alice := f.client(t)
+	resp, _ := f.get(t, alice, "/cart")
+	cs := resp.Cookies()
+	if len(cs) != 1 || cs[0].Name != "sid" || cs[0].Path != "/" || cs[0].MaxAge != 5400 || cs[0].Expires.IsZero() ||
+		cs[0].SameSite != http.SameSiteStrictMode || cs[0].Secure || cs[0].HttpOnly {
+		t.Fatalf("Set-Cookie %q; want sid=<id>; Path=/; Expires=...; Max-Age=5400; SameSite=Strict, neither Secure nor HttpOnly",
+			resp.Header.Values("Set-Cookie"))
+	}
+	first := f.cart(t, alice)
+	if again := f.cart(t, alice); again != first {
+		t.Errorf("the client sending sid got carts %d and %d; want one session", first.serial, again.serial)
+	}
+	resp, _ = f.get(t, alice, "/logout")
+	cs = resp.Cookies()
+	if len(cs) != 1 || cs[0].Name != "sid" || cs[0].Path != "/" || cs[0].MaxAge >= 0 || cs[0].Value != "" {
+		t.Errorf("/logout sets %q; want sid deleted at Path=/", resp.Header.Values("Set-Cookie"))
+	}
+	if !first.closed() {
+		t.Errorf("/logout did not end the session found under sid")
 	}
 }
 
