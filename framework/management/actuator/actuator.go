@@ -5,7 +5,7 @@
 // management.endpoints.web.base-path), in Spring Boot Actuator's shapes,
 // so that the tools operators point at a Spring service (probes,
 // scrapers, scripts, consoles) work as they are: the index of links,
-// health and its groups, info, env, beans, mappings, prometheus, metrics,
+// health and its groups, info, env, configprops, beans, mappings, prometheus, metrics,
 // the diagnostics (threaddump, heapdump, cpuprofile), httpexchanges,
 // loggers and shutdown, one file each. Only exposed endpoints get routes,
 // so one that is not exposed is a plain 404, as in Spring.
@@ -33,6 +33,7 @@ const (
 	Health        = "health"
 	Info          = "info"
 	Env           = "env"
+	ConfigProps   = "configprops"
 	Beans         = "beans"
 	Mappings      = "mappings"
 	Prometheus    = "prometheus"
@@ -54,7 +55,7 @@ type Exposure struct {
 }
 
 // IDs are the endpoints there are, in the order the index lists them.
-var IDs = []string{Health, Info, Env, Beans, Mappings, Metrics, Prometheus, Loggers, ThreadDump, HeapDump, CPUProfile, HTTPExchanges, Shutdown}
+var IDs = []string{Health, Info, Env, ConfigProps, Beans, Mappings, Metrics, Prometheus, Loggers, ThreadDump, HeapDump, CPUProfile, HTTPExchanges, Shutdown}
 
 // Unknown returns the ids in Include and Exclude that name no endpoint,
 // such as a misspelt "healt", which would otherwise go unnoticed while
@@ -94,6 +95,9 @@ type Options struct {
 	// ShowValues is management.endpoint.env.show-values: "always" shows
 	// values, anything else masks them.
 	ShowValues string
+	// ConfigProps is what /actuator/configprops needs besides Env and
+	// Bound.
+	ConfigProps ConfigPropsOptions
 	// Components lists the components that /actuator/beans shows.
 	Components func() []component.Info
 	// Mappings lists the routes that /actuator/mappings shows.
@@ -163,6 +167,7 @@ func Routes(opts Options) []dispatch.Route {
 		dispatch.Route{Method: "GET", Pattern: base + "/env", Produces: jsonTypes, Handler: dispatch.Returns(handleEnv(opts))},
 		dispatch.Route{Method: "GET", Pattern: base + "/env/{name}", Produces: jsonTypes, Errors: []int{http.StatusNotFound}, Inputs: []dispatch.Input{envName}, Handler: dispatch.Returns(handleEnvProperty(opts))},
 	)
+	add(ConfigProps, configPropsRoutes(base, opts)...)
 	if opts.Components != nil {
 		add(Beans, dispatch.Route{Method: "GET", Pattern: base + "/beans", Produces: jsonTypes, Handler: dispatch.Returns(handleBeans(opts.Components))})
 	}

@@ -49,7 +49,7 @@ func TestRoutesFollowExposure(t *testing.T) {
 	}
 	// The diagnostics and shutdown are exposed only when asked for by
 	// name or by *, and shutdown only when its access allows it too.
-	if got, want := patterns(Exposure{Include: []string{"*"}, Exclude: []string{"health", "info", "env", "beans", "mappings", "prometheus"}}),
+	if got, want := patterns(Exposure{Include: []string{"*"}, Exclude: []string{"health", "info", "env", "configprops", "beans", "mappings", "prometheus"}}),
 		"[/actuator/threaddump /actuator/threaddump /actuator/heapdump /actuator/cpuprofile /actuator]"; got != want {
 		t.Errorf("diagnostics:\ngot  %s\nwant %s", got, want)
 	}

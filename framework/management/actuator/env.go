@@ -28,12 +28,7 @@ type envDescriptor struct {
 
 // show is the value of key as the endpoint shows it: masked unless
 // show-values is always, and a secret masked even then.
-func (o Options) show(key, v string) string {
-	if o.ShowValues == "always" {
-		return config.Sanitize(key, v)
-	}
-	return config.Mask
-}
+func (o Options) show(key, v string) string { return shownValue(o.ShowValues, key, v) }
 
 // origin is where a property came from, without the value when the value
 // is not shown as it is: a command-line origin quotes the whole argument.

@@ -16,10 +16,12 @@ type index struct {
 // own, which Spring names "<id>-<variable>" and marks templated: a client
 // fills in the variable. {*path} is Spring's "the rest of the path".
 var templatedLinks = map[string]struct{ name, path string }{
-	Health:  {"health-path", "/{*path}"},
-	Env:     {"env-toMatch", "/{toMatch}"},
-	Metrics: {"metrics-requiredMetricName", "/{requiredMetricName}"},
-	Loggers: {"loggers-name", "/{name}"},
+	Health: {"health-path", "/{*path}"},
+	Env:    {"env-toMatch", "/{toMatch}"},
+	// ConfigProps: Spring 3's configprops/{prefix}.
+	ConfigProps: {"configprops-prefix", "/{prefix}"},
+	Metrics:     {"metrics-requiredMetricName", "/{requiredMetricName}"},
+	Loggers:     {"loggers-name", "/{name}"},
 }
 
 // handleIndex answers the base path with a link to itself and to each
