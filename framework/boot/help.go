@@ -79,6 +79,9 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"app.data.redis.connect-timeout":             "bound on connecting to Redis",
 		"app.data.redis.timeout":                     "bound on each session operation in Redis, go-redis's retries included; past it the request is a 503",
 
+		// /actuator/configprops's masking, as /actuator/env's.
+		"management.endpoint.configprops.show-values": "always shows values in /actuator/configprops (secrets stay masked); never, when-authorized",
+
 		// Micrometer's distribution settings, named by meter.
 		"management.metrics.distribution.percentiles-histogram.http.server.requests": "publish http_server_requests_seconds as a histogram with Micrometer's buckets (_bucket), not only _count, _sum and _max; on by default while spans are exported, for the exemplars on its buckets",
 		"management.metrics.tags.application":                                        "a label of every series of /actuator/prometheus (application=...), as Spring's dashboards select on; any management.metrics.tags.<key> adds a label <key>",

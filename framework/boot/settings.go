@@ -69,6 +69,9 @@ type managementSettings struct {
 	// address is the interface the port of its own listens on:
 	// server.address unless set.
 	address string
+
+	// configPropsShowValues is management.endpoint.configprops.show-values.
+	configPropsShowValues string
 }
 
 // actuatorSettings are the management endpoints' own: where they live,
@@ -126,6 +129,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 	// As in Spring, the management port listens where the service's does
 	// unless told otherwise; without a port of its own it goes unused.
 	s.management.address = config.Bind(b, "management.server.address", s.server.address, listenAddress)
+	s.management.configPropsShowValues = config.Bind(b, "management.endpoint.configprops.show-values", "never", config.OneOf("never", "when-authorized", "always"))
 	if s.management.port == s.server.port && s.server.port != 0 {
 		s.management.port = -1 // the same port: shared
 	}
