@@ -5,9 +5,9 @@
 // management.endpoints.web.base-path), in Spring Boot Actuator's shapes,
 // so that the tools operators point at a Spring service (probes,
 // scrapers, scripts, consoles) work as they are: the index of links,
-// health and its groups, info, env, configprops, beans, mappings, prometheus, metrics,
-// the diagnostics (threaddump, heapdump, cpuprofile), httpexchanges,
-// loggers and shutdown, one file each. Only exposed endpoints get routes,
+// health and its groups, info, env, configprops, beans, mappings,
+// prometheus, metrics, the diagnostics (threaddump, heapdump,
+// cpuprofile), httpexchanges, loggers and shutdown, one file each. Only exposed endpoints get routes,
 // so one that is not exposed is a plain 404, as in Spring.
 package actuator
 
