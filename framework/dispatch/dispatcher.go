@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 )
@@ -38,6 +39,10 @@ type Options struct {
 
 	// Tracer, when set, follows every request in a trace (see Tracer).
 	Tracer Tracer
+
+	// ContextPath, when set, is the prefix every route lives under (see
+	// ContextPath): it starts with / and does not end with one.
+	ContextPath string
 }
 
 // DefaultMaxBodyBytes is the request-body limit when Options leave it unset.
@@ -56,7 +61,10 @@ type Dispatcher struct {
 	ids       *requestIDs
 	alwaysIDs bool
 	failures  *failureLog // how often failures are logged
-	exchanges sync.Pool
+	// contextPath is stripped from every path before the ServeMux sees
+	// it; "" for none.
+	contextPath string
+	exchanges   sync.Pool
 }
 
 // New checks the routes and builds a Dispatcher for them. A misdeclared
@@ -74,6 +82,12 @@ func New(opts Options, routes ...Route) (*Dispatcher, error) {
 		tracer:    opts.Tracer,
 		ids:       newRequestIDs(),
 		alwaysIDs: opts.RequestIDs,
+	}
+	if opts.ContextPath != "" {
+		if !strings.HasPrefix(opts.ContextPath, "/") || strings.HasSuffix(opts.ContextPath, "/") {
+			return nil, fmt.Errorf("context path %q: want a path that starts with / and does not end with one", opts.ContextPath)
+		}
+		d.contextPath = opts.ContextPath
 	}
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
@@ -158,20 +172,30 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	d.identify(ex, r)
 
 	ex.mux = muxWriter{w: w}
-	d.mux.ServeHTTP(&ex.mux, r) // sets r.Pattern and the path values
+	// in is the request the routes see: without the context path. The
+	// observers, told of r, see the path the client sent.
+	in := r
+	if d.contextPath != "" {
+		var ok bool
+		if in, ok = d.withinContextPath(r); !ok {
+			d.answerOutsideContextPath(ex, r)
+			return
+		}
+	}
+	d.mux.ServeHTTP(&ex.mux, in) // sets in.Pattern and the path values
 	if ex.mux.code != 0 {
-		d.answerUnmatched(ex, r, ex.mux.code)
+		d.answerUnmatched(ex, in, ex.mux.code)
 		return
 	}
 	g := ex.mux.group // every pattern on the ServeMux is a group's
 	ex.pattern = g.pattern
-	ch, err := g.choose(ex, r)
+	ch, err := g.choose(ex, in)
 	if err != nil {
-		d.fail(ex, r, err)
+		d.fail(ex, in, err)
 		return
 	}
 	ex.route = ch.route
-	d.execute(ex, r, ch)
+	d.execute(ex, in, ch)
 }
 
 // identify gives the answer its request ID when every answer needs one,

@@ -64,7 +64,7 @@ type problem struct {
 // Accept says: an error is better reported in a type the client did not ask
 // for than not at all (Spring does the same).
 func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail, requestID, traceID string) {
-	instance := r.URL.EscapedPath()
+	instance := escapedPath(r)
 	if instance == "" { // CONNECT's authority form (host:port) has no path
 		instance = Clip(r.RequestURI)
 	}
@@ -142,7 +142,7 @@ func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
 // left out.
 func (d *Dispatcher) logRefusal(ex *exchange, r *http.Request, status int, detail string) {
 	d.log.LogAttrs(r.Context(), slog.LevelDebug, "request refused",
-		slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", ex.routeName()),
+		slog.String("method", r.Method), slog.String("path", fullPath(r)), slog.String("route", ex.routeName()),
 		slog.Int("status", status), slog.String("detail", detail), slog.String("request_id", ex.requestIDFor(r, d.ids)))
 }
 
@@ -153,7 +153,7 @@ func (d *Dispatcher) logFailure(ex *exchange, r *http.Request, level slog.Level,
 	// the client gets; a 4xx is not logged, so only a failure pays for it.
 	id := ex.requestIDFor(r, d.ids)
 	if logIt, dropped := d.failures.admit(failureKind{route: ex.routeName(), status: status}); logIt {
-		attrs := append([]any{"method", r.Method, "path", r.URL.Path, "route", ex.routeName(),
+		attrs := append([]any{"method", r.Method, "path", fullPath(r), "route", ex.routeName(),
 			"status", status, "err", err}, notLogged(dropped)...)
 		d.log.Log(r.Context(), level, "request failed", append(attrs, "request_id", id)...)
 	}

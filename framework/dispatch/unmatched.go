@@ -1,6 +1,9 @@
 package dispatch
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 // muxWriter is what the ServeMux writes to while it routes a request. Each
 // route group is registered on the ServeMux as a handler that writes
@@ -67,12 +70,16 @@ func (d *Dispatcher) answerUnmatched(ex *exchange, r *http.Request, code int) {
 			ex.WriteHeader(http.StatusOK)
 			return
 		}
-		detail := "No endpoint " + Clip(r.Method) + " " + Clip(r.URL.EscapedPath()) + "."
+		detail := "No endpoint " + Clip(r.Method) + " " + Clip(escapedPath(r)) + "."
 		if code == http.StatusMethodNotAllowed {
 			detail = "Method '" + Clip(r.Method) + "' is not supported; this path allows " + h.Get("Allow") + "."
 		}
 		writeProblem(ex, r, code, detail, ex.requestIDFor(r, d.ids), d.traceID(r))
 	case http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		// The ServeMux wrote the path it saw, without the context path.
+		if loc := h.Get("Location"); strings.HasPrefix(loc, "/") {
+			h.Set("Location", ContextPath(r)+loc)
+		}
 		h.Set("Content-Length", "0")
 		ex.WriteHeader(code)
 	default:
