@@ -27,14 +27,15 @@ var templatedLinks = map[string]struct{ name, path string }{
 // handleIndex answers the base path with a link to itself and to each
 // exposed endpoint. The links are absolute, from the scheme and Host of
 // the request, as Spring writes them, so that a client follows them to
-// the address it used.
+// the address it used, under the context path the endpoints are served
+// at (server.servlet.context-path, on the service's port only).
 func handleIndex(base string, ids []string) func(*dispatch.Request) (index, error) {
 	return func(r *dispatch.Request) (index, error) {
 		scheme := "http"
 		if r.TLS != nil {
 			scheme = "https"
 		}
-		root := scheme + "://" + r.Host + base
+		root := scheme + "://" + r.Host + dispatch.ContextPath(r.Request) + base
 		links := map[string]link{"self": {Href: root}}
 		for _, id := range ids {
 			links[id] = link{Href: root + "/" + id}

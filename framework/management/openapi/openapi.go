@@ -21,6 +21,7 @@
 package openapi
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 	"sync"
@@ -39,6 +40,10 @@ type Info struct {
 	// Tags describe the tags that routes group themselves by, in the
 	// order tools list them.
 	Tags []Tag
+	// ContextPath is the prefix the routes are served under
+	// (server.servlet.context-path), "" for none: the document's server
+	// URL, so that Swagger UI and generated clients call the paths under it.
+	ContextPath string
 }
 
 // Tag names a group of operations and says what they have in common.
@@ -77,8 +82,10 @@ func Document(info Info, routes []dispatch.RouteInfo) map[string]any {
 		"openapi": "3.1.0",
 		"info":    infoObject(info),
 		// Relative to where the document is served: the service itself,
-		// on whatever host and port the client reached it.
-		"servers": []any{object{"url": "/", "description": "this service"}},
+		// on whatever host and port the client reached it, under its
+		// context path. The paths below are without it, as springdoc
+		// writes them.
+		"servers": []any{object{"url": cmp.Or(info.ContextPath, "/"), "description": "this service"}},
 		"paths":   paths,
 		"components": object{
 			"schemas":   b.schemas.components,

@@ -33,8 +33,14 @@ func Routes() []dispatch.Route {
 	assets := http.StripPrefix("/swagger-ui", http.FileServerFS(files))
 	return []dispatch.Route{
 		{Method: "GET", Pattern: Entry, Summary: "Swagger UI",
-			Handler: dispatch.Plain(http.RedirectHandler("/swagger-ui/index.html", http.StatusFound))},
+			Handler: dispatch.Plain(http.HandlerFunc(redirectToIndex))},
 		{Method: "GET", Pattern: "/swagger-ui/{file...}", Summary: "Swagger UI's files",
 			Handler: dispatch.Plain(assets)},
 	}
+}
+
+// redirectToIndex sends the entry to the page, under the context path
+// the service is served at (server.servlet.context-path), if any.
+func redirectToIndex(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, dispatch.ContextPath(r)+"/swagger-ui/index.html", http.StatusFound)
 }
