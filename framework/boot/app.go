@@ -272,7 +272,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	}
 	catalog := &dispatch.Catalog{}
 	docs := openapi.Routes(openapi.Info{Title: svc.Name, Version: moduleVersion(buildInfo), Description: svc.Description,
-		License: svc.License, Tags: svc.Tags}, a.routes)
+		License: svc.License, Tags: svc.Tags, ContextPath: s.server.contextPath}, a.routes)
 	if s.openapiUI {
 		docs = append(docs, swaggerui.Routes()...)
 	}
@@ -318,7 +318,9 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	if !s.management.ownPort() {
 		routes = append(routes, management...)
 	}
-	handler, err := dispatch.New(opts, routes...)
+	serverOpts := opts
+	serverOpts.ContextPath = s.server.contextPath // not the management port's, as in Spring
+	handler, err := dispatch.New(serverOpts, routes...)
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,7 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"server.write-timeout":                       "bound on writing a response",
 		"server.idle-timeout":                        "an idle keep-alive connection is closed after this",
 		"server.shutdown-timeout":                    "grace period for requests in flight at shutdown",
+		"server.servlet.context-path":                "the path every route lives under (/api, say), the management endpoints on server.port included; none: the root",
 		"server.servlet.session.timeout":             "an HTTP session idle this long ends (Redis's expiry with the Redis store)",
 		"server.servlet.session.max-sessions":        "sessions held at most; past it the least recently used one ends (in memory; with Redis, those this process follows)",
 		"server.servlet.session.cookie.name":         "the session cookie's name (JSESSIONID, say); only a cookie of this name resumes a session",

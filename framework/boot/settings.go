@@ -39,6 +39,7 @@ type serverSettings struct {
 	shutdownTimeout   time.Duration // requests in flight get this long at shutdown
 	shutdownDelay     time.Duration // readiness is down this long before listeners close
 	accessLog         bool          // one log line per request
+	contextPath       string        // the prefix of every route; "" for none (see contextPathKey)
 }
 
 // sessionSettings say where HTTP sessions live, how long they last and
@@ -107,6 +108,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			shutdownTimeout:   config.Bind(b, "server.shutdown-timeout", 30*time.Second, atLeast100ms),
 			shutdownDelay:     config.Bind(b, "server.shutdown-delay", 0, config.DurationOrZero),
 			accessLog:         config.Bind(b, "server.access-log.enabled", false, config.Bool),
+			contextPath:       bindContextPath(b),
 		},
 		sessions: bindSessionSettings(b),
 		management: managementSettings{
@@ -130,6 +132,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 	// unless told otherwise; without a port of its own it goes unused.
 	s.management.address = config.Bind(b, "management.server.address", s.server.address, listenAddress)
 	s.management.configPropsShowValues = config.Bind(b, "management.endpoint.configprops.show-values", "never", config.OneOf("never", "when-authorized", "always"))
+	s.sessions.cookie.Path = cookiePathUnder(env, s.server.contextPath, s.sessions.cookie.Path)
 	if s.management.port == s.server.port && s.server.port != 0 {
 		s.management.port = -1 // the same port: shared
 	}
