@@ -21,7 +21,8 @@ var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Reques
 func TestContextPath(t *testing.T) {
 	t.Parallel()
 	s := start(t, []string{"--server.servlet.context-path=/ctx", "--app.openapi.ui.enabled=true",
-		"--management.endpoints.web.exposure.include=health,prometheus"}, nil)
+		"--management.endpoints.web.exposure.include=health,prometheus,httpexchanges",
+		"--management.httpexchanges.recording.enabled=true"}, nil)
 
 	if r := send(t, nil, "GET", s.URL+"/ctx/hello", ""); r.status != http.StatusOK || !strings.Contains(r.body, `"text":`) {
 		t.Errorf("GET /ctx/hello: %d %s, want 200 and the greeting", r.status, r.body)
@@ -94,6 +95,12 @@ func TestContextPath(t *testing.T) {
 	}
 	if strings.Contains(metrics, `uri="/ctx`) {
 		t.Errorf("a uri label holds the context path:\n%s", grepLines(metrics, `uri="/ctx`))
+	}
+
+	// The recent exchanges keep the URI as the client sent it, as Spring's do.
+	exchanges := send(t, nil, "GET", s.URL+"/ctx/actuator/httpexchanges", "").body
+	if want := `"uri":"` + s.URL + `/ctx/hello"`; !strings.Contains(exchanges, want) {
+		t.Errorf("/actuator/httpexchanges lacks %s:\n%.500s", want, exchanges)
 	}
 }
 
