@@ -39,6 +39,7 @@ type serverSettings struct {
 	shutdownTimeout   time.Duration // requests in flight get this long at shutdown
 	shutdownDelay     time.Duration // readiness is down this long before listeners close
 	accessLog         bool          // one log line per request
+	compression       compressSettings
 }
 
 // sessionSettings say where HTTP sessions live, how long they last and
@@ -123,6 +124,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
 		logLevels: bindLogLevels(b, loggers),
 	}
+	s.server.compression = bindCompression(b)
 	// As in Spring, the management port listens where the service's does
 	// unless told otherwise; without a port of its own it goes unused.
 	s.management.address = config.Bind(b, "management.server.address", s.server.address, listenAddress)
