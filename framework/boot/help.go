@@ -25,6 +25,8 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"server.write-timeout":                       "bound on writing a response",
 		"server.idle-timeout":                        "an idle keep-alive connection is closed after this",
 		"server.shutdown-timeout":                    "grace period for requests in flight at shutdown",
+		"server.shutdown":                            "graceful: requests in flight get server.shutdown-timeout to finish; immediate: connections close at once",
+		"app.lifecycle.timeout-per-shutdown-phase":   "Spring's name for server.shutdown-timeout (spring.lifecycle.*); set one of them",
 		"server.compression.enabled":                 "gzip responses for clients whose Accept-Encoding takes it",
 		"server.compression.mime-types":              "only responses whose Content-Type starts with one of these are compressed",
 		"server.compression.min-response-size":       "only responses at least this long are compressed (B, KB, MB; at most 1MB)",

@@ -39,6 +39,7 @@ type serverSettings struct {
 	shutdownTimeout   time.Duration // requests in flight get this long at shutdown
 	shutdownDelay     time.Duration // readiness is down this long before listeners close
 	accessLog         bool          // one log line per request
+	shutdown          string        // graceful or immediate (shutdownmode.go)
 	compression       compressSettings
 }
 
@@ -102,7 +103,6 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, atLeast100ms),
 			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, atLeast100ms),
 			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, atLeast100ms),
-			shutdownTimeout:   config.Bind(b, "server.shutdown-timeout", 30*time.Second, atLeast100ms),
 			shutdownDelay:     config.Bind(b, "server.shutdown-delay", 0, config.DurationOrZero),
 			accessLog:         config.Bind(b, "server.access-log.enabled", false, config.Bool),
 		},
@@ -124,6 +124,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
 		logLevels: bindLogLevels(b, loggers),
 	}
+	s.server.shutdown, s.server.shutdownTimeout = bindShutdown(b, env)
 	s.server.compression = bindCompression(b)
 	// As in Spring, the management port listens where the service's does
 	// unless told otherwise; without a port of its own it goes unused.
