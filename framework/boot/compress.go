@@ -51,7 +51,9 @@ func bindCompression(b *config.Binder) compressSettings {
 		enabled:   config.Bind(b, compressionEnabled, false, config.Bool),
 		mimeTypes: config.Bind(b, compressionMime, defaultCompressedTypes, mediaTypes),
 		minSize:   int(config.Bind(b, compressionMinSize, config.ByteSize(2<<10), config.DataSize)),
-		excluded:  config.Bind(b, compressionExcluded, nil, userAgentPatterns),
+	}
+	for _, p := range config.Bind(b, compressionExcluded, nil, userAgentPatterns) {
+		s.excluded = append(s.excluded, regexp.MustCompile(p))
 	}
 	if s.minSize > maxCompressMinSize {
 		b.Refuse(compressionMinSize, "want at most 1MB: that much of each response is held in memory until it is known to be that long")
@@ -78,18 +80,17 @@ func mediaTypes(s string) ([]string, error) {
 
 // userAgentPatterns parses excluded-user-agents as Tomcat reads
 // noCompressionUserAgents: a comma-separated list of regular expressions,
-// each matching a whole User-Agent.
-func userAgentPatterns(s string) ([]*regexp.Regexp, error) {
-	var res []*regexp.Regexp
+// each matching a whole User-Agent. It returns them anchored, checked to
+// compile.
+func userAgentPatterns(s string) ([]string, error) {
 	list, _ := config.List(s)
-	for _, p := range list {
-		re, err := regexp.Compile(`^(?:` + p + `)$`)
-		if err != nil {
+	for i, p := range list {
+		list[i] = `^(?:` + p + `)$`
+		if _, err := regexp.Compile(list[i]); err != nil {
 			return nil, fmt.Errorf("want regular expressions matching whole User-Agent headers (as Tomcat reads them); %q is not one: %v", p, err)
 		}
-		res = append(res, re)
 	}
-	return res, nil
+	return list, nil
 }
 
 // compress wraps h so that its responses are gzipped as Tomcat does

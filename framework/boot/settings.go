@@ -103,8 +103,11 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, atLeast100ms),
 			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, atLeast100ms),
 			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, atLeast100ms),
+			shutdown:          bindShutdownMode(b),
+			shutdownTimeout:   bindShutdownTimeout(b, env),
 			shutdownDelay:     config.Bind(b, "server.shutdown-delay", 0, config.DurationOrZero),
 			accessLog:         config.Bind(b, "server.access-log.enabled", false, config.Bool),
+			compression:       bindCompression(b),
 		},
 		sessions: bindSessionSettings(b),
 		management: managementSettings{
@@ -124,8 +127,6 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
 		logLevels: bindLogLevels(b, loggers),
 	}
-	s.server.shutdown, s.server.shutdownTimeout = bindShutdown(b, env)
-	s.server.compression = bindCompression(b)
 	// As in Spring, the management port listens where the service's does
 	// unless told otherwise; without a port of its own it goes unused.
 	s.management.address = config.Bind(b, "management.server.address", s.server.address, listenAddress)
