@@ -332,6 +332,10 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		if a.management, err = dispatch.New(opts, management...); err != nil {
 			return nil, fmt.Errorf("the management endpoints: %w", err)
 		}
+		// As in Spring, whose management server takes the server's
+		// compression settings.
+		a.management = compress(a.management, s.server.compression)
 	}
+	a.handler = compress(a.handler, s.server.compression)
 	return a, nil
 }

@@ -32,7 +32,9 @@
 //     readiness turns OUT_OF_SERVICE for server.shutdown-delay, the
 //     listeners close, requests in flight get server.shutdown-timeout, then
 //     the spans still queued are sent and the components, stores and
-//     session store are closed, in reverse order.
+//     session store are closed, in reverse order. With
+//     server.shutdown=immediate the connections close at once instead of
+//     waiting for the requests in flight.
 //
 // A failure at any step before serving returns an error and prints Spring
 // Boot's "APPLICATION FAILED TO START" report on stderr: each bad setting

@@ -108,7 +108,8 @@ func listenAddress(s string) (string, error) {
 // server.shutdown-timeout to finish. A request still running then is cut
 // off (its connection closed, its context cancelled), and serve waits up
 // to server.shutdown-timeout more for its handler to return, so that what
-// it uses is not closed under it. stop, called once shutdown begins, lets
+// it uses is not closed under it. With server.shutdown=immediate the
+// listeners and connections close at once instead (closeNow). stop, called once shutdown begins, lets
 // a second SIGINT or SIGTERM end the process at once.
 func serve(ctx context.Context, stop func(), ports []port, s serverSettings, probes *actuator.Probes, logger *slog.Logger) error {
 	// Listen on every port before serving on any, so that a taken port
@@ -161,6 +162,9 @@ func serve(ctx context.Context, stop func(), ports []port, s serverSettings, pro
 	probes.RefuseTraffic()
 	logger.Info("shutting down: readiness is OUT_OF_SERVICE", "delay", s.shutdownDelay, "timeout", s.shutdownTimeout)
 	time.Sleep(s.shutdownDelay)
+	if s.shutdown == "immediate" {
+		return closeNow(servers, &handling, s, logger)
+	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.shutdownTimeout)
 	defer cancel()
 	shutdownErrs := make(chan error, len(servers))
@@ -196,4 +200,20 @@ func closeAll(servers []*http.Server) {
 	for _, srv := range servers {
 		srv.Close()
 	}
+}
+
+// closeNow is server.shutdown=immediate: the listeners and every
+// connection close at once, cutting off the requests in flight (their
+// clients see the connection break, their contexts are cancelled), as
+// Spring stops its web server without a graceful phase. Their handlers
+// still get up to server.shutdown-timeout to return, so that what they
+// use is not closed under them.
+func closeNow(servers []*http.Server, handling *inFlight, s serverSettings, logger *slog.Logger) error {
+	closeAll(servers)
+	if !handling.wait(s.shutdownTimeout) {
+		logger.Error("requests cut off at shutdown are still being handled; closing the stores under them",
+			"handlers", handling.n.Load())
+	}
+	logger.Info("stopped", "shutdown", "immediate")
+	return nil
 }

@@ -40,6 +40,8 @@ type serverSettings struct {
 	shutdownDelay     time.Duration // readiness is down this long before listeners close
 	accessLog         bool          // one log line per request
 	contextPath       string        // the prefix of every route; "" for none (see contextPathKey)
+	shutdown          string        // graceful or immediate (shutdownmode.go)
+	compression       compressSettings
 }
 
 // sessionSettings say where HTTP sessions live, how long they last and
@@ -105,10 +107,12 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, atLeast100ms),
 			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, atLeast100ms),
 			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, atLeast100ms),
-			shutdownTimeout:   config.Bind(b, "server.shutdown-timeout", 30*time.Second, atLeast100ms),
+			shutdown:          bindShutdownMode(b),
+			shutdownTimeout:   bindShutdownTimeout(b, env),
 			shutdownDelay:     config.Bind(b, "server.shutdown-delay", 0, config.DurationOrZero),
 			accessLog:         config.Bind(b, "server.access-log.enabled", false, config.Bool),
 			contextPath:       bindContextPath(b),
+			compression:       bindCompression(b),
 		},
 		sessions: bindSessionSettings(b),
 		management: managementSettings{

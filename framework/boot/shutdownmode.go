@@ -1,0 +1,36 @@
+package boot
+
+import (
+	"time"
+
+	"github.com/springport/greeter/framework/config"
+)
+
+// The shutdown settings, with Spring Boot's names (spring. renamed app.,
+// as for every spring.* setting of the framework).
+const (
+	shutdownMode       = "server.shutdown"
+	shutdownTimeoutKey = "server.shutdown-timeout"
+	shutdownPhase      = "app.lifecycle.timeout-per-shutdown-phase"
+)
+
+// bindShutdownMode reads server.shutdown: graceful (Spring Boot 3.5's
+// default: requests in flight may finish) or immediate (connections are
+// closed at once).
+func bindShutdownMode(b *config.Binder) string {
+	return config.Bind(b, shutdownMode, "graceful", config.OneOf("graceful", "immediate"))
+}
+
+// bindShutdownTimeout reads the graceful wait: server.shutdown-timeout,
+// the framework's name, or app.lifecycle.timeout-per-shutdown-phase,
+// Spring's (spring.lifecycle.timeout-per-shutdown-phase) for the same
+// wait. Either may be set; both set to different waits is refused rather
+// than one silently losing.
+func bindShutdownTimeout(b *config.Binder, env *config.Environment) time.Duration {
+	phase := config.Bind(b, shutdownPhase, 30*time.Second, atLeast100ms)
+	timeout := config.Bind(b, shutdownTimeoutKey, phase, atLeast100ms)
+	if timeout != phase && isSet(env, shutdownPhase) {
+		b.Refuse(shutdownTimeoutKey, "it and "+shutdownPhase+" name the same wait, and they differ; set one of them")
+	}
+	return timeout
+}
