@@ -335,7 +335,10 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		// As in Spring, whose management server takes the server's
 		// compression settings.
 		a.management = compress(a.management, s.server.compression)
+		// Spring's management server reads the forwarded headers too.
+		a.management = forwarded(a.management, s.server.forwardStrategy)
 	}
 	a.handler = compress(a.handler, s.server.compression)
+	a.handler = forwarded(a.handler, s.server.forwardStrategy)
 	return a, nil
 }

@@ -28,6 +28,7 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"server.servlet.context-path":                "the path every route lives under (/api, say), the management endpoints on server.port included; none: the root",
 		"server.shutdown":                            "graceful: requests in flight get server.shutdown-timeout to finish; immediate: connections close at once",
 		"app.lifecycle.timeout-per-shutdown-phase":   "Spring's name for server.shutdown-timeout (spring.lifecycle.*); set one of them",
+		"server.forward-headers-strategy":            "native: from a loopback or private-address proxy, X-Forwarded-Proto, -Host, -Port and -For give the scheme, host, port and client address; none: they are ignored",
 		"server.compression.enabled":                 "gzip responses for clients whose Accept-Encoding takes it",
 		"server.compression.mime-types":              "only responses whose Content-Type starts with one of these are compressed",
 		"server.compression.min-response-size":       "only responses at least this long are compressed (B, KB, MB; at most 1MB)",

@@ -42,6 +42,7 @@ type serverSettings struct {
 	contextPath       string        // the prefix of every route; "" for none (see contextPathKey)
 	shutdown          string        // graceful or immediate (shutdownmode.go)
 	compression       compressSettings
+	forwardStrategy   string // none or native (forwarded.go)
 }
 
 // sessionSettings say where HTTP sessions live, how long they last and
@@ -113,6 +114,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			accessLog:         config.Bind(b, "server.access-log.enabled", false, config.Bool),
 			contextPath:       bindContextPath(b),
 			compression:       bindCompression(b),
+			forwardStrategy:   bindForwardStrategy(b),
 		},
 		sessions: bindSessionSettings(b),
 		management: managementSettings{
