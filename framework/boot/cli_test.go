@@ -50,6 +50,10 @@ func TestHelpListsEverySetting(t *testing.T) {
 		"Hello from the packaged file  what GET /hello answers",
 		"The framework's settings:",
 		"--server.read-header-timeout",
+		// The families of keys, a key per name, that are read when set.
+		"--management.endpoint.health.group.<name>.include",
+		"--management.metrics.tags.<key>",
+		"--management.otlp.tracing.headers.<name>",
 	} {
 		if !strings.Contains(help, want) {
 			t.Errorf("--help lacks %q:\n%s", want, help)

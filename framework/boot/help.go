@@ -158,7 +158,11 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 		Setting{Key: tracingHeaders + "<name>", Help: "the HTTP header <name> sent with every span export (" + tracingHeaders +
 			"authorization: Authorization), a secret, masked; none set: the pairs name=value of OTEL_EXPORTER_OTLP_HEADERS, comma-separated, percent-encoded"},
 		Setting{Key: resourceAttributes + "<key>", Help: "the attribute <key> of the spans' resource, set or overridden (deployment.environment); " +
-			"the pairs key=value of OTEL_RESOURCE_ATTRIBUTES set them too, beneath these"})
+			"the pairs key=value of OTEL_RESOURCE_ATTRIBUTES set them too, beneath these"},
+		Setting{Key: "management.endpoint.health.group.<name>.include", Help: "the health components (ping, diskSpace, db, redis, the service's own) " +
+			"of the health group <name>, served at /actuator/health/<name>; a component that does not exist stops start-up"},
+		Setting{Key: "management.metrics.tags.<key>", Help: "a label <key> of every series of /actuator/prometheus, as Micrometer's common tags " +
+			"(a key is named as Micrometer names one: cloud.region is cloud_region)"})
 	// The settings the loader reads itself, last: they are never bound.
 	for _, l := range config.LoaderSettings() {
 		key := l.Key
