@@ -190,7 +190,7 @@ func Run[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 	}()
 	s := a.settings
 	ports := []port{{setting: "server.port", number: s.server.port, handler: a.handler, announce: "started",
-		address: s.server.address, addressSetting: "server.address"}}
+		address: s.server.address, addressSetting: "server.address", tls: s.server.tls}}
 	if a.management != nil {
 		ports = append(ports, port{setting: "management.server.port", number: s.management.port, handler: a.management, announce: "management started",
 			address: s.management.address, addressSetting: "management.server.address"})

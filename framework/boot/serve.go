@@ -2,6 +2,7 @@ package boot
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -27,7 +28,9 @@ type port struct {
 	// addressSetting is the setting that chose address, for errors.
 	addressSetting string
 	handler        http.Handler
-	announce       string // the log message that says it listens
+	// tls, when set, makes the port serve HTTPS only (servertls.go).
+	tls      *tls.Config
+	announce string // the log message that says it listens
 }
 
 // Address is a port Run listens on.
@@ -147,7 +150,14 @@ func serve(ctx context.Context, stop func(), ports []port, s serverSettings, pro
 			MaxHeaderBytes:    maxHeaderBytes,
 			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		}
-		go func() { served <- servers[i].Serve(listeners[i]) }()
+		if p.tls == nil {
+			go func() { served <- servers[i].Serve(listeners[i]) }()
+		} else {
+			// ServeTLS, not Serve on a tls.NewListener: it adds "h2" and
+			// "http/1.1" to the ALPN protocols, so HTTP/2 is offered.
+			servers[i].TLSConfig = p.tls
+			go func() { served <- servers[i].ServeTLS(listeners[i], "", "") }()
+		}
 		logger.Info(p.announce, "addr", listeners[i].Addr().String())
 	}
 

@@ -2,6 +2,7 @@ package boot
 
 import (
 	"cmp"
+	"crypto/tls"
 	"fmt"
 	"maps"
 	"slices"
@@ -42,7 +43,8 @@ type serverSettings struct {
 	contextPath       string        // the prefix of every route; "" for none (see contextPathKey)
 	shutdown          string        // graceful or immediate (shutdownmode.go)
 	compression       compressSettings
-	forwardStrategy   string // none or native (forwarded.go)
+	forwardStrategy   string      // none or native (forwarded.go)
+	tls               *tls.Config // server.port's TLS; nil for plain HTTP (servertls.go)
 }
 
 // sessionSettings say where HTTP sessions live, how long they last and
@@ -115,6 +117,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			contextPath:       bindContextPath(b),
 			compression:       bindCompression(b),
 			forwardStrategy:   bindForwardStrategy(b),
+			tls:               bindServerTLS(b),
 		},
 		sessions: bindSessionSettings(b),
 		management: managementSettings{

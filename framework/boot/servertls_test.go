@@ -1,0 +1,291 @@
+package boot_test
+
+// server.ssl: HTTPS on server.port from PEM files, HTTP/2 offered, client
+// certificates, reload when the files change, and bad settings refused.
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/springport/greeter/framework/boot/boottest"
+)
+
+// testCA is a certificate authority the test makes, to sign the server's
+// and the clients' certificates.
+type testCA struct {
+	cert *x509.Certificate
+	key  *ecdsa.PrivateKey
+	pem  []byte
+}
+
+func newTestCA(t *testing.T, name string) *testCA {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: name},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &testCA{cert: cert, key: key, pem: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
+}
+
+func (ca *testCA) pool() *x509.CertPool {
+	p := x509.NewCertPool()
+	p.AddCert(ca.cert)
+	return p
+}
+
+// issue signs a certificate for 127.0.0.1 (a server's, or with client
+// true a client's) and returns it and its key in PEM.
+func (ca *testCA) issue(t *testing.T, name string, client bool) (certPEM, keyPEM []byte) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serial, err := rand.Int(rand.Reader, big.NewInt(1<<62))
+	if err != nil {
+		t.Fatal(err)
+	}
+	usage := x509.ExtKeyUsageServerAuth
+	if client {
+		usage = x509.ExtKeyUsageClientAuth
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: serial, Subject: pkix.Name{CommonName: name},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{usage},
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
+		pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})
+}
+
+func writeFile(t *testing.T, dir, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// httpsClient trusts ca, offers HTTP/2 and, when given, a client
+// certificate.
+func httpsClient(ca *testCA, clientCert *tls.Certificate) *http.Client {
+	cfg := &tls.Config{RootCAs: ca.pool()}
+	if clientCert != nil {
+		cfg.Certificates = []tls.Certificate{*clientCert}
+	}
+	return &http.Client{Timeout: boottest.Timeout, Transport: &http.Transport{TLSClientConfig: cfg, ForceAttemptHTTP2: true}}
+}
+
+func httpsURL(s *boottest.Instance) string { return "https://" + strings.TrimPrefix(s.URL, "http://") }
+
+// TestServerTLS: with server.ssl.certificate and its key set, server.port
+// serves HTTPS with the certificate (a client trusting the CA gets its
+// greeting over HTTP/2, negotiated by ALPN); a plain HTTP request to the
+// port gets no greeting; a client that does not trust the CA is refused.
+func TestServerTLS(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ca := newTestCA(t, "test CA")
+	certPEM, keyPEM := ca.issue(t, "server", false)
+	s := start(t, []string{"--server.ssl.certificate=file:" + writeFile(t, dir, "server.crt", certPEM),
+		"--server.ssl.certificate-private-key=" + writeFile(t, dir, "server.key", keyPEM)}, nil)
+
+	resp, err := httpsClient(ca, nil).Get(httpsURL(s) + "/hello")
+	if err != nil {
+		t.Fatalf("GET https /hello: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET https /hello: %d, want 200", resp.StatusCode)
+	}
+	if resp.TLS == nil || resp.TLS.NegotiatedProtocol != "h2" || resp.ProtoMajor != 2 {
+		t.Errorf("GET https /hello: protocol %s, ALPN %v, want HTTP/2 negotiated as h2", resp.Proto, resp.TLS)
+	}
+
+	// A client without HTTP/2 still gets HTTP/1.1.
+	h1 := &http.Client{Timeout: boottest.Timeout, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: ca.pool()}}}
+	if resp, err := h1.Get(httpsURL(s) + "/hello"); err != nil {
+		t.Errorf("GET https /hello over HTTP/1.1: %v", err)
+	} else {
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || resp.ProtoMajor != 1 {
+			t.Errorf("GET https /hello over HTTP/1.1: %d %s, want 200 HTTP/1.1", resp.StatusCode, resp.Proto)
+		}
+	}
+
+	// Plain HTTP: Go's TLS server answers 400 to it, never the route.
+	if r := send(t, nil, "GET", s.URL+"/hello", ""); r.status != http.StatusBadRequest || strings.Contains(r.body, `"text":`) {
+		t.Errorf("plain GET /hello to the TLS port: %d %s, want 400 without the greeting", r.status, r.body)
+	}
+
+	// A client that does not trust the CA refuses the server.
+	if _, err := httpsClient(newTestCA(t, "other CA"), nil).Get(httpsURL(s) + "/hello"); err == nil {
+		t.Error("a client trusting another CA got an answer, want the certificate refused")
+	}
+}
+
+// TestServerTLSClientAuth: with server.ssl.client-auth=need a client
+// without a certificate is refused, one with a certificate from
+// server.ssl.trust-certificate's CA is served, one from another CA is
+// refused; with want, a client without a certificate is served.
+func TestServerTLSClientAuth(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ca := newTestCA(t, "server CA")
+	clientCA := newTestCA(t, "client CA")
+	certPEM, keyPEM := ca.issue(t, "server", false)
+	args := []string{"--server.ssl.certificate=" + writeFile(t, dir, "server.crt", certPEM),
+		"--server.ssl.certificate-private-key=" + writeFile(t, dir, "server.key", keyPEM),
+		"--server.ssl.trust-certificate=file:" + writeFile(t, dir, "clients.crt", clientCA.pem)}
+	clientPair := func(ca *testCA) *tls.Certificate {
+		c, k := ca.issue(t, "client", true)
+		pair, err := tls.X509KeyPair(c, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &pair
+	}
+	get := func(s *boottest.Instance, cert *tls.Certificate) (int, error) {
+		resp, err := httpsClient(ca, cert).Get(httpsURL(s) + "/hello")
+		if err != nil {
+			return 0, err
+		}
+		resp.Body.Close()
+		return resp.StatusCode, nil
+	}
+
+	need := start(t, append(args, "--server.ssl.client-auth=need"), nil)
+	if status, err := get(need, nil); err == nil {
+		t.Errorf("client-auth=need, no client certificate: %d, want the handshake refused", status)
+	}
+	if status, err := get(need, clientPair(ca)); err == nil {
+		t.Errorf("client-auth=need, a certificate from another CA: %d, want the handshake refused", status)
+	}
+	if status, err := get(need, clientPair(clientCA)); err != nil || status != http.StatusOK {
+		t.Errorf("client-auth=need, a certificate from the trusted CA: %d %v, want 200", status, err)
+	}
+
+	want := start(t, append(args, "--server.ssl.client-auth=want"), nil)
+	if status, err := get(want, nil); err != nil || status != http.StatusOK {
+		t.Errorf("client-auth=want, no client certificate: %d %v, want 200", status, err)
+	}
+}
+
+// TestServerTLSReload: a certificate written over the file is served
+// without a restart.
+func TestServerTLSReload(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	first, second := newTestCA(t, "first CA"), newTestCA(t, "second CA")
+	certPEM, keyPEM := first.issue(t, "server", false)
+	certPath, keyPath := writeFile(t, dir, "server.crt", certPEM), writeFile(t, dir, "server.key", keyPEM)
+	s := start(t, []string{"--server.ssl.certificate=" + certPath, "--server.ssl.certificate-private-key=" + keyPath}, nil)
+	served := func(ca *testCA) bool {
+		// A new connection each time: a reused one keeps its handshake.
+		c := httpsClient(ca, nil)
+		defer c.CloseIdleConnections()
+		resp, err := c.Get(httpsURL(s) + "/hello")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	}
+	if !served(first) {
+		t.Fatal("the first certificate is not served")
+	}
+	certPEM, keyPEM = second.issue(t, "server", false)
+	// The key first: a certificate that does not match its key is not
+	// taken, and the old one stays served until both are in place.
+	writeFile(t, dir, "server.key", keyPEM)
+	writeFile(t, dir, "server.crt", certPEM)
+	// Modification times may be coarse: make sure they changed.
+	later := time.Now().Add(time.Minute)
+	for _, p := range []string{certPath, keyPath} {
+		if err := os.Chtimes(p, later, later); err != nil {
+			t.Fatal(err)
+		}
+	}
+	boottest.WaitFor(t, "the renewed certificate to be served", func() bool { return served(second) })
+	if served(first) {
+		t.Error("the old certificate is still served after the renewed one")
+	}
+}
+
+// TestServerTLSRefused: bad server.ssl settings stop start-up naming the
+// setting, and never show the key's content.
+func TestServerTLSRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ca := newTestCA(t, "CA")
+	certPEM, keyPEM := ca.issue(t, "server", false)
+	_, otherKey := ca.issue(t, "other", false)
+	cert := writeFile(t, dir, "server.crt", certPEM)
+	key := writeFile(t, dir, "server.key", keyPEM)
+	wrongKey := writeFile(t, dir, "other.key", otherKey)
+	missing := filepath.Join(dir, "missing.crt")
+	for _, c := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"enabled without a certificate", []string{"--server.ssl.enabled=true"}, []string{"server.ssl.enabled", "server.ssl.certificate"}},
+		{"certificate without a key", []string{"--server.ssl.certificate=" + cert}, []string{"server.ssl.certificate", "server.ssl.certificate-private-key"}},
+		{"missing file", []string{"--server.ssl.certificate=" + missing, "--server.ssl.certificate-private-key=" + key}, []string{"server.ssl.certificate", missing, "no such file"}},
+		{"mismatched key", []string{"--server.ssl.certificate=" + cert, "--server.ssl.certificate-private-key=" + wrongKey}, []string{"server.ssl.certificate", "private key does not match"}},
+		{"not PEM", []string{"--server.ssl.certificate=" + key, "--server.ssl.certificate-private-key=" + key}, []string{"server.ssl.certificate"}},
+		{"bad client-auth", []string{"--server.ssl.certificate=" + cert, "--server.ssl.certificate-private-key=" + key, "--server.ssl.client-auth=always"}, []string{"server.ssl.client-auth", "always"}},
+		{"client-auth without a CA", []string{"--server.ssl.certificate=" + cert, "--server.ssl.certificate-private-key=" + key, "--server.ssl.client-auth=need"}, []string{"server.ssl.client-auth", "server.ssl.trust-certificate"}},
+		{"trust file not PEM", []string{"--server.ssl.certificate=" + cert, "--server.ssl.certificate-private-key=" + key, "--server.ssl.trust-certificate=" + filepath.Join(dir, "server.key")}, []string{"server.ssl.trust-certificate"}},
+	} {
+		stderr, err := failToStart(t, c.args, nil)
+		if err == nil {
+			t.Errorf("%s: started, want refused", c.name)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%s: the error does not say %q:\n%s", c.name, w, stderr)
+			}
+		}
+		if strings.Contains(stderr, "PRIVATE KEY") || strings.Contains(stderr, string(keyPEM[30:60])) {
+			t.Errorf("%s: the error shows key material:\n%s", c.name, stderr)
+		}
+	}
+}
