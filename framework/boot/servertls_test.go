@@ -138,6 +138,12 @@ func TestServerTLS(t *testing.T) {
 		t.Errorf("GET https /hello: protocol %s, ALPN %v, want HTTP/2 negotiated as h2", resp.Proto, resp.TLS)
 	}
 
+	// What the framework writes of the request's scheme says https: the
+	// actuator's links.
+	if r := send(t, httpsClient(ca, nil), "GET", httpsURL(s)+"/actuator", ""); !strings.Contains(r.body, `"href":"`+httpsURL(s)+"/actuator/health\"") {
+		t.Errorf("GET https /actuator: %d %s, want a link to %s/actuator/health", r.status, r.body, httpsURL(s))
+	}
+
 	// A client without HTTP/2 still gets HTTP/1.1.
 	h1 := &http.Client{Timeout: boottest.Timeout, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: ca.pool()}}}
 	if resp, err := h1.Get(httpsURL(s) + "/hello"); err != nil {
