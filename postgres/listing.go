@@ -16,19 +16,22 @@
 // Each later chunk continues after the key of the last message read
 // (keyset pagination): O(log n + k) again, wherever it starts.
 //
-// Consistency. Appends only add keys after the last, and Replace only
-// changes texts, so across them the messages the listing has yet to read
-// keep their keys: the listing yields exactly the window as it was at its
-// first chunk, in order, nothing lost or doubled, and none of the
-// messages appended since (it stops at the count the first chunk saw); a
-// message replaced meanwhile shows the text its chunk read. A Remove
-// renumbers slots and merges pages, so after one the key read last no
-// longer says where to go on: every chunk reads the count of removals
-// (kept by migration 00005) in its own snapshot, and a listing that finds
-// it changed ends with an error (errRemovedWhileListed) rather than yield
-// a list with a message lost or doubled. A window read in one chunk (a
-// page of the API, up to chunkRows messages) is always a snapshot.
-//
+// Consistency: a listing yields the window as it was at its first chunk,
+// in order, less the messages removed before it sent them, each with its
+// text as its chunk read it; nothing is yielded twice, nothing appended
+// since is yielded, and no message of the window that is still there is
+// skipped. Appends only add keys after the last, and Replace only changes
+// texts, so across them the messages yet to be read keep their keys. A
+// Remove renumbers slots, merges pages and shifts indexes, so after one
+// the key read last no longer says where to go on: every chunk reads the
+// count of removals in its own snapshot, and one that finds it changed
+// reads the log of removals (migration 00005) in the same snapshot as its
+// rows, works out from each removal's index where the next message to send
+// and the end of the window now are, and reads on from there by index (as
+// the first chunk does). The log keeps the last 10,000 removals; a listing
+// that falls further behind ends with an error (errRemovedWhileListed)
+// rather than guess.
+
 // Each chunk, the first included, is bounded by Options.Timeout: taking
 // one of max(1, MaxConns/2) listing slots (so that listings leave
 // connections to the other operations), acquiring a connection and
@@ -42,6 +45,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/outage"
 )
@@ -92,9 +96,13 @@ FROM greeter_message_bounds b
 LEFT JOIN LATERAL (` + chunkOf("(m.page_id, m.slot) > ($1::bigint, $2::bigint)", "$3::bigint") + `) m ON true
 ORDER BY m.page_id, m.slot`
 
-// errRemovedWhileListed ends a listing read in several chunks during which
-// a message was removed: see the file comment.
-var errRemovedWhileListed = errors.New("a message was removed while the collection was listed, so the rest of the list would not follow on from what was sent; list again")
+// removalsSinceSQL returns the removals logged after $1, in the order
+// they were made.
+const removalsSinceSQL = `SELECT removal, message_index FROM greeter_message_removals WHERE removal > $1 ORDER BY removal`
+
+// errRemovedWhileListed ends a listing that more removals were made
+// during than the log keeps: see the file comment.
+var errRemovedWhileListed = errors.New("more messages were removed while the collection was listed than the log of removals keeps, so where the list goes on is not known; list again")
 
 // List returns a snapshot of at most limit messages from offset on,
 // read in chunks as its Messages yields them.
@@ -105,15 +113,21 @@ func (s *Messages) List(ctx context.Context, offset, limit int64) (*message.List
 	if limit >= 0 {
 		first = min(first, limit)
 	}
-	total, err := l.read(firstChunkSQL, offset, first)
+	var total int64
+	err := l.inSlot(func(ctx context.Context) error {
+		var err error
+		total, err = l.read(ctx, s.pool, firstChunkSQL, offset, first)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("listing the messages: %w", err)
 	}
-	l.total = total
-	l.unread = max(total-lo, 0)
+	l.next = min(lo, total) + int64(len(l.chunk))
+	l.end = total
 	if limit >= 0 {
-		l.unread = min(l.unread, limit)
+		l.end = min(total, lo+limit)
 	}
+	l.end = max(l.end, l.next)
 	return &message.Listing{Total: total, Messages: l.messages, Close: func() {}}, nil
 }
 
@@ -123,33 +137,30 @@ type listing struct {
 	store *Messages
 	ctx   context.Context // the caller's: it cancels every chunk
 
-	total    int64
-	unread   int64 // the messages of the window not yet yielded
-	removals int64 // the count of removals the first chunk saw
-	chunk    []string
-	page     int64 // the key of the last message read
+	chunk    []string // read, not yet yielded
+	next     int64    // the index of the message after the chunk, as the collection is now
+	end      int64    // the index after the window's last message, likewise
+	removals int64    // the count of removals when the chunk was read
+	page     int64    // the key of the chunk's last message
 	slot     int64
-	started  bool // the first chunk is read
 }
 
 // messages yields the window's messages, reading a chunk whenever the
 // one in memory is used up.
 func (l *listing) messages(yield func(message.Message, error) bool) {
-	for l.unread > 0 {
+	for len(l.chunk) > 0 || l.next < l.end {
 		if len(l.chunk) == 0 {
-			if _, err := l.read(nextChunkSQL, l.page, l.slot, min(chunkRows, l.unread)); err != nil {
+			if err := l.inSlot(l.readNext); err != nil {
 				yield(message.Message{}, fmt.Errorf("reading the messages: %w", err))
 				return
 			}
 			if len(l.chunk) == 0 {
-				yield(message.Message{}, fmt.Errorf("reading the messages: %d of them are missing after key (%d, %d)", l.unread, l.page, l.slot))
-				return
+				break // the rest of the window was removed
 			}
 		}
 		text := l.chunk[0]
 		l.chunk[0] = "" // the chunk's memory goes as it is sent
 		l.chunk = l.chunk[1:]
-		l.unread--
 		if !yield(message.Message{Text: text}, nil) {
 			return
 		}
@@ -157,11 +168,76 @@ func (l *listing) messages(yield func(message.Message, error) bool) {
 	l.chunk = nil
 }
 
-// read runs one chunk's statement within the timeout, keeps its messages
-// in l.chunk and the key of its last, and returns the collection's length
-// as the statement saw it. A chunk after the first fails when the count
-// of removals has changed since the first.
-func (l *listing) read(sql string, args ...any) (total int64, err error) {
+// readNext reads the chunk that follows the last: after its key when no
+// message was removed since, and otherwise from the index that the log
+// of removals says the next message now has, in one snapshot with the log.
+func (l *listing) readNext(ctx context.Context) error {
+	s := l.store
+	rows := min(chunkRows, l.end-l.next)
+	before := l.removals
+	if _, err := l.read(ctx, s.pool, nextChunkSQL, l.page, l.slot, rows); err != nil {
+		return err
+	}
+	if l.removals == before {
+		l.next += int64(len(l.chunk))
+		return nil
+	}
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return classify(err)
+	}
+	defer tx.Rollback(context.Background()) // read only: nothing to commit
+	log, err := tx.Query(ctx, removalsSinceSQL, before)
+	if err != nil {
+		return classify(err)
+	}
+	want := before + 1
+	for log.Next() {
+		var removal, index int64
+		if err := log.Scan(&removal, &index); err != nil {
+			log.Close()
+			return classify(err)
+		}
+		if removal != want {
+			log.Close()
+			return errRemovedWhileListed
+		}
+		want++
+		switch {
+		case index < l.next:
+			l.next--
+			l.end--
+		case index < l.end:
+			l.end--
+		}
+	}
+	log.Close()
+	if err := log.Err(); err != nil {
+		return classify(err)
+	}
+	if want == before+1 {
+		return errRemovedWhileListed // counted, yet not logged
+	}
+	if l.next >= l.end {
+		l.chunk = l.chunk[:0]
+		return nil
+	}
+	if _, err := l.read(ctx, tx, firstChunkSQL, l.next, min(chunkRows, l.end-l.next)); err != nil {
+		return err
+	}
+	if l.removals != want-1 {
+		return errRemovedWhileListed // cannot be: one snapshot
+	}
+	if len(l.chunk) == 0 {
+		return fmt.Errorf("%d messages are missing from index %d on", l.end-l.next, l.next)
+	}
+	l.next += int64(len(l.chunk))
+	return nil
+}
+
+// inSlot runs read within the timeout, once it has one of the listing
+// slots, which it gives back after.
+func (l *listing) inSlot(read func(ctx context.Context) error) error {
 	s := l.store
 	ctx, cancel := context.WithTimeout(l.ctx, s.timeout)
 	defer cancel()
@@ -170,22 +246,33 @@ func (l *listing) read(sql string, args ...any) (total int64, err error) {
 		defer func() { <-s.listings }()
 	case <-ctx.Done():
 		if l.ctx.Err() != nil {
-			return 0, classify(context.Cause(l.ctx))
+			return classify(context.Cause(l.ctx))
 		}
-		return 0, &outage.Error{Dependency: dependency, Err: fmt.Errorf(
+		return &outage.Error{Dependency: dependency, Err: fmt.Errorf(
 			"all %d listings that may use a connection at once are busy, and none was free within %v", cap(s.listings), s.timeout)}
 	}
-	rows, err := s.pool.Query(ctx, sql, args...)
+	return read(ctx)
+}
+
+// querier is a pool or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// read runs one chunk's statement, keeps its messages in l.chunk, the key
+// of its last and the count of removals, and returns the collection's
+// length as the statement saw it.
+func (l *listing) read(ctx context.Context, q querier, sql string, args ...any) (total int64, err error) {
+	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
 		return 0, classify(err)
 	}
 	defer rows.Close()
 	l.chunk = l.chunk[:0]
-	var removals int64
 	for rows.Next() {
 		var page, slot *int64
 		var text []byte
-		if err := rows.Scan(&total, &removals, &page, &slot, &text); err != nil {
+		if err := rows.Scan(&total, &l.removals, &page, &slot, &text); err != nil {
 			return 0, classify(err)
 		}
 		if page == nil {
@@ -196,12 +283,6 @@ func (l *listing) read(sql string, args ...any) (total int64, err error) {
 	}
 	if err := rows.Err(); err != nil {
 		return 0, classify(err)
-	}
-	switch {
-	case !l.started:
-		l.started, l.removals = true, removals
-	case removals != l.removals:
-		return 0, errRemovedWhileListed
 	}
 	return total, nil
 }

@@ -155,43 +155,99 @@ func TestListingChunkBoundaries(t *testing.T) {
 	}
 }
 
-// TestListingEndsWhenAMessageIsRemoved: a Remove while a listing of
-// several chunks is read would move the keys it continues from, so the
-// listing ends with an error rather than yield a list with a message lost
-// or doubled; a listing of one chunk is a snapshot whatever happens.
-func TestListingEndsWhenAMessageIsRemoved(t *testing.T) {
+// TestListingAcrossRemoves removes messages while a listing of several
+// chunks is read: before where it has got to, in what it has yet to read,
+// its last message, and past its window; and appends. It yields the window
+// as it was at its first chunk, less the messages removed before their
+// chunk was read: in order, none twice, none skipped. A listing of one
+// chunk is a snapshot whatever happens.
+func TestListingAcrossRemoves(t *testing.T) {
 	db, url := fresh(t)
 	s := db.Messages()
-	fill(t, url, 3000, 8)
-	long, err := s.List(t.Context(), 0, -1)
+	const n = 3000
+	fill(t, url, n, 8)
+	// current is the index a message of the fill has now, given the
+	// messages of the fill removed so far.
+	var removed []int
+	current := func(original int) int64 {
+		i := original
+		for _, r := range removed {
+			if r < original {
+				i--
+			}
+		}
+		return int64(i)
+	}
+	remove := func(original int) {
+		t.Helper()
+		if err := s.Remove(t.Context(), current(original)); err != nil {
+			t.Fatal(err)
+		}
+		removed = append(removed, original)
+	}
+	whole, err := s.List(t.Context(), 0, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer long.Close()
+	defer whole.Close()
+	window, err := s.List(t.Context(), 500, 2000) // 500 to 2499
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer window.Close()
 	short, err := s.List(t.Context(), 0, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer short.Close()
-	if err := s.Remove(t.Context(), 0); err != nil {
+	nextWhole, stopWhole := iter.Pull2(whole.Messages)
+	defer stopWhole()
+	nextWindow, stopWindow := iter.Pull2(window.Messages)
+	defer stopWindow()
+	// readUpTo reads the messages of the fill from one to another but
+	// those gone, which it must not yield.
+	readUpTo := func(next func() (message.Message, error, bool), from, to int, gone map[int]bool, what string) {
+		t.Helper()
+		for i := from; i < to; i++ {
+			if gone[i] {
+				continue
+			}
+			m, err, ok := next()
+			if !ok || err != nil || m.Text != filled(i, 8) {
+				t.Fatalf("%s: message %d of the fill: %q, %v (more: %t)", what, i, m.Text, err, ok)
+			}
+		}
+	}
+	// Each has read its first chunk (1000 messages) at List. Removed
+	// now: messages of those chunks (which come all the same), messages
+	// before the window, ones the listings have yet to read, the last of
+	// all; and an append, which they must not yield.
+	for _, original := range []int{0, 1200, 2700, 100, 999, 1000, 1500, 2400, 2999} {
+		remove(original)
+	}
+	if err := s.Append(t.Context(), message.Message{Text: "appended"}); err != nil {
 		t.Fatal(err)
 	}
+	wholeGone := map[int]bool{1000: true, 1200: true, 1500: true, 2400: true, 2700: true, 2999: true}
+	windowGone := map[int]bool{1500: true, 2400: true}
+	// The second chunk of whole is 1001 to 2002 (less 1200 and 1500);
+	// window's, the rest of it.
+	readUpTo(nextWhole, 0, 2000, wholeGone, "whole")
+	readUpTo(nextWindow, 500, 2000, windowGone, "window")
+	// Removed now: messages sent, messages in the chunks read, and one
+	// that whole has yet to read.
+	for _, original := range []int{1999, 2001, 2100} {
+		remove(original)
+	}
+	wholeGone[2100] = true
+	readUpTo(nextWhole, 2000, n, wholeGone, "whole")
+	readUpTo(nextWindow, 2000, 2500, windowGone, "window")
+	for what, next := range map[string]func() (message.Message, error, bool){"whole": nextWhole, "window": nextWindow} {
+		if m, err, ok := next(); ok {
+			t.Errorf("%s yields more than its window: %q, %v", what, m.Text, err)
+		}
+	}
 	read := 0
-	var end error
-	for m, err := range long.Messages {
-		if err != nil {
-			end = err
-			break
-		}
-		if m.Text != filled(read, 8) {
-			t.Fatalf("message %d is %q", read, m.Text)
-		}
-		read++
-	}
-	if end == nil || !strings.Contains(end.Error(), "removed while the collection was listed") || read != 1000 {
-		t.Errorf("the listing read across a Remove ended after %d messages with %v; want it to end after its first chunk, saying why", read, end)
-	}
-	read = 0
 	for m, err := range short.Messages {
 		if err != nil || m.Text != filled(read, 8) {
 			t.Fatalf("message %d of a one-chunk listing: %q, %v", read, m.Text, err)
@@ -200,6 +256,35 @@ func TestListingEndsWhenAMessageIsRemoved(t *testing.T) {
 	}
 	if read != 10 {
 		t.Errorf("the one-chunk listing yielded %d messages, want 10", read)
+	}
+}
+
+// TestListingBehindTheLogEnds: a listing that more removals were made
+// during than the log keeps ends with an error saying so.
+func TestListingBehindTheLogEnds(t *testing.T) {
+	db, url := fresh(t)
+	s := db.Messages()
+	fill(t, url, 3000, 8)
+	l, err := s.List(t.Context(), 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := s.Remove(t.Context(), 2500); err != nil {
+		t.Fatal(err)
+	}
+	query(t, url, "DELETE FROM greeter_message_removals") // as the log drops the oldest
+	read := 0
+	var end error
+	for _, err := range l.Messages {
+		if err != nil {
+			end = err
+			break
+		}
+		read++
+	}
+	if end == nil || !strings.Contains(end.Error(), "log of removals") || read != 1000 {
+		t.Errorf("the listing ended after %d messages with %v; want it to end after its first chunk, saying why", read, end)
 	}
 }
 
@@ -224,4 +309,3 @@ func TestListingTimeout(t *testing.T) {
 		t.Errorf("List took %v to fail, want about the timeout %v", time.Since(start), timeout)
 	}
 }
-
