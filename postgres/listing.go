@@ -17,10 +17,10 @@
 // (keyset pagination): O(log n + k) again, wherever it starts.
 //
 // Consistency: a listing yields the window as it was at its first chunk,
-// in order, less the messages removed before it sent them, each with its
-// text as its chunk read it; nothing is yielded twice, nothing appended
-// since is yielded, and no message of the window that is still there is
-// skipped. Appends only add keys after the last, and Replace only changes
+// in order, less the messages removed before their chunk was read, each
+// with its text as its chunk read it; nothing is yielded twice, nothing
+// appended since is yielded, and no message of the window that is still
+// there is skipped. Appends only add keys after the last, and Replace only changes
 // texts, so across them the messages yet to be read keep their keys. A
 // Remove renumbers slots, merges pages and shifts indexes, so after one
 // the key read last no longer says where to go on: every chunk reads the
@@ -31,7 +31,7 @@
 // the first chunk does). The log keeps the last 10,000 removals; a listing
 // that falls further behind ends with an error (errRemovedWhileListed)
 // rather than guess.
-
+//
 // Each chunk, the first included, is bounded by Options.Timeout: taking
 // one of max(1, MaxConns/2) listing slots (so that listings leave
 // connections to the other operations), acquiring a connection and

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -140,4 +141,40 @@ func TestSettingErrorMasksTheReason(t *testing.T) {
 	if got := err.Error(); strings.Contains(got, "hunter2") || !strings.Contains(got, "from command-line argument --app.datasource.url is") {
 		t.Errorf("got %s", got)
 	}
+}
+
+// FuzzMaskPasswords puts a password into a URL's user-info, a URL's query
+// and a DSN's quoted value, around whatever user and host the fuzzer
+// gives, and checks that MaskPasswords never shows it.
+func FuzzMaskPasswords(f *testing.F) {
+	f.Add("app", "hunter2", "db:5432/shop")
+	f.Add("", "pa/ss#wo?rd@x", "cache/0")
+	f.Add("u", `it's \ here`, "h")
+	f.Fuzz(func(t *testing.T, user, password, host string) {
+		if len(password) < 3 || strings.ContainsAny(user, ":@/") || strings.ContainsAny(host, "@'\\ \t\r\n") ||
+			strings.Contains(user+host+Mask, password) {
+			t.Skip()
+		}
+		shapes := []func(pw string) (s, secret string){
+			func(pw string) (string, string) { return "postgres://" + user + ":" + pw + "@" + host, pw },
+			func(pw string) (string, string) { return "postgres//" + user + ":" + pw + "@" + host, pw },
+			func(pw string) (string, string) {
+				q := url.QueryEscape(pw)
+				return "jdbc:postgresql://" + strings.ReplaceAll(host, "?", "") + "?user=u&password=" + q + "&ssl=true", q
+			},
+			func(pw string) (string, string) {
+				e := strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(pw)
+				return "host=" + host + " password='" + e + "' user=" + user, e
+			},
+		}
+		for _, shape := range shapes {
+			s, secret := shape(password)
+			if frame, _ := shape(Mask); strings.Contains(frame, secret) {
+				continue // the secret is also text around it
+			}
+			if got := MaskPasswords(s); strings.Contains(got, secret) {
+				t.Errorf("%q:\ngot  %q\nwhich shows the password %q", s, got, secret)
+			}
+		}
+	})
 }

@@ -15,7 +15,10 @@
 -- The log keeps the last 10,000 removals: a listing that falls further
 -- behind ends with an error. It is kept by the trigger that already keeps
 -- bytes right when Remove deletes its row, which runs before Remove moves
--- anything: the page of the row removed still says where the row was.
+-- anything: the page of the row removed still says where the row was. It
+-- finds that page by page_id, which has no index: a scan of the pages,
+-- n / page_size rows (about a thousand at a million messages), against
+-- the thousand message rows a Remove may move.
 
 -- +goose Up
 
