@@ -88,8 +88,8 @@ func documentSourceName(fileSource string, i, n int) string {
 // refuseProfileKeys reports the keys that src may not hold: a document
 // that applies only under some profiles, or a profile-specific file, is
 // read after the profiles are decided, so a key that decides them would
-// silently do nothing there. A profile-specific file cannot be made
-// conditional either, as in Spring.
+// silently do nothing there. A profile file may hold conditional
+// documents, as in Spring: they apply under a further profile.
 func refuseProfileKeys(src *source) []error {
 	var errs []error
 	for _, k := range src.keys {

@@ -17,6 +17,7 @@ import (
 //	their profile files, application-<profile>.*, one per active profile
 //	settings files in ./, ./config/ and each ./config/*/ (or app.config.location)
 //	their profile files in the same locations
+//	each app.config.additional-location, then its profile files
 //	files imported on the command line or in the environment (app.config.import)
 //	random values, ${random.int} and the like (see random.go)
 //	environment variables, by relaxed names
@@ -25,16 +26,17 @@ import (
 //
 // At one location .properties wins over .yml, which wins over .yaml. A
 // file's later documents win over its earlier ones, and what a document
-// imports wins over the document (see imports.go). Where several profiles
-// are active the later profile's file wins, and a later location wins over
-// an earlier one.
+// imports wins over the document (see imports.go and contributors.go).
+// Where several profiles are active the later profile's file wins, and a
+// later location wins over an earlier one.
 //
-// Profiles are decided in two passes, as Spring does. The first pass reads
-// the files without the documents that apply only under some profiles
-// (app.config.activate.on-profile) and without profile files, and decides
-// the profiles from what it read. The second reads everything again under
-// those profiles. So a profile file or a conditional document cannot
-// activate profiles, and one that tries is refused.
+// Profiles are decided between two phases, as Spring does. The first
+// reads the files without the documents that apply only under some
+// profiles (app.config.activate.on-profile) and without profile files, and
+// the profiles are decided from what it read. The second adds the profile
+// files and the documents that apply under the profiles decided. So a
+// profile file or a conditional document cannot activate profiles, and one
+// that tries is refused.
 //
 // Placeholders are resolved when a value is read, as in Spring: a key
 // nobody reads may hold one that does not resolve. Load reads only the
