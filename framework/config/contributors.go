@@ -172,7 +172,7 @@ func (l *loader) bind(root, c *contributor, profiles []string) {
 	var inactive inactiveSourceError
 	switch {
 	case errors.As(err, &inactive):
-		l.errs = append(l.errs, &SettingError{Value: v, Reason: err.Error()})
+		l.errs = append(l.errs, &SettingError{Value: v, Reason: fmt.Sprintf("placeholder ${%s}: %v", inactive.key, inactive)})
 		c.hasImports = false
 	case err != nil:
 		// As in Spring, a placeholder that does not resolve stays as
@@ -192,9 +192,9 @@ type inactiveSourceError struct {
 }
 
 func (e inactiveSourceError) Error() string {
-	return fmt.Sprintf("%s is set in %s (%s), a document that does not apply here (%s=%s); "+
-		"an import may not read a key that a document which does not apply also sets, as in Spring: "+
-		"set it in a document that always applies, or under another name",
+	return fmt.Sprintf("%s is also set in %s (%s), a document that does not apply when the import is read (%s=%s); "+
+		"as in Spring, an import may not read a key that such a document sets: "+
+		"set it in a document that always applies, or use another name",
 		e.key, e.source, e.origin, keyOnProfile, e.doc.onProfile)
 }
 
@@ -249,13 +249,20 @@ func (root *contributor) sources(profiles []string) []*source {
 	return out
 }
 
-// documentNodes returns a node for each document of f that it holds,
-// highest first (later documents win), children of the import list v.
-func (l *loader) documentNodes(f settingsFile, docs []document, parent *contributor, profileSpecific bool, phase int) []*contributor {
-	parents := parent.parents
-	if parent.imports.Origin != "" {
-		parents = slices.Concat([]string{parent.imports.Origin}, parent.parents)
+// childParents returns the origin parents of what c's import list reads:
+// the list's origin, then c's own parents.
+func (c *contributor) childParents() []string {
+	if c.imports.Origin == "" {
+		return c.parents
 	}
+	return slices.Concat([]string{c.imports.Origin}, c.parents)
+}
+
+// documentNodes returns a node for each of docs, the documents of f,
+// highest first (later documents win), as children of parent read in the
+// phase.
+func (l *loader) documentNodes(f settingsFile, docs []document, parent *contributor, profileSpecific bool, phase int) []*contributor {
+	parents := parent.childParents()
 	var out []*contributor
 	for i, d := range slices.Backward(docs) {
 		src := newSource(documentSourceName(f.sourceName(), i, len(docs)))

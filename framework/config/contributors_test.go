@@ -137,11 +137,11 @@ func TestImportPlaceholders(t *testing.T) {
 			"application.properties": "my.import=imported\n#---\napp.config.import=file:${my.import}.properties\n#---\nmy.import=bad\napp.config.activate.on-profile=missing",
 			"imported.properties":    "my.value=imported"}},
 			[]string{"app.config.import", "file:${my.import}.properties", "file [application.properties] line 3",
-				"my.import is set in Config resource 'file [application.properties]' via location 'optional:file:./' (document #2)", "line 5", "does not apply", "on-profile=missing"}},
+				"my.import is also set in Config resource 'file [application.properties]' via location 'optional:file:./' (document #2)", "line 5", "does not apply", "on-profile=missing"}},
 		{"an earlier document that does not apply", loadCase{files: map[string]string{
 			"application.properties": "my.value=app\n#---\nmy.import=imported\napp.config.activate.on-profile=missing\n#---\napp.config.import=${my.import}.properties",
 			"imported.properties":    "my.value=imported"}},
-			[]string{"app.config.import", "my.import is set in", "(document #1)", "does not apply"}},
+			[]string{"app.config.import", "my.import is also set in", "(document #1)", "does not apply"}},
 	})
 }
 
@@ -157,6 +157,9 @@ func TestImportOrder(t *testing.T) {
 				"imported-dev.properties":    "my.value=imported-dev.properties",
 				"application-dev.properties": "app.config.import=imported-dev.properties\nmy.value=application-dev.properties"}},
 			[]wantSetting{{"my.value", "imported-dev.properties", "file [imported-dev.properties] line 1", ""}}},
+		{"a later location's files beat an earlier location's profile files", loadCase{args: []string{"--app.config.location=a/,b/", "--app.profiles.active=dev"},
+			files: map[string]string{"a/application.properties": "x=a\ny=a", "a/application-dev.properties": "x=a-dev\ny=a-dev", "b/application.properties": "x=b"}},
+			[]wantSetting{{"x", "b", "file [b/application.properties] line 1", ""}, {"y", "a-dev", "file [a/application-dev.properties] line 2", ""}}},
 		{"without the imported profile file, the location's profile file wins", loadCase{args: []string{"--app.profiles.include=dev"},
 			files: map[string]string{
 				"application.properties":     "app.config.import=file:imported.properties\nmy.value=application.properties",

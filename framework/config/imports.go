@@ -120,7 +120,8 @@ func (l *loader) readTree(c *contributor, f settingsFile, phase int) []*contribu
 		return nil
 	}
 	src.profileBound = phase == afterProfiles
-	return []*contributor{{src: src, bound: true, depth: c.depth + 1}}
+	src.originParents = c.childParents()
+	return []*contributor{{src: src, bound: true, depth: c.depth + 1, parents: src.originParents}}
 }
 
 // warn notes a warning for the start-up log, once.
