@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -209,4 +210,52 @@ func TestImportOriginParents(t *testing.T) {
 	if got := parents["app.config.import"]; len(got) != 0 {
 		t.Errorf("application.properties' own setting has origin parents %q, want none", got)
 	}
+}
+
+func TestParsePiece(t *testing.T) {
+	tests := []struct {
+		raw               string
+		want              piece
+		unsupportedScheme string
+	}{
+		{"optional:file:./", piece{raw: "optional:file:./", optional: true, path: "./", fromWD: true}, ""},
+		{"config/", piece{raw: "config/", path: "config/"}, ""},
+		{"file:app.conf[.properties]", piece{raw: "file:app.conf[.properties]", path: "app.conf", fromWD: true, ext: ".properties"}, ""},
+		{"app.conf[extension=.yml][encoding=latin1]", piece{raw: "app.conf[extension=.yml][encoding=latin1]", path: "app.conf", ext: ".yml", encoding: "latin1"}, ""},
+		{"a[b].properties", piece{raw: "a[b].properties", path: "a[b].properties"}, ""},
+		{"dir[x]", piece{raw: "dir[x]", path: "dir[x]"}, ""},
+		{"C:/settings/", piece{raw: "C:/settings/", path: "C:/settings/"}, ""},
+		{"optional:configserver:http://cfg:8888/", piece{}, "configserver"},
+		{"aws-parameterstore:/app/", piece{}, "aws-parameterstore"},
+		{"classpath:application.properties", piece{}, "classpath"},
+	}
+	for _, tt := range tests {
+		got, err := parsePiece(tt.raw)
+		var unsupported unsupportedTypeError
+		switch {
+		case tt.unsupportedScheme != "":
+			if !errors.As(err, &unsupported) || unsupported.scheme != tt.unsupportedScheme {
+				t.Errorf("%q: error %v, want the type %s: refused", tt.raw, err, tt.unsupportedScheme)
+			}
+		case err != nil || got != tt.want:
+			t.Errorf("%q:\ngot  %+v, %v\nwant %+v", tt.raw, got, err, tt.want)
+		}
+	}
+}
+
+// FuzzParsePiece: any location parses without panic, keeps what was
+// written, and says optional exactly when it starts with optional:.
+func FuzzParsePiece(f *testing.F) {
+	for _, s := range []string{"optional:file:./config/*/", "a.conf[.properties][encoding=ISO-8859-1]", "x[[y]]", "vault://s", "[", "]]", "file:"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		p, err := parsePiece(raw)
+		if p.raw != raw || p.optional != strings.HasPrefix(raw, "optional:") {
+			t.Errorf("%q: %+v", raw, p)
+		}
+		if err == nil && !strings.Contains(raw, p.path) {
+			t.Errorf("%q: path %q is not part of it", raw, p.path)
+		}
+	})
 }
