@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/springport/greeter/framework/profile"
@@ -32,19 +31,19 @@ type document struct {
 	conditional bool
 }
 
-// parseDocuments reads a settings file's text by its extension. An
+// parseDocuments reads a settings file's text by its extension ext. An
 // on-profile expression that does not parse is a *SettingError naming the
 // file and line; origin names a line of the file.
-func parseDocuments(name, text string, origin func(Property) string) ([]document, error) {
+func parseDocuments(ext, text string, origin func(Property) string) ([]document, error) {
 	var parsed [][]Property
 	var err error
-	switch ext := path.Ext(name); ext {
+	switch ext {
 	case ".properties":
 		parsed, err = ParsePropertiesDocuments(text)
 	case ".yml", ".yaml":
 		parsed, err = ParseYAML(text)
 	default:
-		return nil, fmt.Errorf("%s: settings files are .properties, .yml or .yaml, not %q", name, ext)
+		return nil, fmt.Errorf("settings files are .properties, .yml or .yaml, not %q", ext)
 	}
 	if err != nil {
 		return nil, err
@@ -89,8 +88,8 @@ func documentSourceName(fileSource string, i, n int) string {
 // refuseProfileKeys reports the keys that src may not hold: a document
 // that applies only under some profiles, or a profile-specific file, is
 // read after the profiles are decided, so a key that decides them would
-// silently do nothing there. A profile-specific file cannot be made
-// conditional either, as in Spring.
+// silently do nothing there. A profile file may hold conditional
+// documents, as in Spring: they apply under a further profile.
 func refuseProfileKeys(src *source) []error {
 	var errs []error
 	for _, k := range src.keys {
@@ -98,8 +97,6 @@ func refuseProfileKeys(src *source) []error {
 		switch {
 		case src.profileBound && isProfileKey(k):
 			reason = "profiles can only be set on the command line, in the environment or in a document that is not profile-specific (not in a profile file, nor after " + keyOnProfile + ")"
-		case src.profileFile && k == keyOnProfile:
-			reason = "a profile-specific file applies under its profile already; " + keyOnProfile + " belongs in a file that is not profile-specific"
 		default:
 			continue
 		}

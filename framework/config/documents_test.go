@@ -10,19 +10,24 @@ func TestMultiDocumentFiles(t *testing.T) {
 	yml := "a: base\n---\napp:\n  config:\n    activate:\n      on-profile: dev & cloud\na: dev-cloud\n---\na: last\n"
 	checkSettingsCases(t, []settingsCase{
 		{"without dev, the !dev document applies", loadCase{files: map[string]string{"application.properties": props}},
-			[]wantSetting{{"a", "base", "file [application.properties] line 1", "Config resource 'file [application.properties]' via location 'optional:./' (document #0)"},
-				{"b", "not-dev", "file [application.properties] line 8", "Config resource 'file [application.properties]' via location 'optional:./' (document #2)"}}},
+			[]wantSetting{{"a", "base", "file [application.properties] line 1", "Config resource 'file [application.properties]' via location 'optional:file:./' (document #0)"},
+				{"b", "not-dev", "file [application.properties] line 8", "Config resource 'file [application.properties]' via location 'optional:file:./' (document #2)"}}},
 		{"under dev, the dev document applies", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{"application.properties": props}},
 			[]wantSetting{{"a", "dev", "file [application.properties] line 5", ""}, {"b", "base", "file [application.properties] line 2", ""}}},
 		{"a profile activated in the same file's first document", loadCase{files: map[string]string{"application.properties": "app.profiles.active=dev\n" + props}},
 			[]wantSetting{{"a", "dev", "file [application.properties] line 6", ""}}},
 		{"YAML: a later document overrides an earlier one", loadCase{args: []string{"--app.profiles.active=dev,cloud"}, files: map[string]string{"application.yml": yml}},
-			[]wantSetting{{"a", "last", "file [application.yml] line 9 column 4", "Config resource 'file [application.yml]' via location 'optional:./' (document #2)"}}},
+			[]wantSetting{{"a", "last", "file [application.yml] line 9 column 4", "Config resource 'file [application.yml]' via location 'optional:file:./' (document #2)"}}},
 		{"YAML: dev & cloud needs both", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{"application.yml": "a: base\n---\napp.config.activate.on-profile: dev & cloud\na: dev-cloud\n"}},
 			[]wantSetting{{"a", "base", "file [application.yml] line 1 column 4", ""}}},
 		{"a conditional document in a profile file's location keeps file order", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{
 			"application.yml": "a: base\n---\napp.config.activate.on-profile: dev\na: dev-doc\n", "application-dev.properties": "a=dev-file"}},
 			[]wantSetting{{"a", "dev-file", "file [application-dev.properties] line 1", ""}}},
+		// As in Spring (gh-24990): a profile file's document may apply
+		// under a further profile.
+		{"a profile file's conditional document applies under its profile", loadCase{args: []string{"--app.profiles.active=test,other"}, files: map[string]string{
+			"application-test.properties": "a=test\n#---\napp.config.activate.on-profile=other\nb=test-other\n#---\napp.config.activate.on-profile=none\na=none"}},
+			[]wantSetting{{"a", "test", "file [application-test.properties] line 1", ""}, {"b", "test-other", "file [application-test.properties] line 4", ""}}},
 	})
 }
 
@@ -47,7 +52,5 @@ func TestDocumentErrors(t *testing.T) {
 			[]string{"app.profiles.include[0]", "file [application.yml] line 2"}},
 		{"group in a profile file", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{"application-dev.yml": "app.profiles.group.dev: qa\n"}},
 			[]string{"app.profiles.group.dev", "file [application-dev.yml] line 1", "profile-specific"}},
-		{"on-profile in a profile file", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{"application-dev.properties": "app.config.activate.on-profile=dev\n"}},
-			[]string{"app.config.activate.on-profile", "file [application-dev.properties] line 1", "profile-specific"}},
 	})
 }
