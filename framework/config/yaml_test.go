@@ -65,6 +65,8 @@ func TestParsePropertiesDocuments(t *testing.T) {
 		{"#--- and !--- separate", "a=1\n#---\nb=2\n!---\nc=3\n", [][]string{{"a"}, {"b"}, {"c"}}},
 		{"a separator beside a comment of the same kind is a comment", "a=1\n# banner\n#---\n# banner\nb=2\n", [][]string{{"a", "b"}}},
 		{"a separator with leading space or more text is a comment", "a=1\n #---\n#----\nb=2\n", [][]string{{"a", "b"}}},
+		{"trailing whitespace after a separator is allowed", "a=1\n#--- \t\f\nb=2\n!---  \r\nc=3\n", [][]string{{"a"}, {"b"}, {"c"}}},
+		{"text after a separator and whitespace makes a comment", "a=1\n#--- \tcomment\n!--- x\nb=2\n", [][]string{{"a", "b"}}},
 		{"a separator inside a continuation is text", "a=1\\\n#---\nb=2\n", [][]string{{"a", "b"}}},
 		{"empty documents are dropped", "#---\na=1\n#---\n#---\n", [][]string{{"a"}}},
 	}
