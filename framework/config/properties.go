@@ -64,8 +64,8 @@ type Property struct {
 // as ${name} are returned unresolved; see ResolvePlaceholders.
 //
 // As in Spring Boot (not java.util.Properties), "name[]=a,b" is the list
-// shorthand for name[0]=a and name[1]=b; see listEntries. A file in another
-// encoding is decoded first; see DecodeSettingsText.
+// shorthand for name[0]=a and name[1]=b; see appendListEntries. A file
+// written in ISO-8859-1 is decoded to UTF-8 first (see decodeSettingsText).
 func ParseProperties(text string) ([]Property, error) {
 	docs, err := ParsePropertiesDocuments(text)
 	return slices.Concat(docs...), err
@@ -331,6 +331,37 @@ func (l *logicalLine) unescape(s string, offset int) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// decodeSettingsText returns the text of a settings file read as bytes in
+// the named encoding, the value of Spring Boot's location hint
+// "file.properties[encoding=ISO-8859-1]". The names are Java's, in any
+// case: "" (no hint) and UTF-8 (or UTF8) keep the bytes as they are, for
+// the parser to check line by line, so that invalid UTF-8 is reported with
+// its line; ISO-8859-1 (or ISO8859_1, ISO_8859_1, latin1, l1, ...), the
+// encoding java.util.Properties and Spring read .properties files in by
+// default, maps each byte to the character of that number, so it cannot
+// fail. Other encodings are an error naming the encoding: Java knows many
+// more, but settings files are written in one of these two.
+func decodeSettingsText(data []byte, encoding string) (string, error) {
+	switch strings.ToUpper(encoding) {
+	case "", "UTF-8", "UTF8":
+		return string(data), nil
+	case "ISO-8859-1", "ISO8859-1", "ISO_8859_1", "ISO8859_1", "ISO_8859-1", "8859_1", "LATIN1", "L1":
+		return decodeLatin1(data), nil
+	}
+	return "", fmt.Errorf("encoding %q is not supported: settings files are read as UTF-8 or ISO-8859-1", encoding)
+}
+
+// decodeLatin1 decodes ISO-8859-1 bytes: each byte is the code point of
+// the same number.
+func decodeLatin1(data []byte) string {
+	var b strings.Builder
+	b.Grow(len(data) + len(data)/8) // bytes from 0x80 take two in UTF-8
+	for _, c := range data {
+		b.WriteRune(rune(c))
+	}
+	return b.String()
 }
 
 // hex4 decodes the four hexadecimal digits that start s.

@@ -329,3 +329,34 @@ func FuzzResolvePlaceholders(f *testing.F) {
 		}
 	})
 }
+
+func TestDecodeSettingsText(t *testing.T) {
+	// Spring Boot's test-properties.properties line, in ISO-8859-1.
+	latin1 := []byte("test-iso8859-1-chars=\xe6\xd7\xc8\xc5\xde\xdf\xe1\xf1\xc0\xff\n")
+	tests := []struct {
+		data     []byte
+		encoding string
+		want     string
+	}{
+		{latin1, "ISO-8859-1", `1:"test-iso8859-1-chars"="æ×ÈÅÞßáñÀÿ"`},
+		{latin1, "iso8859_1", `1:"test-iso8859-1-chars"="æ×ÈÅÞßáñÀÿ"`},
+		{latin1, "latin1", `1:"test-iso8859-1-chars"="æ×ÈÅÞßáñÀÿ"`},
+		{latin1, "", `error: line 1: invalid UTF-8`},
+		{latin1, "UTF-8", `error: line 1: invalid UTF-8`},
+		{[]byte("smiley=😃"), "utf-8", `1:"smiley"="😃"`},
+		{[]byte("smiley=😃"), "", `1:"smiley"="😃"`},
+		// UTF-8 read as ISO-8859-1 is what Java makes of it too.
+		{[]byte("a=é"), "ISO-8859-1", `1:"a"="Ã©"`},
+		{[]byte("a=b"), "UTF-16", `error: encoding "UTF-16" is not supported: settings files are read as UTF-8 or ISO-8859-1`},
+	}
+	for _, tt := range tests {
+		text, err := decodeSettingsText(tt.data, tt.encoding)
+		var ps []Property
+		if err == nil {
+			ps, err = ParseProperties(text)
+		}
+		if got := outcome(props(ps), err); got != tt.want {
+			t.Errorf("%q in %q:\ngot  %v\nwant %v", tt.data, tt.encoding, got, tt.want)
+		}
+	}
+}
