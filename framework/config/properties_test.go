@@ -178,6 +178,8 @@ func FuzzParseProperties(f *testing.F) {
 		"key=a\\",
 		"\uFEFF=\n:\n \n\\\n",
 		"a=\xff",
+		"foods[]=Apple,\\\nOrange,\\\n  Mango\nx[] = a\\,b, ,\n",
+		"a=1\n#--- \t\nb=2\n!---x\nc=3",
 	} {
 		f.Add(seed)
 	}

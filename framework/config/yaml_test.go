@@ -138,3 +138,33 @@ func TestParseYAMLBigList(t *testing.T) {
 		t.Errorf("last entry %v, want %v", docs[0][n-1], last)
 	}
 }
+
+func FuzzParseYAML(f *testing.F) {
+	for _, seed := range []string{
+		"server:\n  port: 80\nhosts: [a, b]\nempty: {}\nnone: []\n",
+		"base: &b {x: 1}\nother: {<<: *b, y: 2}\nlist: [*b, *b]\n",
+		"&def1\n*def1: a\ntest:\n  a:\n    spring: 'a'\n",
+		"a: &x {b: *x}\n",
+		"a: &a [x,x]\nb: &b [*a,*a]\nc: [*b,*b]\n",
+		"- a\n- b: c\n---\nx\n---\n",
+		"value: !!java.net.URL [x]\n",
+		"? [a]\n: x\n? {b: 1}\n: y\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		docs, err := ParseYAML(text)
+		if err != nil {
+			return
+		}
+		// Entries that are written out take a byte of the text at least;
+		// the others come through aliases, which are bounded.
+		n := 0
+		for _, d := range docs {
+			n += len(d)
+		}
+		if n > len(text)+maxAliasedNodes {
+			t.Fatalf("%q: %d entries", text, n)
+		}
+	})
+}
