@@ -18,7 +18,7 @@
 //     at most one '=' or ':', and spaces again are skipped; the rest is the
 //     value. Key and value are then unescaped. A key ending in "[]" is
 //     Spring Boot's list shorthand: its value is split at unescaped commas
-//     first, and each part becomes an entry of its own (see listEntries).
+//     first, and each part becomes an entry of its own (see appendListEntries).
 //
 // The joined line remembers at which offsets its continuation lines start, so
 // that an error deep inside a value still names the physical line it is on,
