@@ -22,6 +22,14 @@ import (
 // keyOnProfile makes a document conditional on the active profiles.
 const keyOnProfile = "app.config.activate.on-profile"
 
+// keyLegacyProfiles is what made a document conditional before Spring
+// Boot 2.4 (spring.profiles: dev). Spring refuses it in a settings file
+// rather than ignore it, since the document would otherwise apply under
+// every profile; so does Load. Only the key itself is refused (or its
+// list form, app.profiles[0]): app.profiles.active and the others under
+// it are the keys of today.
+const keyLegacyProfiles = "app.profiles"
+
 // document is one document of a settings file.
 type document struct {
 	props []Property
@@ -32,8 +40,9 @@ type document struct {
 }
 
 // parseDocuments reads a settings file's text by its extension ext. An
-// on-profile expression that does not parse is a *SettingError naming the
-// file and line; origin names a line of the file.
+// on-profile expression that does not parse, or the legacy key
+// app.profiles, is a *SettingError naming the file and line; origin names
+// a line of the file.
 func parseDocuments(ext, text string, origin func(Property) string) ([]document, error) {
 	var parsed [][]Property
 	var err error
@@ -52,6 +61,10 @@ func parseDocuments(ext, text string, origin func(Property) string) ([]document,
 	for i, props := range parsed {
 		docs[i].props = props
 		for _, p := range props {
+			if isLegacyProfilesKey(p.Key) {
+				return nil, &SettingError{Value: Value{Key: p.Key, Raw: p.Value, Origin: origin(p)},
+					Reason: "it should be replaced with " + keyOnProfile + ": " + keyLegacyProfiles + " is how a document was made to apply only under some profiles before Spring Boot 2.4 (to activate profiles, set " + keyActive + ")"}
+			}
 			if p.Key != keyOnProfile {
 				continue
 			}
@@ -110,4 +123,15 @@ func refuseProfileKeys(src *source) []error {
 func isProfileKey(k string) bool {
 	return k == keyActive || k == keyInclude || k == keyDefault || strings.HasPrefix(k, keyGroup) ||
 		strings.HasPrefix(k, keyActive+"[") || strings.HasPrefix(k, keyInclude+"[") || strings.HasPrefix(k, keyDefault+"[")
+}
+
+// isLegacyProfilesKey reports whether k is app.profiles or an element of
+// it, app.profiles[0] (as a YAML list flattens).
+func isLegacyProfilesKey(k string) bool {
+	index, ok := strings.CutPrefix(k, keyLegacyProfiles+"[")
+	if !ok {
+		return k == keyLegacyProfiles
+	}
+	digits, ok := strings.CutSuffix(index, "]")
+	return ok && digits != "" && strings.Trim(digits, "0123456789") == ""
 }

@@ -52,5 +52,26 @@ func TestDocumentErrors(t *testing.T) {
 			[]string{"app.profiles.include[0]", "file [application.yml] line 2"}},
 		{"group in a profile file", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{"application-dev.yml": "app.profiles.group.dev: qa\n"}},
 			[]string{"app.profiles.group.dev", "file [application-dev.yml] line 1", "profile-specific"}},
+		{"the pre-2.4 app.profiles", loadCase{files: map[string]string{"application.properties": "a=1\napp.profiles=dev\n"}},
+			[]string{`app.profiles="dev"`, "file [application.properties] line 2", "replaced with app.config.activate.on-profile"}},
+		{"the pre-2.4 app.profiles as a YAML list", loadCase{files: map[string]string{"application.yml": "a: 1\n---\napp:\n  profiles: [dev, qa]\n"}},
+			[]string{"app.profiles[0]", "file [application.yml] line 4 column 14", "replaced with app.config.activate.on-profile"}},
+		{"the pre-2.4 app.profiles in a document that does not apply", loadCase{files: map[string]string{"application.yml": "a: 1\n---\napp.config.activate.on-profile: prod\napp.profiles: dev\n"}},
+			[]string{"app.profiles", "file [application.yml] line 4", "replaced with app.config.activate.on-profile"}},
+		{"the pre-2.4 app.profiles in an imported file", loadCase{args: []string{"--app.config.import=extra.properties"}, files: map[string]string{"extra.properties": "app.profiles=dev\n"}},
+			[]string{"app.profiles", "file [extra.properties] line 1", "replaced with app.config.activate.on-profile"}},
 	})
+}
+
+func TestIsLegacyProfilesKey(t *testing.T) {
+	for k, want := range map[string]bool{
+		"app.profiles": true, "app.profiles[0]": true, "app.profiles[12]": true,
+		"app.profiles.active": false, "app.profiles.include": false, "app.profiles.default": false,
+		"app.profiles.group.dev": false, "app.profiles.active[0]": false, "app.profiles[]": false,
+		"app.profiles[0].x": false, "app.profiles[x]": false, "app.profilesx": false, "my.app.profiles": false,
+	} {
+		if got := isLegacyProfilesKey(k); got != want {
+			t.Errorf("isLegacyProfilesKey(%q) = %v, want %v", k, got, want)
+		}
+	}
 }

@@ -244,11 +244,11 @@ func (l *loader) documents(f settingsFile, id string) []document {
 	case err != nil:
 		l.errs = append(l.errs, fmt.Errorf("reading %s: %w", f.name(), err))
 	default:
-		if isLatin1(f.encoding) {
-			data = latin1ToUTF8(data)
-		}
 		var se *SettingError
-		docs, err = parseDocuments(f.format(), string(data), f.origin)
+		var text string
+		if text, err = decodeSettingsText(data, f.encoding); err == nil {
+			docs, err = parseDocuments(f.format(), text, f.origin)
+		}
 		if errors.As(err, &se) {
 			se.Value.Source = f.sourceName()
 			l.errs = append(l.errs, se)

@@ -63,6 +63,6 @@ func TestSettingsFileForms(t *testing.T) {
 func TestMalformedYAMLStopsLoad(t *testing.T) {
 	checkLoadErrors(t, []loadErrorCase{
 		{"unclosed list", loadCase{files: map[string]string{"config/application.yml": "a: 1\nb: [\n"}}, []string{"file [config/application.yml]", "line 3"}},
-		{"a list at the top", loadCase{files: map[string]string{"application.yaml": "- a\n"}}, []string{"file [application.yaml]", "line 1", "must be a map"}},
+		{"a tag that names a type", loadCase{files: map[string]string{"application.yaml": "a: 1\nb: !!java.net.URL x\n"}}, []string{"file [application.yaml]", "line 2 column 4", "!!java.net.URL"}},
 	})
 }
