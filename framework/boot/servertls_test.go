@@ -4,15 +4,7 @@ package boot_test
 // certificates, reload when the files change, and bad settings refused.
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -21,91 +13,13 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/boot/boottest"
+	"github.com/springport/greeter/internal/testpki"
 )
-
-// testCA is a certificate authority the test makes, to sign the server's
-// and the clients' certificates.
-type testCA struct {
-	cert *x509.Certificate
-	key  *ecdsa.PrivateKey
-	pem  []byte
-}
-
-func newTestCA(t *testing.T, name string) *testCA {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: name},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testCA{cert: cert, key: key, pem: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
-}
-
-func (ca *testCA) pool() *x509.CertPool {
-	p := x509.NewCertPool()
-	p.AddCert(ca.cert)
-	return p
-}
-
-// issue signs a certificate for 127.0.0.1 (a server's, or with client
-// true a client's) and returns it and its key in PEM.
-func (ca *testCA) issue(t *testing.T, name string, client bool) (certPEM, keyPEM []byte) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	serial, err := rand.Int(rand.Reader, big.NewInt(1<<62))
-	if err != nil {
-		t.Fatal(err)
-	}
-	usage := x509.ExtKeyUsageServerAuth
-	if client {
-		usage = x509.ExtKeyUsageClientAuth
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: serial, Subject: pkix.Name{CommonName: name},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{usage},
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})
-}
-
-func writeFile(t *testing.T, dir, name string, data []byte) string {
-	t.Helper()
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 // httpsClient trusts ca, offers HTTP/2 and, when given, a client
 // certificate.
-func httpsClient(ca *testCA, clientCert *tls.Certificate) *http.Client {
-	cfg := &tls.Config{RootCAs: ca.pool()}
+func httpsClient(ca *testpki.CA, clientCert *tls.Certificate) *http.Client {
+	cfg := &tls.Config{RootCAs: ca.Pool()}
 	if clientCert != nil {
 		cfg.Certificates = []tls.Certificate{*clientCert}
 	}
@@ -121,10 +35,10 @@ func httpsURL(s *boottest.Instance) string { return "https://" + strings.TrimPre
 func TestServerTLS(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	ca := newTestCA(t, "test CA")
-	certPEM, keyPEM := ca.issue(t, "server", false)
-	s := start(t, []string{"--server.ssl.certificate=file:" + writeFile(t, dir, "server.crt", certPEM),
-		"--server.ssl.certificate-private-key=" + writeFile(t, dir, "server.key", keyPEM)}, nil)
+	ca := testpki.NewCA(t, "test CA")
+	certPEM, keyPEM := ca.Server(t, "server")
+	s := start(t, []string{"--server.ssl.certificate=file:" + testpki.WriteFile(t, dir, "server.crt", certPEM),
+		"--server.ssl.certificate-private-key=" + testpki.WriteFile(t, dir, "server.key", keyPEM)}, nil)
 
 	resp, err := httpsClient(ca, nil).Get(httpsURL(s) + "/hello")
 	if err != nil {
@@ -145,7 +59,7 @@ func TestServerTLS(t *testing.T) {
 	}
 
 	// A client without HTTP/2 still gets HTTP/1.1.
-	h1 := &http.Client{Timeout: boottest.Timeout, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: ca.pool()}}}
+	h1 := &http.Client{Timeout: boottest.Timeout, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: ca.Pool()}}}
 	if resp, err := h1.Get(httpsURL(s) + "/hello"); err != nil {
 		t.Errorf("GET https /hello over HTTP/1.1: %v", err)
 	} else {
@@ -161,7 +75,7 @@ func TestServerTLS(t *testing.T) {
 	}
 
 	// A client that does not trust the CA refuses the server.
-	if _, err := httpsClient(newTestCA(t, "other CA"), nil).Get(httpsURL(s) + "/hello"); err == nil {
+	if _, err := httpsClient(testpki.NewCA(t, "other CA"), nil).Get(httpsURL(s) + "/hello"); err == nil {
 		t.Error("a client trusting another CA got an answer, want the certificate refused")
 	}
 }
@@ -173,18 +87,14 @@ func TestServerTLS(t *testing.T) {
 func TestServerTLSClientAuth(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	ca := newTestCA(t, "server CA")
-	clientCA := newTestCA(t, "client CA")
-	certPEM, keyPEM := ca.issue(t, "server", false)
-	args := []string{"--server.ssl.certificate=" + writeFile(t, dir, "server.crt", certPEM),
-		"--server.ssl.certificate-private-key=" + writeFile(t, dir, "server.key", keyPEM),
-		"--server.ssl.trust-certificate=file:" + writeFile(t, dir, "clients.crt", clientCA.pem)}
-	clientPair := func(ca *testCA) *tls.Certificate {
-		c, k := ca.issue(t, "client", true)
-		pair, err := tls.X509KeyPair(c, k)
-		if err != nil {
-			t.Fatal(err)
-		}
+	ca := testpki.NewCA(t, "server CA")
+	clientCA := testpki.NewCA(t, "client CA")
+	certPEM, keyPEM := ca.Server(t, "server")
+	args := []string{"--server.ssl.certificate=" + testpki.WriteFile(t, dir, "server.crt", certPEM),
+		"--server.ssl.certificate-private-key=" + testpki.WriteFile(t, dir, "server.key", keyPEM),
+		"--server.ssl.trust-certificate=file:" + testpki.WriteFile(t, dir, "clients.crt", clientCA.PEM)}
+	clientPair := func(ca *testpki.CA) *tls.Certificate {
+		pair := ca.ClientCertificate(t, "client")
 		return &pair
 	}
 	get := func(s *boottest.Instance, cert *tls.Certificate) (int, error) {
@@ -218,11 +128,11 @@ func TestServerTLSClientAuth(t *testing.T) {
 func TestServerTLSReload(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	first, second := newTestCA(t, "first CA"), newTestCA(t, "second CA")
-	certPEM, keyPEM := first.issue(t, "server", false)
-	certPath, keyPath := writeFile(t, dir, "server.crt", certPEM), writeFile(t, dir, "server.key", keyPEM)
+	first, second := testpki.NewCA(t, "first CA"), testpki.NewCA(t, "second CA")
+	certPEM, keyPEM := first.Server(t, "server")
+	certPath, keyPath := testpki.WriteFile(t, dir, "server.crt", certPEM), testpki.WriteFile(t, dir, "server.key", keyPEM)
 	s := start(t, []string{"--server.ssl.certificate=" + certPath, "--server.ssl.certificate-private-key=" + keyPath}, nil)
-	served := func(ca *testCA) bool {
+	served := func(ca *testpki.CA) bool {
 		// A new connection each time: a reused one keeps its handshake.
 		c := httpsClient(ca, nil)
 		defer c.CloseIdleConnections()
@@ -236,11 +146,11 @@ func TestServerTLSReload(t *testing.T) {
 	if !served(first) {
 		t.Fatal("the first certificate is not served")
 	}
-	certPEM, keyPEM = second.issue(t, "server", false)
+	certPEM, keyPEM = second.Server(t, "server")
 	// The key first: a certificate that does not match its key is not
 	// taken, and the old one stays served until both are in place.
-	writeFile(t, dir, "server.key", keyPEM)
-	writeFile(t, dir, "server.crt", certPEM)
+	testpki.WriteFile(t, dir, "server.key", keyPEM)
+	testpki.WriteFile(t, dir, "server.crt", certPEM)
 	// Modification times may be coarse: make sure they changed.
 	later := time.Now().Add(time.Minute)
 	for _, p := range []string{certPath, keyPath} {
@@ -259,12 +169,12 @@ func TestServerTLSReload(t *testing.T) {
 func TestServerTLSRefused(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	ca := newTestCA(t, "CA")
-	certPEM, keyPEM := ca.issue(t, "server", false)
-	_, otherKey := ca.issue(t, "other", false)
-	cert := writeFile(t, dir, "server.crt", certPEM)
-	key := writeFile(t, dir, "server.key", keyPEM)
-	wrongKey := writeFile(t, dir, "other.key", otherKey)
+	ca := testpki.NewCA(t, "CA")
+	certPEM, keyPEM := ca.Server(t, "server")
+	_, otherKey := ca.Server(t, "other")
+	cert := testpki.WriteFile(t, dir, "server.crt", certPEM)
+	key := testpki.WriteFile(t, dir, "server.key", keyPEM)
+	wrongKey := testpki.WriteFile(t, dir, "other.key", otherKey)
 	missing := filepath.Join(dir, "missing.crt")
 	for _, c := range []struct {
 		name string
