@@ -190,10 +190,10 @@ func Run[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 	}()
 	s := a.settings
 	ports := []port{{setting: "server.port", number: s.server.port, handler: a.handler, announce: "started",
-		address: s.server.address, addressSetting: "server.address", tls: s.server.tls}}
+		address: s.server.address, addressSetting: "server.address", tls: s.server.tls, http2: s.server.http2}}
 	if a.management != nil {
 		ports = append(ports, port{setting: "management.server.port", number: s.management.port, handler: a.management, announce: "management started",
-			address: s.management.address, addressSetting: "management.server.address"})
+			address: s.management.address, addressSetting: "management.server.address", tls: s.management.tls, http2: s.server.http2})
 	}
 	return serve(ctx, stop, ports, s.server, a.probes, a.logger)
 }
