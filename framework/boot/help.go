@@ -28,7 +28,7 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"server.servlet.context-path":                "the path every route lives under (/api, say), the management endpoints on server.port included; none: the root",
 		"server.shutdown":                            "graceful: requests in flight get server.shutdown-timeout to finish; immediate: connections close at once",
 		"app.lifecycle.timeout-per-shutdown-phase":   "Spring's name for server.shutdown-timeout (spring.lifecycle.*); set one of them",
-		"server.forward-headers-strategy":            "native: from a loopback or private-address proxy, X-Forwarded-Proto, -Host, -Port and -For give the scheme, host, port and client address; none: they are ignored",
+		"server.forward-headers-strategy":            "native: from a loopback or private-address proxy, X-Forwarded-Proto, -Host, -Port and -For give the scheme, host, port and client address; framework: also RFC 7239 Forwarded, X-Forwarded-Ssl and X-Forwarded-Prefix (links start with it in place of the context path), from the same proxies; none: they are ignored",
 		"server.ssl.enabled":                         "HTTPS on server.port; on when server.ssl.certificate is set",
 		"server.ssl.certificate":                     "the server's certificate chain, a PEM file (file:path too); re-read when it changes",
 		"server.ssl.certificate-private-key":         "the private key of server.ssl.certificate, a PEM file (file:path too); re-read when it changes",
