@@ -27,7 +27,8 @@
 //  7. Every port is listened on, on server.address and
 //     management.server.address (every interface by default), before any
 //     is served, so a taken port fails start-up as a whole; "started
-//     addr=…" is logged.
+//     addr=…" is logged. A port serves TLS from server.ssl.* (or
+//     management.server.ssl.*) and HTTP/2 with server.http2.enabled.
 //  8. On SIGINT, SIGTERM, a cancelled context or POST /actuator/shutdown,
 //     readiness turns OUT_OF_SERVICE for server.shutdown-delay, the
 //     listeners close, requests in flight get server.shutdown-timeout, then
