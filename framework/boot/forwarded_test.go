@@ -104,14 +104,14 @@ func TestForwardedHeadersOpenAPIServers(t *testing.T) {
 
 // TestForwardedHeadersFramework: with framework, RFC 7239's Forwarded
 // and the X-Forwarded-* headers give the actuator's links; X-Forwarded-Prefix
-// takes the context path's place in the links, the redirect to the
-// context path and the OpenAPI document's server; the headers are gone
+// takes the context path's place in the links, the redirects (to the
+// context path, to Swagger UI) and the OpenAPI document's server; the headers are gone
 // from what the recent exchanges keep; a prefix that is not a path is
 // ignored.
 func TestForwardedHeadersFramework(t *testing.T) {
 	t.Parallel()
 	s := start(t, []string{"--server.forward-headers-strategy=framework", "--server.servlet.context-path=/ctx",
-		"--management.endpoints.web.exposure.include=health,httpexchanges",
+		"--app.openapi.ui.enabled=true", "--management.endpoints.web.exposure.include=health,httpexchanges",
 		"--management.httpexchanges.recording.enabled=true"}, nil)
 	for _, tt := range []struct {
 		name    string
@@ -148,9 +148,13 @@ func TestForwardedHeadersFramework(t *testing.T) {
 		t.Errorf("without a prefix the OpenAPI servers are %+v, want the first /ctx", doc.Servers)
 	}
 
-	// The context path without its slash is sent to it, through the proxy.
-	if r := rawExchange(t, s.Addr(), "GET /ctx HTTP/1.1\r\nHost: svc\r\nX-Forwarded-Prefix: /greeter\r\nConnection: close\r\n\r\n"); r.status != http.StatusFound || r.header.Get("Location") != "/greeter/" {
-		t.Errorf("GET /ctx behind the prefix: %d to %q, want 302 to /greeter/", r.status, r.header.Get("Location"))
+	// The redirects lead back through the proxy: the context path's to
+	// itself with a slash, Swagger UI's to its page.
+	for path, want := range map[string]string{"/ctx": "/greeter/", "/ctx/swagger-ui.html": "/greeter/swagger-ui/index.html"} {
+		r := rawExchange(t, s.Addr(), "GET "+path+" HTTP/1.1\r\nHost: svc\r\nX-Forwarded-Prefix: /greeter\r\nConnection: close\r\n\r\n")
+		if r.status != http.StatusFound || r.header.Get("Location") != want {
+			t.Errorf("GET %s behind the prefix: %d to %q, want 302 to %s", path, r.status, r.header.Get("Location"), want)
+		}
 	}
 
 	r := send(t, nil, "GET", s.URL+"/ctx/actuator/httpexchanges", "")
