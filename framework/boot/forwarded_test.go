@@ -103,11 +103,11 @@ func TestForwardedHeadersOpenAPIServers(t *testing.T) {
 }
 
 // TestForwardedHeadersFramework: with framework, RFC 7239's Forwarded
-// and the X-Forwarded-* headers give the actuator's links; X-Forwarded-Prefix
-// takes the context path's place in the links, the redirects (to the
-// context path, to Swagger UI) and the OpenAPI document's server; the headers are gone
-// from what the recent exchanges keep; a prefix that is not a path is
-// ignored.
+// and the X-Forwarded-* headers give the actuator's links;
+// X-Forwarded-Prefix takes the context path's place in the links, the
+// redirects (to the context path, to Swagger UI) and the OpenAPI
+// document's server; the headers are gone from what the recent
+// exchanges keep; a prefix that is not a path is ignored.
 func TestForwardedHeadersFramework(t *testing.T) {
 	t.Parallel()
 	s := start(t, []string{"--server.forward-headers-strategy=framework", "--server.servlet.context-path=/ctx",
