@@ -211,6 +211,9 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	a.loggers = svc.newLoggers(newLogger(s.logFormat, logs).Handler(), s.logLevels)
 	a.logger = a.Logger(serverLogger)
 	a.logger.Info(profilesMessage(env.ExplicitProfiles(), env.DefaultProfiles()))
+	for _, w := range env.Warnings() {
+		a.logger.Warn(w)
+	}
 
 	// Metrics first, so that the session store and the service can
 	// report gauges. With management.metrics.enabled=false requests are

@@ -27,7 +27,8 @@
 //  7. Every port is listened on, on server.address and
 //     management.server.address (every interface by default), before any
 //     is served, so a taken port fails start-up as a whole; "started
-//     addr=…" is logged.
+//     addr=…" is logged. A port serves TLS from server.ssl.* (or
+//     management.server.ssl.*) and HTTP/2 with server.http2.enabled.
 //  8. On SIGINT, SIGTERM, a cancelled context or POST /actuator/shutdown,
 //     readiness turns OUT_OF_SERVICE for server.shutdown-delay, the
 //     listeners close, requests in flight get server.shutdown-timeout, then
@@ -190,10 +191,10 @@ func Run[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 	}()
 	s := a.settings
 	ports := []port{{setting: "server.port", number: s.server.port, handler: a.handler, announce: "started",
-		address: s.server.address, addressSetting: "server.address", tls: s.server.tls}}
+		address: s.server.address, addressSetting: "server.address", tls: s.server.tls, http2: s.server.http2}}
 	if a.management != nil {
 		ports = append(ports, port{setting: "management.server.port", number: s.management.port, handler: a.management, announce: "management started",
-			address: s.management.address, addressSetting: "management.server.address"})
+			address: s.management.address, addressSetting: "management.server.address", tls: s.management.tls, http2: s.server.http2})
 	}
 	return serve(ctx, stop, ports, s.server, a.probes, a.logger)
 }

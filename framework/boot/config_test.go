@@ -86,7 +86,7 @@ func TestExternalFiles(t *testing.T) {
 		"config/application.properties":     "tester.layer=2\n",
 		"config/application-dev.properties": "tester.greeting=Hello from ./config/ dev\n",
 	})
-	const layer = "Config resource 'file [config/application.properties]' via location 'optional:./config/'"
+	const layer = "Config resource 'file [config/application.properties]' via location 'optional:file:./config/'"
 
 	s := start(t, exposeEnv, nil)
 	if _, body := get(t, s.URL+"/hello"); body != `{"text":"Hello from ./"}` {

@@ -25,7 +25,7 @@ func TestSpringConfigurationForms(t *testing.T) {
 		t.Errorf("/hello = %s, want the config tree's greeting (imported after extra.properties)", body)
 	}
 	tests := []struct{ key, value, source, origin string }{
-		{"tester.example.note", "from YAML", "Config resource 'file [config/application.yml]' via location 'optional:./config/' (document #0)", "file [config/application.yml] line 3 column 11"},
+		{"tester.example.note", "from YAML", "Config resource 'file [config/application.yml]' via location 'optional:file:./config/' (document #0)", "file [config/application.yml] line 3 column 11"},
 		{"tester.greeting", "Hello from a tree", "Config resource 'config tree [tree]' via location 'configtree:tree/'", "file [tree/tester/greeting]"},
 		{"tree.password", "******", "Config resource 'config tree [tree]' via location 'configtree:tree/'", "file [tree/tree/password]"},
 		{"tester.layer", "7", "app.application.json", "environment variable APP_APPLICATION_JSON"},
@@ -44,7 +44,7 @@ func TestSpringConfigurationForms(t *testing.T) {
 	if _, body := get(t, dev.URL+"/hello"); body != `{"text":"Hello from the dev document"}` {
 		t.Errorf("with dev: /hello = %s, want the dev document's greeting", body)
 	}
-	if p := readProperty(t, dev, "tester.greeting"); p.source != "Config resource 'file [config/application.yml]' via location 'optional:./config/' (document #1)" || p.origin != "file [config/application.yml] line 7 column 13" {
+	if p := readProperty(t, dev, "tester.greeting"); p.source != "Config resource 'file [config/application.yml]' via location 'optional:file:./config/' (document #1)" || p.origin != "file [config/application.yml] line 7 column 13" {
 		t.Errorf("with dev: tester.greeting from %q at %q, want the dev document", p.source, p.origin)
 	}
 }

@@ -14,34 +14,33 @@ import (
 )
 
 // forwardStrategyKey is Spring Boot's server.forward-headers-strategy:
-// whether the X-Forwarded-* headers a reverse proxy (a load balancer, an
-// ingress) adds say how the client reached the service. Behind a proxy
-// that ends TLS, the service sees plain HTTP from the proxy's address;
-// without them the actuator's absolute links, the recent exchanges'
-// URIs and the session cookie's Secure flag would name the proxy's hop,
-// not the client's.
+// whether the headers a reverse proxy (a load balancer, an ingress) adds
+// say how the client reached the service. Behind a proxy that ends TLS,
+// the service sees plain HTTP from the proxy's address; without them the
+// actuator's absolute links, the recent exchanges' URIs and the session
+// cookie's Secure flag would name the proxy's hop, not the client's.
 //
 //   - none, the default as in Spring off a cloud platform: the headers
 //     are ignored, as any client may send them.
 //   - native, as with Tomcat's RemoteIpValve that Spring switches on for
 //     it: from a trusted proxy (below), X-Forwarded-Proto, -Host, -Port
 //     and -For replace the scheme, host, port and client address.
-//
-// Spring's third value, framework (its ForwardedHeaderFilter, which also
-// reads RFC 7239 Forwarded and X-Forwarded-Prefix), is not built and is
-// refused rather than taken as native, so that a proxy relying on
-// X-Forwarded-Prefix is noticed at start-up.
+//   - framework, as Spring's ForwardedHeaderFilter: the same, from
+//     RFC 7239's Forwarded header when there is one (forwardedheader.go),
+//     with X-Forwarded-Ssl and X-Forwarded-Prefix, the path the proxy
+//     serves the service under, put in front of links and redirects in
+//     place of the context path. Spring's filter believes any peer; here,
+//     as with native, only a trusted proxy is believed, and the headers
+//     of any other are ignored.
 const forwardStrategyKey = "server.forward-headers-strategy"
 
 // forwardStrategy parses server.forward-headers-strategy.
 func forwardStrategy(s string) (string, error) {
 	switch v := strings.ToLower(strings.TrimSpace(s)); v {
-	case "none", "native":
+	case "none", "native", "framework":
 		return v, nil
-	case "framework":
-		return "", errors.New("framework (Spring's ForwardedHeaderFilter, with Forwarded and X-Forwarded-Prefix) is not built here; want native or none")
 	}
-	return "", errors.New("want native or none")
+	return "", errors.New("want native, framework or none")
 }
 
 // bindForwardStrategy reads server.forward-headers-strategy.
@@ -72,48 +71,72 @@ func peerAddr(r *http.Request) (netip.Addr, bool) {
 	return ap.Addr(), true
 }
 
-// forwarded returns next behind the native strategy's rewriting: a
-// request from a trusted proxy is rewritten from its X-Forwarded-*
-// headers before anything else (dispatcher, access log, metrics,
-// tracing) sees it. With none, next is returned as is.
+// forwarded returns next behind the strategy's rewriting: a request
+// from a trusted proxy is rewritten from its headers before anything else
+// (dispatcher, access log, metrics, tracing) sees it. With none, next is
+// returned as is.
 func forwarded(next http.Handler, strategy string) http.Handler {
-	if strategy != "native" {
+	var rewrite func(*http.Request) *http.Request
+	switch strategy {
+	case "native":
+		rewrite = func(r *http.Request) *http.Request { return rewriteForwarded(r, xForwarded(r.Header)) }
+	case "framework":
+		rewrite = rewriteFramework
+	default:
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if peer, ok := peerAddr(r); ok && trustedProxy(peer) {
-			r = rewriteForwarded(r)
+			r = rewrite(r)
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
+// forwardedHop is what a proxy says of the request the client sent it,
+// each field "" when it says nothing of it.
+type forwardedHop struct {
+	proto, host, port string
+	// chain lists the addresses the request came through, the client's
+	// first, as X-Forwarded-For values: comma-separated.
+	chain []string
+}
+
+// xForwarded reads the X-Forwarded-* headers. With several values (a
+// chain of proxies) the first is the client's for Proto, Host and Port.
+func xForwarded(h http.Header) forwardedHop {
+	return forwardedHop{
+		proto: first(h.Get("X-Forwarded-Proto")),
+		host:  first(h.Get("X-Forwarded-Host")),
+		port:  first(h.Get("X-Forwarded-Port")),
+		chain: h.Values("X-Forwarded-For"),
+	}
+}
+
 // rewriteForwarded returns a copy of r as the client sent it to the
-// proxy:
+// proxy, as hop tells it:
 //
-//   - X-Forwarded-For: the client is the right-most address not a
+//   - the client is the right-most address of the chain that is not a
 //     trusted proxy (proxies append the address they were reached from,
 //     so entries left of it could be the client's own invention), as
 //     Tomcat takes it; all trusted, the left-most.
-//   - X-Forwarded-Proto https marks the request as over TLS: r.TLS is set
-//     to an empty connection state when it was nil, so that every reader
-//     of r.TLS (the actuator's links, the session cookie's Secure flag,
+//   - proto https marks the request as over TLS: r.TLS is set to an
+//     empty connection state when it was nil, so that every reader of
+//     r.TLS (the actuator's links, the session cookie's Secure flag,
 //     tracing's url.scheme) sees https; http clears it.
-//   - X-Forwarded-Host replaces the Host, X-Forwarded-Port its port. A
-//     forwarded scheme without a forwarded port means the scheme's
-//     default port, as Tomcat takes it, so the service's own port is
-//     dropped; a port that is the scheme's default is left out.
+//   - host replaces the Host, port its port. A forwarded scheme without
+//     a forwarded port means the scheme's default port, as Tomcat takes
+//     it, so the service's own port is dropped; a port that is the
+//     scheme's default is left out.
 //
-// Values that do not parse are ignored, header by header. With several
-// values (a chain of proxies) the first is the client's for Proto, Host
-// and Port.
-func rewriteForwarded(r *http.Request) *http.Request {
+// Values that do not parse are ignored, one by one.
+func rewriteForwarded(r *http.Request, hop forwardedHop) *http.Request {
 	r = r.Clone(r.Context())
-	if client, ok := forwardedFor(r.Header.Values("X-Forwarded-For")); ok {
+	if client, ok := forwardedFor(hop.chain); ok {
 		r.RemoteAddr = net.JoinHostPort(client.String(), "0")
 	}
 	scheme := ""
-	switch strings.ToLower(first(r.Header.Get("X-Forwarded-Proto"))) {
+	switch strings.ToLower(hop.proto) {
 	case "https":
 		scheme = "https"
 		if r.TLS == nil {
@@ -124,11 +147,10 @@ func rewriteForwarded(r *http.Request) *http.Request {
 		r.TLS = nil
 	}
 	host := r.Host
-	fwdHost := first(r.Header.Get("X-Forwarded-Host"))
-	if validHost(fwdHost) {
-		host = fwdHost
+	if validHost(hop.host) {
+		host = hop.host
 	}
-	if p, err := strconv.Atoi(first(r.Header.Get("X-Forwarded-Port"))); err == nil && p > 0 && p <= 65535 {
+	if p, err := strconv.Atoi(hop.port); err == nil && p > 0 && p <= 65535 {
 		host = net.JoinHostPort(bareHost(host), strconv.Itoa(p))
 	} else if scheme != "" && host == r.Host {
 		host = hostname(host)

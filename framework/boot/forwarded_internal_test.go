@@ -14,13 +14,19 @@ import (
 // handler behind it saw.
 func seen(t *testing.T, peer string, headers map[string]string) *http.Request {
 	t.Helper()
+	return seenBy(t, "native", peer, headers)
+}
+
+// seenBy is seen with the strategy given.
+func seenBy(t *testing.T, strategy, peer string, headers map[string]string) *http.Request {
+	t.Helper()
 	r := httptest.NewRequest("GET", "http://svc:8080/x", nil)
 	r.RemoteAddr = peer
 	for k, v := range headers {
 		r.Header.Set(k, v)
 	}
 	var got *http.Request
-	forwarded(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { got = r }), "native").ServeHTTP(httptest.NewRecorder(), r)
+	forwarded(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { got = r }), strategy).ServeHTTP(httptest.NewRecorder(), r)
 	return got
 }
 

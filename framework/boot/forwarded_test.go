@@ -5,6 +5,7 @@ package boot_test
 // trusted proxy address.
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -101,17 +102,73 @@ func TestForwardedHeadersOpenAPIServers(t *testing.T) {
 	}
 }
 
-// TestForwardStrategyRefusals: a value other than native or none stops
-// start-up, naming the setting; framework says it is not built.
+// TestForwardedHeadersFramework: with framework, RFC 7239's Forwarded
+// and the X-Forwarded-* headers give the actuator's links;
+// X-Forwarded-Prefix takes the context path's place in the links, the
+// redirects (to the context path, to Swagger UI) and the OpenAPI
+// document's server; the headers are gone from what the recent
+// exchanges keep; a prefix that is not a path is ignored.
+func TestForwardedHeadersFramework(t *testing.T) {
+	t.Parallel()
+	s := start(t, []string{"--server.forward-headers-strategy=framework", "--server.servlet.context-path=/ctx",
+		"--app.openapi.ui.enabled=true", "--management.endpoints.web.exposure.include=health,httpexchanges",
+		"--management.httpexchanges.recording.enabled=true"}, nil)
+	for _, tt := range []struct {
+		name    string
+		headers []string
+		want    string
+	}{
+		{"Forwarded", []string{`Forwarded: for=203.0.113.7;proto=https;host="example.com:8443"`}, "https://example.com:8443/ctx/actuator"},
+		{"X-Forwarded-*", proxied, "https://example.com/ctx/actuator"},
+		{"X-Forwarded-Ssl", []string{"X-Forwarded-Ssl: on", "X-Forwarded-Host: example.com"}, "https://example.com/ctx/actuator"},
+		{"X-Forwarded-Prefix", append([]string{"X-Forwarded-Prefix: /greeter/"}, proxied...), "https://example.com/greeter/actuator"},
+		{"Forwarded and X-Forwarded-Prefix", []string{"Forwarded: proto=https;host=example.com", "X-Forwarded-Prefix: /edge, /greeter"}, "https://example.com/edge/greeter/actuator"},
+		{"a prefix that is not a path", append([]string{"X-Forwarded-Prefix: //evil.example"}, proxied...), "https://example.com/ctx/actuator"},
+		{"none", nil, s.URL + "/ctx/actuator"},
+	} {
+		index := decode[actuatorLinks](t, send(t, nil, "GET", s.URL+"/ctx/actuator", "", tt.headers...))
+		if got := index.Links["self"].Href; got != tt.want {
+			t.Errorf("%s: the actuator's self link is %q, want %q", tt.name, got, tt.want)
+		}
+	}
+
+	type document struct{ Servers []struct{ URL string } }
+	prefixed := append([]string{"X-Forwarded-Prefix: /greeter"}, proxied...)
+	for _, path := range []string{"/ctx/v3/api-docs", "/ctx/v3/api-docs.yaml"} {
+		r := send(t, nil, "GET", s.URL+path, "", prefixed...)
+		if path == "/ctx/v3/api-docs" {
+			if doc := decode[document](t, r); len(doc.Servers) == 0 || doc.Servers[0].URL != "/greeter" {
+				t.Errorf("behind the prefix the OpenAPI servers are %+v, want the first /greeter", doc.Servers)
+			}
+		} else if !strings.Contains(r.body, "url: /greeter\n") {
+			t.Errorf("behind the prefix the YAML document's servers are not /greeter:\n%.400s", r.body)
+		}
+	}
+	if doc := decode[document](t, send(t, nil, "GET", s.URL+"/ctx/v3/api-docs", "", proxied...)); len(doc.Servers) == 0 || doc.Servers[0].URL != "/ctx" {
+		t.Errorf("without a prefix the OpenAPI servers are %+v, want the first /ctx", doc.Servers)
+	}
+
+	// The redirects lead back through the proxy: the context path's to
+	// itself with a slash, Swagger UI's to its page.
+	for path, want := range map[string]string{"/ctx": "/greeter/", "/ctx/swagger-ui.html": "/greeter/swagger-ui/index.html"} {
+		r := rawExchange(t, s.Addr(), "GET "+path+" HTTP/1.1\r\nHost: svc\r\nX-Forwarded-Prefix: /greeter\r\nConnection: close\r\n\r\n")
+		if r.status != http.StatusFound || r.header.Get("Location") != want {
+			t.Errorf("GET %s behind the prefix: %d to %q, want 302 to %s", path, r.status, r.header.Get("Location"), want)
+		}
+	}
+
+	r := send(t, nil, "GET", s.URL+"/ctx/actuator/httpexchanges", "")
+	if strings.Contains(strings.ToLower(r.body), "x-forwarded") || strings.Contains(strings.ToLower(r.body), `"forwarded"`) {
+		t.Errorf("the recent exchanges keep the forwarded headers, want them removed: %.600s", r.body)
+	}
+}
+
+// TestForwardStrategyRefusals: a value other than native, framework or
+// none stops start-up, naming the setting.
 func TestForwardStrategyRefusals(t *testing.T) {
 	t.Parallel()
-	for _, tt := range []struct{ value, want string }{
-		{"framework", "framework (Spring's ForwardedHeaderFilter"},
-		{"tomcat", "want native or none"},
-	} {
-		stderr, err := failToStart(t, []string{"--server.port=0", "--server.forward-headers-strategy=" + tt.value}, nil)
-		if err == nil || !strings.Contains(stderr, "Property: server.forward-headers-strategy") || !strings.Contains(stderr, tt.value) || !strings.Contains(stderr, tt.want) {
-			t.Errorf("%s: %v\n%s", tt.value, err, stderr)
-		}
+	stderr, err := failToStart(t, []string{"--server.port=0", "--server.forward-headers-strategy=tomcat"}, nil)
+	if err == nil || !strings.Contains(stderr, "Property: server.forward-headers-strategy") || !strings.Contains(stderr, "tomcat") || !strings.Contains(stderr, "want native, framework or none") {
+		t.Errorf("tomcat: %v\n%s", err, stderr)
 	}
 }

@@ -28,12 +28,13 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"server.servlet.context-path":                "the path every route lives under (/api, say), the management endpoints on server.port included; none: the root",
 		"server.shutdown":                            "graceful: requests in flight get server.shutdown-timeout to finish; immediate: connections close at once",
 		"app.lifecycle.timeout-per-shutdown-phase":   "Spring's name for server.shutdown-timeout (spring.lifecycle.*); set one of them",
-		"server.forward-headers-strategy":            "native: from a loopback or private-address proxy, X-Forwarded-Proto, -Host, -Port and -For give the scheme, host, port and client address; none: they are ignored",
-		"server.ssl.enabled":                         "HTTPS on server.port (HTTP/2 offered by ALPN); on when server.ssl.certificate is set",
+		"server.forward-headers-strategy":            "native: from a loopback or private-address proxy, X-Forwarded-Proto, -Host, -Port and -For give the scheme, host, port and client address; framework: also RFC 7239 Forwarded, X-Forwarded-Ssl and X-Forwarded-Prefix (links start with it in place of the context path), from the same proxies; none: they are ignored",
+		"server.ssl.enabled":                         "HTTPS on server.port; on when server.ssl.certificate is set",
 		"server.ssl.certificate":                     "the server's certificate chain, a PEM file (file:path too); re-read when it changes",
 		"server.ssl.certificate-private-key":         "the private key of server.ssl.certificate, a PEM file (file:path too); re-read when it changes",
-		"server.ssl.trust-certificate":               "the CA (PEM file) that client certificates must be signed by, for server.ssl.client-auth",
+		"server.ssl.trust-certificate":               "the CA (PEM file) that client certificates must be signed by, for server.ssl.client-auth; re-read when it changes",
 		"server.ssl.client-auth":                     "none; want: a client certificate is checked if given; need: a client without one is refused",
+		"server.http2.enabled":                       "serve HTTP/2 beside HTTP/1.1: offered by ALPN over TLS, h2c with prior knowledge without; the management port of its own too",
 		"server.compression.enabled":                 "gzip responses for clients whose Accept-Encoding takes it",
 		"server.compression.mime-types":              "only responses whose Content-Type starts with one of these are compressed",
 		"server.compression.min-response-size":       "only responses at least this long are compressed (B, KB, MB; at most 1MB)",
@@ -91,6 +92,13 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"app.session.redis.namespace":                "prefix of the session keys in Redis",
 		"app.data.redis.connect-timeout":             "bound on connecting to Redis",
 		"app.data.redis.timeout":                     "bound on each session operation in Redis, go-redis's retries included; past it the request is a 503",
+
+		// A management port of its own's TLS (managementtls.go).
+		"management.server.ssl.enabled":                 "HTTPS on management.server.port of its own; while no management.server.ssl.* is set, the port takes server.ssl's TLS; false: plain HTTP",
+		"management.server.ssl.certificate":             "as server.ssl.certificate, for management.server.port of its own",
+		"management.server.ssl.certificate-private-key": "as server.ssl.certificate-private-key, for management.server.port of its own",
+		"management.server.ssl.trust-certificate":       "as server.ssl.trust-certificate, for management.server.port of its own",
+		"management.server.ssl.client-auth":             "as server.ssl.client-auth, for management.server.port of its own",
 
 		// /actuator/configprops's masking, as /actuator/env's.
 		"management.endpoint.configprops.show-values": "always shows values in /actuator/configprops (secrets stay masked); never, when-authorized",

@@ -2,7 +2,6 @@ package boot
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -29,7 +28,9 @@ type port struct {
 	addressSetting string
 	handler        http.Handler
 	// tls, when set, makes the port serve HTTPS only (servertls.go).
-	tls      *tls.Config
+	tls *tlsFiles
+	// http2 serves HTTP/2 beside HTTP/1.1 (http2.go).
+	http2    bool
 	announce string // the log message that says it listens
 }
 
@@ -149,13 +150,14 @@ func serve(ctx context.Context, stop func(), ports []port, s serverSettings, pro
 			IdleTimeout:       s.idleTimeout,
 			MaxHeaderBytes:    maxHeaderBytes,
 			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+			Protocols:         serverProtocols(p.http2, p.tls != nil),
 		}
 		if p.tls == nil {
 			go func() { served <- servers[i].Serve(listeners[i]) }()
 		} else {
-			// ServeTLS, not Serve on a tls.NewListener: it adds "h2" and
-			// "http/1.1" to the ALPN protocols, so HTTP/2 is offered.
-			servers[i].TLSConfig = p.tls
+			// ServeTLS, not Serve on a tls.NewListener: it sets the
+			// server up for HTTP/2 when Protocols asks for it.
+			servers[i].TLSConfig = p.tls.config(alpnProtocols(p.http2))
 			go func() { served <- servers[i].ServeTLS(listeners[i], "", "") }()
 		}
 		logger.Info(p.announce, "addr", listeners[i].Addr().String())

@@ -1,18 +1,10 @@
 package boot_test
 
-// server.ssl: HTTPS on server.port from PEM files, HTTP/2 offered, client
-// certificates, reload when the files change, and bad settings refused.
+// server.ssl: HTTPS on server.port from PEM files, client certificates,
+// reload when the files change, and bad settings refused.
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -21,110 +13,35 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/boot/boottest"
+	"github.com/springport/greeter/internal/testpki"
 )
-
-// testCA is a certificate authority the test makes, to sign the server's
-// and the clients' certificates.
-type testCA struct {
-	cert *x509.Certificate
-	key  *ecdsa.PrivateKey
-	pem  []byte
-}
-
-func newTestCA(t *testing.T, name string) *testCA {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: name},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testCA{cert: cert, key: key, pem: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
-}
-
-func (ca *testCA) pool() *x509.CertPool {
-	p := x509.NewCertPool()
-	p.AddCert(ca.cert)
-	return p
-}
-
-// issue signs a certificate for 127.0.0.1 (a server's, or with client
-// true a client's) and returns it and its key in PEM.
-func (ca *testCA) issue(t *testing.T, name string, client bool) (certPEM, keyPEM []byte) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	serial, err := rand.Int(rand.Reader, big.NewInt(1<<62))
-	if err != nil {
-		t.Fatal(err)
-	}
-	usage := x509.ExtKeyUsageServerAuth
-	if client {
-		usage = x509.ExtKeyUsageClientAuth
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: serial, Subject: pkix.Name{CommonName: name},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{usage},
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})
-}
-
-func writeFile(t *testing.T, dir, name string, data []byte) string {
-	t.Helper()
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 // httpsClient trusts ca, offers HTTP/2 and, when given, a client
 // certificate.
-func httpsClient(ca *testCA, clientCert *tls.Certificate) *http.Client {
-	cfg := &tls.Config{RootCAs: ca.pool()}
+func httpsClient(ca *testpki.CA, clientCert *tls.Certificate) *http.Client {
+	cfg := &tls.Config{RootCAs: ca.Pool()}
 	if clientCert != nil {
 		cfg.Certificates = []tls.Certificate{*clientCert}
 	}
 	return &http.Client{Timeout: boottest.Timeout, Transport: &http.Transport{TLSClientConfig: cfg, ForceAttemptHTTP2: true}}
 }
 
-func httpsURL(s *boottest.Instance) string { return "https://" + strings.TrimPrefix(s.URL, "http://") }
+func httpsURL(s *boottest.Instance) string { return https(s.URL) }
+
+// https is url, an http:// URL of boottest.Instance, with https:.
+func https(url string) string { return "https://" + strings.TrimPrefix(url, "http://") }
 
 // TestServerTLS: with server.ssl.certificate and its key set, server.port
 // serves HTTPS with the certificate (a client trusting the CA gets its
-// greeting over HTTP/2, negotiated by ALPN); a plain HTTP request to the
+// greeting, over HTTP/1.1 by default); a plain HTTP request to the
 // port gets no greeting; a client that does not trust the CA is refused.
 func TestServerTLS(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	ca := newTestCA(t, "test CA")
-	certPEM, keyPEM := ca.issue(t, "server", false)
-	s := start(t, []string{"--server.ssl.certificate=file:" + writeFile(t, dir, "server.crt", certPEM),
-		"--server.ssl.certificate-private-key=" + writeFile(t, dir, "server.key", keyPEM)}, nil)
+	ca := testpki.NewCA(t, "test CA")
+	certPEM, keyPEM := ca.Server(t, "server")
+	s := start(t, []string{"--server.ssl.certificate=file:" + testpki.WriteFile(t, dir, "server.crt", certPEM),
+		"--server.ssl.certificate-private-key=" + testpki.WriteFile(t, dir, "server.key", keyPEM)}, nil)
 
 	resp, err := httpsClient(ca, nil).Get(httpsURL(s) + "/hello")
 	if err != nil {
@@ -134,8 +51,10 @@ func TestServerTLS(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("GET https /hello: %d, want 200", resp.StatusCode)
 	}
-	if resp.TLS == nil || resp.TLS.NegotiatedProtocol != "h2" || resp.ProtoMajor != 2 {
-		t.Errorf("GET https /hello: protocol %s, ALPN %v, want HTTP/2 negotiated as h2", resp.Proto, resp.TLS)
+	// server.http2.enabled is off by default, as in Spring: a client
+	// that offers h2 gets HTTP/1.1 (http2_test.go has it on).
+	if resp.TLS == nil || resp.TLS.NegotiatedProtocol != "http/1.1" || resp.ProtoMajor != 1 {
+		t.Errorf("GET https /hello: protocol %s, ALPN %+v, want HTTP/1.1 negotiated as http/1.1", resp.Proto, resp.TLS)
 	}
 
 	// What the framework writes of the request's scheme says https: the
@@ -144,24 +63,13 @@ func TestServerTLS(t *testing.T) {
 		t.Errorf("GET https /actuator: %d %s, want a link to %s/actuator/health", r.status, r.body, httpsURL(s))
 	}
 
-	// A client without HTTP/2 still gets HTTP/1.1.
-	h1 := &http.Client{Timeout: boottest.Timeout, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: ca.pool()}}}
-	if resp, err := h1.Get(httpsURL(s) + "/hello"); err != nil {
-		t.Errorf("GET https /hello over HTTP/1.1: %v", err)
-	} else {
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK || resp.ProtoMajor != 1 {
-			t.Errorf("GET https /hello over HTTP/1.1: %d %s, want 200 HTTP/1.1", resp.StatusCode, resp.Proto)
-		}
-	}
-
 	// Plain HTTP: Go's TLS server answers 400 to it, never the route.
 	if r := send(t, nil, "GET", s.URL+"/hello", ""); r.status != http.StatusBadRequest || strings.Contains(r.body, `"text":`) {
 		t.Errorf("plain GET /hello to the TLS port: %d %s, want 400 without the greeting", r.status, r.body)
 	}
 
 	// A client that does not trust the CA refuses the server.
-	if _, err := httpsClient(newTestCA(t, "other CA"), nil).Get(httpsURL(s) + "/hello"); err == nil {
+	if _, err := httpsClient(testpki.NewCA(t, "other CA"), nil).Get(httpsURL(s) + "/hello"); err == nil {
 		t.Error("a client trusting another CA got an answer, want the certificate refused")
 	}
 }
@@ -173,18 +81,14 @@ func TestServerTLS(t *testing.T) {
 func TestServerTLSClientAuth(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	ca := newTestCA(t, "server CA")
-	clientCA := newTestCA(t, "client CA")
-	certPEM, keyPEM := ca.issue(t, "server", false)
-	args := []string{"--server.ssl.certificate=" + writeFile(t, dir, "server.crt", certPEM),
-		"--server.ssl.certificate-private-key=" + writeFile(t, dir, "server.key", keyPEM),
-		"--server.ssl.trust-certificate=file:" + writeFile(t, dir, "clients.crt", clientCA.pem)}
-	clientPair := func(ca *testCA) *tls.Certificate {
-		c, k := ca.issue(t, "client", true)
-		pair, err := tls.X509KeyPair(c, k)
-		if err != nil {
-			t.Fatal(err)
-		}
+	ca := testpki.NewCA(t, "server CA")
+	clientCA := testpki.NewCA(t, "client CA")
+	certPEM, keyPEM := ca.Server(t, "server")
+	args := []string{"--server.ssl.certificate=" + testpki.WriteFile(t, dir, "server.crt", certPEM),
+		"--server.ssl.certificate-private-key=" + testpki.WriteFile(t, dir, "server.key", keyPEM),
+		"--server.ssl.trust-certificate=file:" + testpki.WriteFile(t, dir, "clients.crt", clientCA.PEM)}
+	clientPair := func(ca *testpki.CA) *tls.Certificate {
+		pair := ca.ClientCertificate(t, "client")
 		return &pair
 	}
 	get := func(s *boottest.Instance, cert *tls.Certificate) (int, error) {
@@ -218,11 +122,11 @@ func TestServerTLSClientAuth(t *testing.T) {
 func TestServerTLSReload(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	first, second := newTestCA(t, "first CA"), newTestCA(t, "second CA")
-	certPEM, keyPEM := first.issue(t, "server", false)
-	certPath, keyPath := writeFile(t, dir, "server.crt", certPEM), writeFile(t, dir, "server.key", keyPEM)
+	first, second := testpki.NewCA(t, "first CA"), testpki.NewCA(t, "second CA")
+	certPEM, keyPEM := first.Server(t, "server")
+	certPath, keyPath := testpki.WriteFile(t, dir, "server.crt", certPEM), testpki.WriteFile(t, dir, "server.key", keyPEM)
 	s := start(t, []string{"--server.ssl.certificate=" + certPath, "--server.ssl.certificate-private-key=" + keyPath}, nil)
-	served := func(ca *testCA) bool {
+	served := func(ca *testpki.CA) bool {
 		// A new connection each time: a reused one keeps its handshake.
 		c := httpsClient(ca, nil)
 		defer c.CloseIdleConnections()
@@ -236,11 +140,11 @@ func TestServerTLSReload(t *testing.T) {
 	if !served(first) {
 		t.Fatal("the first certificate is not served")
 	}
-	certPEM, keyPEM = second.issue(t, "server", false)
+	certPEM, keyPEM = second.Server(t, "server")
 	// The key first: a certificate that does not match its key is not
 	// taken, and the old one stays served until both are in place.
-	writeFile(t, dir, "server.key", keyPEM)
-	writeFile(t, dir, "server.crt", certPEM)
+	testpki.WriteFile(t, dir, "server.key", keyPEM)
+	testpki.WriteFile(t, dir, "server.crt", certPEM)
 	// Modification times may be coarse: make sure they changed.
 	later := time.Now().Add(time.Minute)
 	for _, p := range []string{certPath, keyPath} {
@@ -254,17 +158,56 @@ func TestServerTLSReload(t *testing.T) {
 	}
 }
 
+// TestServerTLSTrustReload: with client-auth=need, a client certificate
+// signed by a new CA is accepted once server.ssl.trust-certificate's file
+// is replaced with that CA, without a restart, and one from the CA it
+// replaced is refused from then on.
+func TestServerTLSTrustReload(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ca, oldClients, newClients := testpki.NewCA(t, "server CA"), testpki.NewCA(t, "old client CA"), testpki.NewCA(t, "new client CA")
+	certPEM, keyPEM := ca.Server(t, "server")
+	trust := testpki.WriteFile(t, dir, "clients.crt", oldClients.PEM)
+	s := start(t, []string{"--server.ssl.certificate=" + testpki.WriteFile(t, dir, "server.crt", certPEM),
+		"--server.ssl.certificate-private-key=" + testpki.WriteFile(t, dir, "server.key", keyPEM),
+		"--server.ssl.trust-certificate=" + trust, "--server.ssl.client-auth=need"}, nil)
+	oldClient, newClient := oldClients.ClientCertificate(t, "old"), newClients.ClientCertificate(t, "new")
+	served := func(cert tls.Certificate) bool {
+		// A new connection each time: a reused one keeps its handshake.
+		c := httpsClient(ca, &cert)
+		defer c.CloseIdleConnections()
+		resp, err := c.Get(httpsURL(s) + "/hello")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	}
+	if !served(oldClient) || served(newClient) {
+		t.Fatal("before the trust file changes, want the old CA's client served and the new one's refused")
+	}
+	testpki.WriteFile(t, dir, "clients.crt", newClients.PEM)
+	later := time.Now().Add(time.Minute) // modification times may be coarse
+	if err := os.Chtimes(trust, later, later); err != nil {
+		t.Fatal(err)
+	}
+	boottest.WaitFor(t, "the new CA's client to be served", func() bool { return served(newClient) })
+	if served(oldClient) {
+		t.Error("the replaced CA's client is still served")
+	}
+}
+
 // TestServerTLSRefused: bad server.ssl settings stop start-up naming the
 // setting, and never show the key's content.
 func TestServerTLSRefused(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	ca := newTestCA(t, "CA")
-	certPEM, keyPEM := ca.issue(t, "server", false)
-	_, otherKey := ca.issue(t, "other", false)
-	cert := writeFile(t, dir, "server.crt", certPEM)
-	key := writeFile(t, dir, "server.key", keyPEM)
-	wrongKey := writeFile(t, dir, "other.key", otherKey)
+	ca := testpki.NewCA(t, "CA")
+	certPEM, keyPEM := ca.Server(t, "server")
+	_, otherKey := ca.Server(t, "other")
+	cert := testpki.WriteFile(t, dir, "server.crt", certPEM)
+	key := testpki.WriteFile(t, dir, "server.key", keyPEM)
+	wrongKey := testpki.WriteFile(t, dir, "other.key", otherKey)
 	missing := filepath.Join(dir, "missing.crt")
 	for _, c := range []struct {
 		name string

@@ -2,7 +2,6 @@ package boot
 
 import (
 	"cmp"
-	"crypto/tls"
 	"fmt"
 	"maps"
 	"slices"
@@ -43,8 +42,9 @@ type serverSettings struct {
 	contextPath       string        // the prefix of every route; "" for none (see contextPathKey)
 	shutdown          string        // graceful or immediate (shutdownmode.go)
 	compression       compressSettings
-	forwardStrategy   string      // none or native (forwarded.go)
-	tls               *tls.Config // server.port's TLS; nil for plain HTTP (servertls.go)
+	forwardStrategy   string    // none, native or framework (forwarded.go)
+	http2             bool      // HTTP/2 beside HTTP/1.1 (http2.go)
+	tls               *tlsFiles // server.port's TLS; nil for plain HTTP (servertls.go)
 }
 
 // sessionSettings say where HTTP sessions live, how long they last and
@@ -75,6 +75,9 @@ type managementSettings struct {
 	// address is the interface the port of its own listens on:
 	// server.address unless set.
 	address string
+	// tls is the port of its own's TLS: server.port's unless
+	// management.server.ssl.* says otherwise (managementtls.go).
+	tls *tlsFiles
 
 	// configPropsShowValues is management.endpoint.configprops.show-values.
 	configPropsShowValues string
@@ -117,6 +120,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			contextPath:       bindContextPath(b),
 			compression:       bindCompression(b),
 			forwardStrategy:   bindForwardStrategy(b),
+			http2:             bindHTTP2(b),
 			tls:               bindServerTLS(b),
 		},
 		sessions: bindSessionSettings(b),
@@ -145,6 +149,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 	if s.management.port == s.server.port && s.server.port != 0 {
 		s.management.port = -1 // the same port: shared
 	}
+	s.management.tls = bindManagementTLS(b, env, s.server.tls, s.management.ownPort())
 	return s
 }
 

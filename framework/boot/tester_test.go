@@ -98,7 +98,7 @@ var helloN = dispatch.Path[int32]("n")
 // tester_store_up), its session-scoped counter, and its routes: GET /hello
 // and /hello/{n} (the greeting), POST /count (the session's counter), GET
 // /store (503 during an outage), POST /notes (a JSON or XML body, echoed
-// with a 201) and GET /fail (a 500).
+// with a 201), GET /fail (a 500) and GET /protocol (HTTP/1.1 or HTTP/2.0).
 func startTester(ctx context.Context, app *boot.App, s testerSettings) error {
 	store := func(context.Context) error {
 		if s.down {
@@ -147,6 +147,8 @@ func startTester(ctx context.Context, app *boot.App, s testerSettings) error {
 			Handler: dispatch.Exchanges(func(_ *dispatch.Request, b noteBody) (note, error) { return note(b), nil })},
 		dispatch.Route{Method: "GET", Pattern: "/fail", Summary: "Fail with a 500",
 			Handler: dispatch.Runs(func(*dispatch.Request) error { return errFailed })},
+		dispatch.Route{Method: "GET", Pattern: "/protocol", Summary: "The request's protocol, as the server read it",
+			Handler: dispatch.Returns(func(r *dispatch.Request) (string, error) { return r.Proto, nil })},
 	)
 	return nil
 }

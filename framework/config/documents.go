@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/springport/greeter/framework/profile"
@@ -23,6 +22,14 @@ import (
 // keyOnProfile makes a document conditional on the active profiles.
 const keyOnProfile = "app.config.activate.on-profile"
 
+// keyLegacyProfiles is what made a document conditional before Spring
+// Boot 2.4 (spring.profiles: dev). Spring refuses it in a settings file
+// rather than ignore it, since the document would otherwise apply under
+// every profile; so does Load. Only the key itself is refused (or its
+// list form, app.profiles[0]): app.profiles.active and the others under
+// it are the keys of today.
+const keyLegacyProfiles = "app.profiles"
+
 // document is one document of a settings file.
 type document struct {
 	props []Property
@@ -32,19 +39,20 @@ type document struct {
 	conditional bool
 }
 
-// parseDocuments reads a settings file's text by its extension. An
-// on-profile expression that does not parse is a *SettingError naming the
-// file and line; origin names a line of the file.
-func parseDocuments(name, text string, origin func(Property) string) ([]document, error) {
+// parseDocuments reads a settings file's text by its extension ext. An
+// on-profile expression that does not parse, or the legacy key
+// app.profiles, is a *SettingError naming the file and line; origin names
+// a line of the file.
+func parseDocuments(ext, text string, origin func(Property) string) ([]document, error) {
 	var parsed [][]Property
 	var err error
-	switch ext := path.Ext(name); ext {
+	switch ext {
 	case ".properties":
 		parsed, err = ParsePropertiesDocuments(text)
 	case ".yml", ".yaml":
 		parsed, err = ParseYAML(text)
 	default:
-		return nil, fmt.Errorf("%s: settings files are .properties, .yml or .yaml, not %q", name, ext)
+		return nil, fmt.Errorf("settings files are .properties, .yml or .yaml, not %q", ext)
 	}
 	if err != nil {
 		return nil, err
@@ -53,6 +61,10 @@ func parseDocuments(name, text string, origin func(Property) string) ([]document
 	for i, props := range parsed {
 		docs[i].props = props
 		for _, p := range props {
+			if isLegacyProfilesKey(p.Key) {
+				return nil, &SettingError{Value: Value{Key: p.Key, Raw: p.Value, Origin: origin(p)},
+					Reason: "it should be replaced with " + keyOnProfile + ": " + keyLegacyProfiles + " is how a document was made to apply only under some profiles before Spring Boot 2.4 (to activate profiles, set " + keyActive + ")"}
+			}
 			if p.Key != keyOnProfile {
 				continue
 			}
@@ -89,8 +101,8 @@ func documentSourceName(fileSource string, i, n int) string {
 // refuseProfileKeys reports the keys that src may not hold: a document
 // that applies only under some profiles, or a profile-specific file, is
 // read after the profiles are decided, so a key that decides them would
-// silently do nothing there. A profile-specific file cannot be made
-// conditional either, as in Spring.
+// silently do nothing there. A profile file may hold conditional
+// documents, as in Spring: they apply under a further profile.
 func refuseProfileKeys(src *source) []error {
 	var errs []error
 	for _, k := range src.keys {
@@ -98,8 +110,6 @@ func refuseProfileKeys(src *source) []error {
 		switch {
 		case src.profileBound && isProfileKey(k):
 			reason = "profiles can only be set on the command line, in the environment or in a document that is not profile-specific (not in a profile file, nor after " + keyOnProfile + ")"
-		case src.profileFile && k == keyOnProfile:
-			reason = "a profile-specific file applies under its profile already; " + keyOnProfile + " belongs in a file that is not profile-specific"
 		default:
 			continue
 		}
@@ -113,4 +123,15 @@ func refuseProfileKeys(src *source) []error {
 func isProfileKey(k string) bool {
 	return k == keyActive || k == keyInclude || k == keyDefault || strings.HasPrefix(k, keyGroup) ||
 		strings.HasPrefix(k, keyActive+"[") || strings.HasPrefix(k, keyInclude+"[") || strings.HasPrefix(k, keyDefault+"[")
+}
+
+// isLegacyProfilesKey reports whether k is app.profiles or an element of
+// it, app.profiles[0] (as a YAML list flattens).
+func isLegacyProfilesKey(k string) bool {
+	index, ok := strings.CutPrefix(k, keyLegacyProfiles+"[")
+	if !ok {
+		return k == keyLegacyProfiles
+	}
+	digits, ok := strings.CutSuffix(index, "]")
+	return ok && digits != "" && strings.Trim(digits, "0123456789") == ""
 }

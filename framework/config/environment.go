@@ -19,8 +19,9 @@ type source struct {
 	// a profile-specific file, a document with app.config.activate.on-profile,
 	// or what either imports. It may not decide profiles (refuseProfileKeys).
 	profileBound bool
-	// profileFile marks a profile-specific file (application-dev.yml).
-	profileFile bool
+	// originParents are the origins of the imports that read the source,
+	// nearest first: listings show them beside each setting's origin.
+	originParents []string
 
 	// lookupEnv, when set, makes this the environment source: it holds no
 	// entries, but looks a key up on demand under the key's relaxed names.
@@ -36,6 +37,9 @@ type Entry struct {
 	Key    string // the property key, or for the environment the variable's name
 	Value  string // the raw value, placeholders unresolved
 	Origin string // where exactly it was defined
+	// OriginParents are the origins of the imports that read the file
+	// it is in, nearest first (Spring's origin parents); nil for none.
+	OriginParents []string
 }
 
 func newSource(name string) *source {
@@ -127,7 +131,13 @@ type Environment struct {
 	// loadKeys are the keys Load read to find the settings files and decide
 	// the profiles, which the environment listing counts as read.
 	loadKeys []string
+	// warnings are what Load skipped and the start-up log should say.
+	warnings []string
 }
+
+// Warnings returns what Load skipped that the start-up log should report:
+// an optional location of a type that is not read, for one.
+func (e *Environment) Warnings() []string { return slices.Clone(e.warnings) }
 
 // Value is a setting as the environment resolves it.
 type Value struct {

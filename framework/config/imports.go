@@ -3,8 +3,6 @@ package config
 import (
 	"fmt"
 	"os"
-	"path"
-	"path/filepath"
 	"strings"
 )
 
@@ -13,113 +11,123 @@ import (
 //
 //	app.config.import=optional:file:./extra.properties,secrets/,configtree:/etc/config/
 //
-// Each entry is a settings file (.properties, .yml or .yaml), a directory
-// read as a location is (its application.* files), or with "configtree:" a
+// Each entry is a location (see locations.go: a settings file, a directory
+// read for its application.* files, a pattern) or with "configtree:" a
 // config tree (see configtree.go). "optional:" lets it be missing. A
 // relative path is relative to the file that imports it (in the embedded
 // resources for an embedded file), or to the working directory for an
 // import on the command line or in the environment; with "file:" it is
 // always relative to the working directory, as Spring reads "file:"
-// locations. Placeholders in the list resolve
-// against the command line, APP_APPLICATION_JSON and the environment.
+// locations. Placeholders in the list resolve against the command line,
+// the environment and the settings read so far (see contributors.go). An
+// empty list imports nothing.
 //
 // What is imported overrides the document that imports it, and a later
 // entry overrides an earlier one. An import on the command line or in the
 // environment overrides every settings file. A file imported under the
 // active profiles also reads its profile files (extra-dev.properties),
-// just above it. Imports nest up to maxImportDepth; a file already read is
-// not read again, which also ends cycles.
+// which override every file of the list, as in Spring. Imports nest up to
+// maxImportDepth; a file already read is not read again, which also ends
+// cycles.
 
 const keyImport = "app.config.import"
 
 // maxImportDepth bounds how deeply imported files import others.
 const maxImportDepth = 8
 
-// importList reads what the import list v names. from is the file that
-// holds v (the zero settingsFile for the command line and the
-// environment), bound says whether that document was read because of the
-// profiles, and depth is how deeply it is itself imported.
-func (l *loader) importList(v Value, from settingsFile, bound bool, depth int) []*source {
-	if depth > maxImportDepth {
-		l.errs = append(l.errs, &SettingError{Value: v, Reason: fmt.Sprintf("imports nest more than %d deep", maxImportDepth)})
-		return nil
-	}
-	var out []*source
-	for _, entry := range splitList(v.Resolved) {
-		rest, optional := strings.CutPrefix(entry, "optional:")
-		found, sources := false, []*source(nil)
-		if dir, ok := strings.CutPrefix(rest, "configtree:"); ok {
-			found, sources = l.importConfigTree(v, entry, dir, bound)
-		} else {
-			target, fromWorkingDir := strings.CutPrefix(rest, "file:")
-			relativeTo := from
-			if fromWorkingDir {
-				relativeTo = settingsFile{}
+// importList reads what c's import list names, with the profiles' files
+// when profiles is not nil, and returns the documents read, highest
+// first, as c's children for the phase.
+func (l *loader) importList(c *contributor, profiles []string, phase int) []*contributor {
+	var all []candidate
+	for _, entry := range splitList(c.imports.Resolved) {
+		if dir, ok := strings.CutPrefix(strings.TrimPrefix(entry, "optional:"), "configtree:"); ok {
+			if f, ok := l.configTree(c, entry, dir); ok {
+				all = append(all, candidate{file: f, tree: true})
 			}
-			found, sources = l.importFiles(entry, target, relativeTo, bound, depth)
+			continue
 		}
-		if !found && !optional {
-			l.errs = append(l.errs, &SettingError{Value: v, Reason: fmt.Sprintf("import %q does not exist; prefix it with optional: if it may be missing", entry)})
+		raws := []string{entry}
+		if c.groups {
+			raws = strings.Split(entry, ";")
 		}
-		out = append(out, sources...)
+		var pieces []piece
+		for _, raw := range raws {
+			p, err := parsePiece(strings.TrimSpace(raw))
+			switch {
+			case err != nil && p.optional:
+				l.warn(fmt.Sprintf("%s: skipping %q: %v", c.imports.Key, p.raw, err))
+			case err != nil:
+				l.errs = append(l.errs, &SettingError{Value: c.imports, Reason: fmt.Sprintf("%q: %v", p.raw, err)})
+			default:
+				pieces = append(pieces, p)
+			}
+		}
+		r, err := l.resolvePieces(pieces, c.file, profiles)
+		switch {
+		case err != nil:
+			l.errs = append(l.errs, &SettingError{Value: c.imports, Reason: err.Error()})
+		case r.missing != "" && !l.ignoreNotFound:
+			l.errs = append(l.errs, &SettingError{Value: c.imports, Reason: r.missing})
+		}
+		all = append(all, r.candidates...)
+	}
+	// The last entry wins: read from the last, so that of a file named
+	// twice the later naming counts, and children are highest first.
+	var out []*contributor
+	for i := len(all) - 1; i >= 0; i-- {
+		cand := all[i]
+		if c.embedded {
+			cand.file.via = ""
+		}
+		id := cand.file.id(l.wd)
+		if cand.tree {
+			id = "configtree:" + id
+		}
+		if l.loaded[id] || (!cand.tree && !cand.file.exists()) {
+			continue
+		}
+		l.loaded[id] = true
+		if cand.tree {
+			out = append(out, l.readTree(c, cand.file, phase)...)
+			continue
+		}
+		out = append(out, l.documentNodes(cand.file, l.documents(cand.file, id), c, cand.profileSpecific, phase)...)
 	}
 	return out
 }
 
-// importFiles reads the settings file or directory at target, an entry of
-// an import list, and reports whether it exists.
-func (l *loader) importFiles(entry, target string, from settingsFile, bound bool, depth int) (bool, []*source) {
-	f := settingsFile{via: entry}
-	switch {
-	case filepath.IsAbs(target):
-		f.path, f.shown = target, target
-	case from.fsys != nil:
-		// An embedded file imports from the embedded resources.
-		f.fsys = from.fsys
-		f.path = path.Join(path.Dir(from.path), target)
-		f.shown = f.path
-	case from.path != "":
-		f.path, f.shown = filepath.Join(filepath.Dir(from.path), target), filepath.Join(filepath.Dir(from.shown), target)
-	default:
-		f.path, f.shown = inDir(l.opts.Dir, target), target
-	}
-	isDir := strings.HasSuffix(target, "/") || f.isDir()
-	var files []settingsFile
-	if isDir {
-		files = f.directoryFiles("")
-	} else {
-		files = []settingsFile{f}
-	}
-	found := isDir && f.exists()
-	var out []*source
-	for _, file := range files {
-		if file.exists() {
-			found = true
-			out = append(out, l.fileSources(file, bound, false, depth)...)
-		}
-	}
-	// The profile files of an import are read with it, once the profiles
-	// are known, just above it.
-	for _, p := range l.profiles {
-		for _, file := range f.profileFiles(isDir, p) {
-			out = append(out, l.fileSources(file, true, true, depth)...)
-		}
-	}
-	return found, out
-}
-
-// importConfigTree reads the config tree at dir, which the import list v
-// names in entry.
-func (l *loader) importConfigTree(v Value, entry, dir string, bound bool) (bool, []*source) {
+// configTree returns the config tree at dir, which c's import list names
+// in entry, and whether it is one; a mandatory one that is missing is
+// reported.
+func (l *loader) configTree(c *contributor, entry, dir string) (settingsFile, bool) {
 	opened := inDir(l.opts.Dir, dir)
 	if info, err := os.Stat(opened); err != nil || !info.IsDir() {
-		return false, nil
+		if !strings.HasPrefix(entry, "optional:") && !l.ignoreNotFound {
+			l.errs = append(l.errs, &SettingError{Value: c.imports, Reason: fmt.Sprintf("import %q does not exist or is not a directory; prefix it with optional: if it may be missing", entry)})
+		}
+		return settingsFile{}, false
 	}
-	src, err := readConfigTree(opened, strings.TrimSuffix(dir, "/"), "Config resource 'config tree ["+strings.TrimSuffix(dir, "/")+"]' via location '"+entry+"'")
+	shown := strings.TrimSuffix(dir, "/")
+	return settingsFile{path: opened, shown: shown, via: entry}, true
+}
+
+// readTree reads the config tree f as a child of c.
+func (l *loader) readTree(c *contributor, f settingsFile, phase int) []*contributor {
+	src, err := readConfigTree(f.path, f.shown, "Config resource 'config tree ["+f.shown+"]' via location '"+f.via+"'")
 	if err != nil {
-		l.errs = append(l.errs, &SettingError{Value: v, Reason: "reading the config tree: " + err.Error()})
-		return true, nil
+		l.errs = append(l.errs, &SettingError{Value: c.imports, Reason: "reading the config tree: " + err.Error()})
+		return nil
 	}
-	src.profileBound = bound
-	return true, []*source{src}
+	src.profileBound = phase == afterProfiles
+	src.originParents = c.childParents()
+	return []*contributor{{src: src, bound: true, depth: c.depth + 1, parents: src.originParents}}
+}
+
+// warn notes a warning for the start-up log, once.
+func (l *loader) warn(msg string) {
+	if !l.warned[msg] {
+		l.warned[msg] = true
+		l.warnings = append(l.warnings, msg)
+	}
 }

@@ -33,7 +33,9 @@ func (e *Environment) PropertySources(read []string) []PropertySource {
 			continue
 		}
 		for _, k := range src.keys {
-			list[i].Entries = append(list[i].Entries, src.entries[k])
+			ent := src.entries[k]
+			ent.OriginParents = src.originParents
+			list[i].Entries = append(list[i].Entries, ent)
 		}
 	}
 	return list

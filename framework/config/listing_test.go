@@ -134,7 +134,7 @@ func TestPropertySources(t *testing.T) {
 		}},
 		{Name: "systemEnvironment"},
 		{Name: "random"}, // listed without entries, as Spring lists it
-		{Name: "Config resource 'file [config/application.properties]' via location 'optional:./config/'", Entries: []Entry{
+		{Name: "Config resource 'file [config/application.properties]' via location 'optional:file:./config/'", Entries: []Entry{
 			{Key: "shared", Value: "${a}", Origin: "file [config/application.properties] line 1"},
 		}},
 		{Name: "Config resource 'embedded [application.properties]'", Entries: []Entry{

@@ -17,6 +17,7 @@ import (
 //	their profile files, application-<profile>.*, one per active profile
 //	settings files in ./, ./config/ and each ./config/*/ (or app.config.location)
 //	their profile files in the same locations
+//	each app.config.additional-location, then its profile files
 //	files imported on the command line or in the environment (app.config.import)
 //	random values, ${random.int} and the like (see random.go)
 //	environment variables, by relaxed names
@@ -25,16 +26,17 @@ import (
 //
 // At one location .properties wins over .yml, which wins over .yaml. A
 // file's later documents win over its earlier ones, and what a document
-// imports wins over the document (see imports.go). Where several profiles
-// are active the later profile's file wins, and a later location wins over
-// an earlier one.
+// imports wins over the document (see imports.go and contributors.go).
+// Where several profiles are active the later profile's file wins, and a
+// later location wins over an earlier one.
 //
-// Profiles are decided in two passes, as Spring does. The first pass reads
-// the files without the documents that apply only under some profiles
-// (app.config.activate.on-profile) and without profile files, and decides
-// the profiles from what it read. The second reads everything again under
-// those profiles. So a profile file or a conditional document cannot
-// activate profiles, and one that tries is refused.
+// Profiles are decided between two phases, as Spring does. The first
+// reads the files without the documents that apply only under some
+// profiles (app.config.activate.on-profile) and without profile files, and
+// the profiles are decided from what it read. The second adds the profile
+// files and the documents that apply under the profiles decided. So a
+// profile file or a conditional document cannot activate profiles, and one
+// that tries is refused.
 //
 // Placeholders are resolved when a value is read, as in Spring: a key
 // nobody reads may hold one that does not resolve. Load reads only the
@@ -66,9 +68,15 @@ const (
 	keyGroup    = "app.profiles.group."
 	keyLocation = "app.config.location"
 	keyAddLoc   = "app.config.additional-location"
+	// keyValidate=false lets profile names hold any character, as
+	// Spring's spring.profiles.validate does.
+	keyValidate = "app.profiles.validate"
 )
 
-var defaultLocations = []string{"optional:./", "optional:./config/", "optional:./config/*/"}
+// defaultLocations is Spring's default search of files beside the
+// process, one group: its profile files are read profile by profile
+// across the three (see locations.go).
+const defaultLocations = "optional:file:./;optional:file:./config/;optional:file:./config/*/"
 
 // Load reads every source and decides the active profiles. Its error lists
 // every problem found, each naming the setting, its value, where it came
@@ -94,23 +102,26 @@ func Load(opts Options) (*Environment, error) {
 	if jsonSrc != nil {
 		initial.sources = []*source{args, jsonSrc, envSrc, random}
 	}
-	locations, err := searchLocations(initial, opts.Dir)
+	l := &loader{opts: opts, initial: initial, parsed: map[string][]document{}, loaded: map[string]bool{}, warned: map[string]bool{}}
+	l.wd, _ = os.Getwd()
+	if err := l.readLoaderSettings(); err != nil {
+		return nil, err
+	}
+	root, err := l.tree()
 	if err != nil {
 		return nil, err
 	}
-
-	l := &loader{opts: opts, initial: initial, parsed: map[string][]document{}}
-	l.wd, _ = os.Getwd()
-	env := &Environment{sources: slices.Concat(initial.sources, l.readFiles(locations)), loadKeys: initial.loadKeys}
+	l.process(root, beforeProfiles, nil)
 	if len(l.errs) > 0 {
 		return nil, errors.Join(l.errs...)
 	}
+	env := &Environment{sources: slices.Concat(initial.sources, root.sources(nil)), loadKeys: initial.loadKeys}
 	if err := env.decideProfiles(); err != nil {
 		return nil, err
 	}
 
-	l.profiles = env.active
-	files := l.readFiles(locations)
+	l.process(root, afterProfiles, env.active)
+	files := root.sources(env.active)
 	for _, src := range files {
 		l.errs = append(l.errs, refuseProfileKeys(src)...)
 	}
@@ -118,6 +129,7 @@ func Load(opts Options) (*Environment, error) {
 		return nil, errors.Join(l.errs...)
 	}
 	env.sources = slices.Concat(initial.sources, files)
+	env.warnings = l.warnings
 	return env, nil
 }
 
@@ -125,96 +137,98 @@ func Load(opts Options) (*Environment, error) {
 type loader struct {
 	opts    Options
 	initial *Environment
-	// profiles are the active profiles; nil in the first pass, before
-	// they are decided, when conditional documents and profile files wait.
-	profiles []string
-	// loaded holds the files read in this pass: as in Spring, a file is
-	// read once however many times it is named, which also ends import
-	// cycles.
+	// names are the names of the settings files in a directory
+	// (app.config.name), later names winning.
+	names []string
+	// ignoreNotFound is app.config.on-not-found=ignore: a location or
+	// import that does not exist is skipped even without optional:.
+	ignoreNotFound bool
+	// loaded holds the files read: as in Spring, a file is read once
+	// however many times it is named, which also ends import cycles.
 	loaded map[string]bool
-	// parsed holds every file read in either pass, so that each is parsed
-	// and its errors reported once.
+	// parsed holds every file parsed, so that each is parsed and its
+	// errors reported once.
 	parsed map[string][]document
 	errs   []error
 	// wd is the working directory when Load began, against which the ids
 	// of files on disk are made absolute.
 	wd string
+	// warnings are for the start-up log; warned dedupes them.
+	warnings []string
+	warned   map[string]bool
 }
 
-// readFiles reads every settings file of one pass and returns their
-// sources, highest precedence first.
-func (l *loader) readFiles(locations []location) []*source {
-	l.loaded = map[string]bool{}
-	var embeddedBase, embeddedProfile, externalBase, externalProfile []*source
-	if l.opts.Embedded != nil {
-		root := settingsFile{fsys: l.opts.Embedded, path: "."}
-		for _, f := range root.directoryFiles("") {
-			embeddedBase = append(embeddedBase, l.fileSources(f, false, false, 0)...)
-		}
-		for _, p := range l.profiles {
-			for _, f := range root.directoryFiles(p) {
-				embeddedProfile = append(embeddedProfile, l.fileSources(f, true, true, 0)...)
-			}
-		}
-	}
-	for _, loc := range locations {
-		if err := loc.check(l.opts.Dir); err != nil {
-			l.errs = append(l.errs, err)
-			continue
-		}
-		for _, f := range loc.files(l.opts.Dir, "") {
-			externalBase = append(externalBase, l.fileSources(f, false, false, 0)...)
-		}
-	}
-	// Profile-major, so that the later profile wins across locations too:
-	// ./config/application-qa.properties does not beat
-	// ./application-dev.properties when dev comes after qa.
-	for _, p := range l.profiles {
-		for _, loc := range locations {
-			for _, f := range loc.files(l.opts.Dir, p) {
-				externalProfile = append(externalProfile, l.fileSources(f, true, true, 0)...)
-			}
-		}
-	}
-	var imported []*source
-	if v, ok, err := l.initial.Lookup(keyImport); err != nil {
-		l.errs = append(l.errs, err)
+// readLoaderSettings reads app.config.name and app.config.on-not-found,
+// which only the command line and the environment set, as in Spring.
+func (l *loader) readLoaderSettings() error {
+	l.initial.loadKeys = append(l.initial.loadKeys, keyConfigName, keyOnNotFound)
+	l.names = []string{"application"}
+	if v, ok, err := l.initial.Lookup(keyConfigName); err != nil {
+		return err
 	} else if ok {
-		imported = l.importList(v, settingsFile{}, false, 0)
+		l.names = splitList(v.Resolved)
+		for _, n := range l.names {
+			if strings.Contains(n, "*") {
+				return &SettingError{Value: v, Reason: fmt.Sprintf("the name %q may not contain '*': it names the files a directory holds (application for application.properties); use a pattern location (config/*/) for several directories", n)}
+			}
+		}
+		if len(l.names) == 0 {
+			return &SettingError{Value: v, Reason: "no name given: it names the files a location holds (application for application.properties)"}
+		}
 	}
-	return slices.Concat(reversed(imported), reversed(externalProfile), reversed(externalBase),
-		reversed(embeddedProfile), reversed(embeddedBase))
+	if v, ok, err := l.initial.Lookup(keyOnNotFound); err != nil {
+		return err
+	} else if ok {
+		switch strings.ToLower(strings.TrimSpace(v.Resolved)) {
+		case "fail":
+		case "ignore":
+			l.ignoreNotFound = true
+		default:
+			return &SettingError{Value: v, Reason: "must be fail or ignore"}
+		}
+	}
+	return nil
 }
 
-// fileSources returns the sources of the file f, lowest first: each of its
-// documents that applies under the profiles, followed by what it imports.
-// bound marks a file read because of the profiles, profileFile a
-// profile-specific file; depth is how deeply f is imported.
-func (l *loader) fileSources(f settingsFile, bound, profileFile bool, depth int) []*source {
-	id := f.id(l.wd)
-	if l.loaded[id] {
-		return nil
+// tree returns the root of the settings tree (see contributors.go): its
+// children are, highest first, the command line's import list, each
+// additional location, each location (later ones first), and the packaged
+// files.
+func (l *loader) tree() (*contributor, error) {
+	root := &contributor{}
+	initial := l.initial
+	initial.loadKeys = append(initial.loadKeys, keyLocation, keyAddLoc)
+	node := func(v Value, list string, groups bool) *contributor {
+		v.Resolved = list
+		return &contributor{imports: v, hasImports: true, bound: true, groups: groups, depth: -1}
 	}
-	l.loaded[id] = true
-	docs := l.documents(f, id)
-	var out []*source
-	for i, d := range docs {
-		if !d.applies(l.profiles) {
+	if v, ok, err := initial.Lookup(keyImport); err != nil {
+		return nil, err
+	} else if ok {
+		root.children[beforeProfiles] = append(root.children[beforeProfiles], node(v, v.Resolved, false))
+	}
+	for _, key := range []string{keyAddLoc, keyLocation} {
+		v, ok, err := initial.Lookup(key)
+		switch {
+		case err != nil:
+			return nil, err
+		case !ok && key == keyLocation:
+			v, ok = Value{}, true
+			v.Resolved = defaultLocations
+		}
+		if !ok {
 			continue
 		}
-		src := newSource(documentSourceName(f.sourceName(), i, len(docs)))
-		for _, p := range d.props {
-			src.set(p.Key, p.Value, f.origin(p))
-		}
-		src.profileBound = bound || d.conditional
-		src.profileFile = profileFile
-		out = append(out, src)
-		if ent, ok := src.entries[keyImport]; ok {
-			v := Value{Key: keyImport, Raw: ent.Value, Resolved: l.initial.Resolve(ent.Value), Source: src.name, Origin: ent.Origin}
-			out = append(out, l.importList(v, f, src.profileBound, depth+1)...)
+		for _, entry := range slices.Backward(splitList(v.Resolved)) {
+			root.children[beforeProfiles] = append(root.children[beforeProfiles], node(v, entry, true))
 		}
 	}
-	return out
+	if l.opts.Embedded != nil {
+		embedded := node(Value{}, "optional:./", false)
+		embedded.file, embedded.embedded = settingsFile{fsys: l.opts.Embedded, path: "."}, true
+		root.children[beforeProfiles] = append(root.children[beforeProfiles], embedded)
+	}
+	return root, nil
 }
 
 // documents returns the documents of f, nil when it is missing or broken;
@@ -231,7 +245,10 @@ func (l *loader) documents(f settingsFile, id string) []document {
 		l.errs = append(l.errs, fmt.Errorf("reading %s: %w", f.name(), err))
 	default:
 		var se *SettingError
-		docs, err = parseDocuments(f.path, string(data), f.origin)
+		var text string
+		if text, err = decodeSettingsText(data, f.encoding); err == nil {
+			docs, err = parseDocuments(f.format(), text, f.origin)
+		}
 		if errors.As(err, &se) {
 			se.Value.Source = f.sourceName()
 			l.errs = append(l.errs, se)
@@ -241,12 +258,6 @@ func (l *loader) documents(f settingsFile, id string) []document {
 	}
 	l.parsed[id] = docs
 	return docs
-}
-
-func reversed(s []*source) []*source {
-	r := slices.Clone(s)
-	slices.Reverse(r)
-	return r
 }
 
 func argsSource(args []string) (*source, error) {
@@ -271,7 +282,15 @@ func argsSource(args []string) (*source, error) {
 // Spring Boot 3 merges it: every source that sets it adds its profiles,
 // the highest source's first, each profile once.
 func (e *Environment) decideProfiles() error {
-	e.loadKeys = append(e.loadKeys, keyInclude)
+	e.loadKeys = append(e.loadKeys, keyInclude, keyValidate)
+	validate := true
+	if v, ok, err := e.Lookup(keyValidate); err != nil {
+		return err
+	} else if ok {
+		if validate, err = Bool(v.Resolved); err != nil {
+			return &SettingError{Value: v, Reason: err.Error()}
+		}
+	}
 	listIn := func(env *Environment, key string) ([]string, error) {
 		v, ok, err := env.Lookup(key)
 		if err != nil || !ok {
@@ -281,6 +300,9 @@ func (e *Environment) decideProfiles() error {
 			// Profile names are shown by design: in the start-up log and
 			// in /actuator/env. One taken from a secret would show it.
 			return nil, &SettingError{Value: v, Reason: "a profile may not be named by a secret (a key ending in password, secret, key or token): profile names are logged and shown"}
+		}
+		if !validate {
+			return profileNames(v.Resolved), nil
 		}
 		names, err := profile.ParseList(v.Resolved)
 		if err != nil {
@@ -353,4 +375,16 @@ func (e *Environment) decideProfiles() error {
 		e.active = expanded
 	}
 	return nil
+}
+
+// profileNames splits a list of profiles as profile.ParseList does,
+// without checking the names: app.profiles.validate=false.
+func profileNames(s string) []string {
+	var names []string
+	for _, n := range splitList(s) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names
 }

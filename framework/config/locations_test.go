@@ -32,7 +32,7 @@ func checkSettingsCases(t *testing.T, tests []settingsCase) {
 func TestSettingsFileForms(t *testing.T) {
 	checkSettingsCases(t, []settingsCase{
 		{"application.yml in ./config/", loadCase{files: map[string]string{"config/application.yml": "shared: yaml\napp:\n  example:\n    prop-b: 5\n"}},
-			[]wantSetting{{"shared", "yaml", "file [config/application.yml] line 1 column 9", "Config resource 'file [config/application.yml]' via location 'optional:./config/'"},
+			[]wantSetting{{"shared", "yaml", "file [config/application.yml] line 1 column 9", "Config resource 'file [config/application.yml]' via location 'optional:file:./config/'"},
 				{"app.example.prop-b", "5", "file [config/application.yml] line 4 column 13", ""}}},
 		{".properties beats .yml beats .yaml at one location", loadCase{files: map[string]string{
 			"application.properties": "a=properties", "application.yml": "a: yml\nb: yml", "application.yaml": "a: yaml\nb: yaml\nc: yaml"}},
@@ -45,7 +45,7 @@ func TestSettingsFileForms(t *testing.T) {
 			[]wantSetting{{"shared", "embedded", "embedded [application.properties] line 3", ""}}},
 		{"./config/*/ after ./config/, subdirectories in lexical order", loadCase{files: map[string]string{
 			"config/application.properties": "a=config\nb=config\nc=config", "config/b/application.properties": "a=b\nb=b", "config/a/application.yml": "a: a"}},
-			[]wantSetting{{"a", "b", "file [config/b/application.properties] line 1", "Config resource 'file [config/b/application.properties]' via location 'optional:./config/*/'"},
+			[]wantSetting{{"a", "b", "file [config/b/application.properties] line 1", "Config resource 'file [config/b/application.properties]' via location 'optional:file:./config/*/'"},
 				{"b", "b", "file [config/b/application.properties] line 2", ""}, {"c", "config", "file [config/application.properties] line 3", ""}}},
 		{"./config/*/ profile files", loadCase{args: []string{"--app.profiles.active=dev"}, files: map[string]string{"config/application-dev.properties": "a=config-dev", "config/x/application-dev.yml": "a: x-dev"}},
 			[]wantSetting{{"a", "x-dev", "file [config/x/application-dev.yml] line 1 column 4", ""}}},
@@ -63,6 +63,6 @@ func TestSettingsFileForms(t *testing.T) {
 func TestMalformedYAMLStopsLoad(t *testing.T) {
 	checkLoadErrors(t, []loadErrorCase{
 		{"unclosed list", loadCase{files: map[string]string{"config/application.yml": "a: 1\nb: [\n"}}, []string{"file [config/application.yml]", "line 3"}},
-		{"a list at the top", loadCase{files: map[string]string{"application.yaml": "- a\n"}}, []string{"file [application.yaml]", "line 1", "must be a map"}},
+		{"a tag that names a type", loadCase{files: map[string]string{"application.yaml": "a: 1\nb: !!java.net.URL x\n"}}, []string{"file [application.yaml]", "line 2 column 4", "!!java.net.URL"}},
 	})
 }

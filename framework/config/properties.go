@@ -16,23 +16,28 @@
 //  2. The logical line is split: the key runs to the first '=', ':', space,
 //     tab or form feed not preceded by an unescaped backslash; then spaces,
 //     at most one '=' or ':', and spaces again are skipped; the rest is the
-//     value. Key and value are then unescaped.
+//     value. Key and value are then unescaped. A key ending in "[]" is
+//     Spring Boot's list shorthand: its value is split at unescaped commas
+//     first, and each part becomes an entry of its own (see appendListEntries).
 //
 // The joined line remembers at which offsets its continuation lines start, so
-// that an error deep inside a value still names the physical line it is on.
+// that an error deep inside a value still names the physical line it is on,
+// and so that an entry's line is the one where its value starts, as Spring
+// Boot reports a value's origin: "key=\" followed by "value" is on line 2.
 
 package config
 
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
 // Property is one entry of a settings file: its key, its value and the line
-// where the entry starts (1-based).
+// where the value starts (1-based).
 type Property struct {
 	Key    string
 	Value  string
@@ -57,6 +62,10 @@ type Property struct {
 // is kept: "key = value  " has the value "value  ". A key may be empty
 // ("=value"), and a key alone ("key") has the empty value. Placeholders such
 // as ${name} are returned unresolved; see ResolvePlaceholders.
+//
+// As in Spring Boot (not java.util.Properties), "name[]=a,b" is the list
+// shorthand for name[0]=a and name[1]=b; see appendListEntries. A file
+// written in ISO-8859-1 is decoded to UTF-8 first (see decodeSettingsText).
 func ParseProperties(text string) ([]Property, error) {
 	docs, err := ParsePropertiesDocuments(text)
 	return slices.Concat(docs...), err
@@ -64,9 +73,10 @@ func ParseProperties(text string) ([]Property, error) {
 
 // ParsePropertiesDocuments is ParseProperties for a file of several
 // documents, as Spring Boot reads application.properties: a line that is
-// exactly "#---" or "!---" ends one document and starts the next, unless
-// the line before or after it is a comment with the same first character
-// (so that a banner of comments is not split). Documents without entries
+// "#---" or "!---", at its very start and followed by nothing but spaces,
+// tabs or form feeds, ends one document and starts the next, unless the
+// line before or after it is a comment with the same first character (so
+// that a banner of comments is not split). Documents without entries
 // are dropped, as in Spring, so the result may be empty.
 func ParsePropertiesDocuments(text string) ([][]Property, error) {
 	text = strings.TrimPrefix(text, "\uFEFF")
@@ -121,29 +131,28 @@ func ParsePropertiesDocuments(text string) ([][]Property, error) {
 		}
 		entry.text.WriteString(physical)
 		if !continuing {
-			p, err := entry.property()
-			if err != nil {
+			var err error
+			if props, err = entry.appendEntries(props); err != nil {
 				return nil, err
 			}
-			props = append(props, p)
 		}
 	}
 	if continuing {
-		p, err := entry.property()
-		if err != nil {
+		var err error
+		if props, err = entry.appendEntries(props); err != nil {
 			return nil, err
 		}
-		props = append(props, p)
 	}
 	endDocument()
 	return docs, nil
 }
 
 // isDocumentSeparator reports whether line, between previous and next,
-// separates two documents: it is exactly "#---" or "!---", at the start of
-// the line, and neither neighbour is a comment starting with the same
-// character (Spring Boot's rule).
+// separates two documents: it is "#---" or "!---" at the start of the
+// line, followed by whitespace at most, and neither neighbour is a comment
+// starting with the same character (Spring Boot's rule).
 func isDocumentSeparator(line, previous, next string) bool {
+	line = strings.TrimRight(line, " \t\f")
 	if line != "#---" && line != "!---" {
 		return false
 	}
@@ -189,8 +198,10 @@ func (l *logicalLine) lineAt(offset int) int {
 	return line
 }
 
-// property splits the joined line into key and value as Properties.load does.
-func (l *logicalLine) property() (Property, error) {
+// appendEntries splits the joined line into key and value as
+// Properties.load does and appends the entries it holds to props: one, or
+// one per list element for the list shorthand.
+func (l *logicalLine) appendEntries(props []Property) ([]Property, error) {
 	s := l.text.String()
 	keyEnd, valueStart := len(s), len(s)
 	hasSeparator := false
@@ -223,13 +234,46 @@ func (l *logicalLine) property() (Property, error) {
 	}
 	key, err := l.unescape(s[:keyEnd], 0)
 	if err != nil {
-		return Property{}, err
+		return nil, err
+	}
+	if name, ok := strings.CutSuffix(key, "[]"); ok {
+		return l.appendListEntries(props, name, s, valueStart)
 	}
 	value, err := l.unescape(s[valueStart:], valueStart)
 	if err != nil {
-		return Property{}, err
+		return nil, err
 	}
-	return Property{Key: key, Value: value, Line: l.start}, nil
+	return append(props, Property{Key: key, Value: value, Line: l.lineAt(valueStart)}), nil
+}
+
+// appendListEntries appends the entries of Spring Boot's list shorthand:
+// "name[]=a, b,c" holds name[0]=a, name[1]=b and name[2]=c. The value, from
+// valueStart in the joined line s, is split at each comma that is not
+// escaped ("\,", or "\u002C", is a comma inside an element), and leading
+// whitespace of each element is dropped, as of any value. As in Spring, a
+// comma that ends the value adds no empty element, but one followed by
+// spaces does, and each element's line is the one where it starts, so
+// that an element after a continuation names its own line.
+func (l *logicalLine) appendListEntries(props []Property, name, s string, valueStart int) ([]Property, error) {
+	start := valueStart
+	for i := 0; ; i++ {
+		for start < len(s) && (s[start] == ' ' || s[start] == '\t' || s[start] == '\f') {
+			start++
+		}
+		end := start
+		for escaped := false; end < len(s) && (escaped || s[end] != ','); end++ {
+			escaped = s[end] == '\\' && !escaped
+		}
+		value, err := l.unescape(s[start:end], start)
+		if err != nil {
+			return nil, err
+		}
+		props = append(props, Property{Key: name + "[" + strconv.Itoa(i) + "]", Value: value, Line: l.lineAt(start)})
+		if end+1 >= len(s) {
+			return props, nil
+		}
+		start = end + 1
+	}
 }
 
 // unescape decodes the escapes of s, which starts at offset in the joined

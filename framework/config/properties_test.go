@@ -81,11 +81,30 @@ func TestParseProperties(t *testing.T) {
 		{"key=a\\\\\nnext=b", `1:"key"="a\\" 2:"next"="b"`},
 		{"key=a\\\\\\\nb", `1:"key"="a\\b"`},
 		{"key=a\\\\\\\\\nnext=b", `1:"key"="a\\\\" 2:"next"="b"`},
-		{"ke\\\n  y=value", `1:"key"="value"`},
-		{"key\\\n  =value", `1:"key"="value"`},
-		{"key=\\\n  value", `1:"key"="value"`},
-		{"key\\\n  value", `1:"keyvalue"=""`},
-		{"\\\n  key=value", `1:"key"="value"`},
+		// An entry's line is the one where its value starts, as Spring
+		// reports a value's origin.
+		{"ke\\\n  y=value", `2:"key"="value"`},
+		{"key\\\n  =value", `2:"key"="value"`},
+		{"key=\\\n  value", `2:"key"="value"`},
+		{"key=\\\n!value", `2:"key"="!value"`},
+		{"key = \\\n  \\\n  value", `3:"key"="value"`},
+		{"key=a\\\n  b", `1:"key"="ab"`},
+		{"key\\\n  value", `2:"keyvalue"=""`},
+		{"\\\n  key=value", `2:"key"="value"`},
+		// The list shorthand: name[] splits its value at unescaped commas.
+		{"foods[]=Apple,\\\nOrange,\\\n  Strawberry", `1:"foods[0]"="Apple" 2:"foods[1]"="Orange" 3:"foods[2]"="Strawberry"`},
+		{"a[] = x, y ,z", `1:"a[0]"="x" 1:"a[1]"="y " 1:"a[2]"="z"`},
+		{"a[]=", `1:"a[0]"=""`},
+		{"a[]", `1:"a[0]"=""`},
+		{"a[]=x,", `1:"a[0]"="x"`},
+		{"a[]=x, ", `1:"a[0]"="x" 1:"a[1]"=""`},
+		{"a[]=,x,,y", `1:"a[0]"="" 1:"a[1]"="x" 1:"a[2]"="" 1:"a[3]"="y"`},
+		{`a[]=x\,y,\u002Cz`, `1:"a[0]"="x,y" 1:"a[1]"=",z"`},
+		{`a[]=x\\,y`, `1:"a[0]"="x\\" 1:"a[1]"="y"`},
+		{"a\\[]=x,y", `1:"a[0]"="x" 1:"a[1]"="y"`},
+		{"[]=x", `1:"[0]"="x"`},
+		{"a[0]=x,y", `1:"a[0]"="x,y"`},
+		{"a[]=x,\\\n\\u00G1", `error: line 2: malformed \uXXXX escape`},
 		// Line terminators.
 		{"a=1\r\nb=2\r\n", `1:"a"="1" 2:"b"="2"`},
 		{"a=1\rb=2\r", `1:"a"="1" 2:"b"="2"`},
@@ -159,6 +178,8 @@ func FuzzParseProperties(f *testing.F) {
 		"key=a\\",
 		"\uFEFF=\n:\n \n\\\n",
 		"a=\xff",
+		"foods[]=Apple,\\\nOrange,\\\n  Mango\nx[] = a\\,b, ,\n",
+		"a=1\n#--- \t\nb=2\n!---x\nc=3",
 	} {
 		f.Add(seed)
 	}
@@ -309,4 +330,35 @@ func FuzzResolvePlaceholders(f *testing.F) {
 			t.Fatalf("%q:\ngot  %v\nwant it unchanged", value, got)
 		}
 	})
+}
+
+func TestDecodeSettingsText(t *testing.T) {
+	// Spring Boot's test-properties.properties line, in ISO-8859-1.
+	latin1 := []byte("test-iso8859-1-chars=\xe6\xd7\xc8\xc5\xde\xdf\xe1\xf1\xc0\xff\n")
+	tests := []struct {
+		data     []byte
+		encoding string
+		want     string
+	}{
+		{latin1, "ISO-8859-1", `1:"test-iso8859-1-chars"="æ×ÈÅÞßáñÀÿ"`},
+		{latin1, "iso8859_1", `1:"test-iso8859-1-chars"="æ×ÈÅÞßáñÀÿ"`},
+		{latin1, "latin1", `1:"test-iso8859-1-chars"="æ×ÈÅÞßáñÀÿ"`},
+		{latin1, "", `error: line 1: invalid UTF-8`},
+		{latin1, "UTF-8", `error: line 1: invalid UTF-8`},
+		{[]byte("smiley=😃"), "utf-8", `1:"smiley"="😃"`},
+		{[]byte("smiley=😃"), "", `1:"smiley"="😃"`},
+		// UTF-8 read as ISO-8859-1 is what Java makes of it too.
+		{[]byte("a=é"), "ISO-8859-1", `1:"a"="Ã©"`},
+		{[]byte("a=b"), "UTF-16", `error: encoding "UTF-16" is not supported: settings files are read as UTF-8 or ISO-8859-1`},
+	}
+	for _, tt := range tests {
+		text, err := decodeSettingsText(tt.data, tt.encoding)
+		var ps []Property
+		if err == nil {
+			ps, err = ParseProperties(text)
+		}
+		if got := outcome(props(ps), err); got != tt.want {
+			t.Errorf("%q in %q:\ngot  %v\nwant %v", tt.data, tt.encoding, got, tt.want)
+		}
+	}
 }

@@ -27,10 +27,33 @@ type contextPathKey struct{}
 
 // ContextPath returns the context path the dispatcher stripped from r's
 // path ("" for none), as a servlet's request.getContextPath(): a handler
-// puts it in front of a path it links or redirects to.
+// puts it in front of a path it links or redirects to. Behind a proxy
+// that serves the service under a path of its own (WithForwardedPrefix),
+// it is that path instead.
 func ContextPath(r *http.Request) string {
 	cp, _ := r.Context().Value(contextPathKey{}).(string)
-	return cp
+	return linkBase(r, cp)
+}
+
+type forwardedPrefixKey struct{}
+
+// WithForwardedPrefix returns r as a proxy forwarded it from under
+// prefix (X-Forwarded-Prefix: "" for the root, or a path that starts
+// with / and does not end with one): ContextPath returns prefix in place
+// of the context path, so that links and redirects lead the client back
+// through the proxy, as Spring's ForwardedHeaderFilter has
+// getContextPath return the prefix. The routes are matched as before.
+func WithForwardedPrefix(r *http.Request, prefix string) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), forwardedPrefixKey{}, prefix))
+}
+
+// linkBase is what a link under the context path contextPath starts
+// with: the forwarded prefix when r has one.
+func linkBase(r *http.Request, contextPath string) string {
+	if prefix, ok := r.Context().Value(forwardedPrefixKey{}).(string); ok {
+		return prefix
+	}
+	return contextPath
 }
 
 // withinContextPath returns r with the context path stripped from its
@@ -82,7 +105,7 @@ func (d *Dispatcher) answerOutsideContextPath(ex *exchange, r *http.Request) {
 	}
 	switch {
 	case r.URL.Path == d.contextPath:
-		h.Set("Location", (&url.URL{Path: d.contextPath + "/", RawQuery: r.URL.RawQuery}).String())
+		h.Set("Location", (&url.URL{Path: linkBase(r, d.contextPath) + "/", RawQuery: r.URL.RawQuery}).String())
 		h.Set("Content-Length", "0")
 		ex.WriteHeader(http.StatusFound)
 	default:

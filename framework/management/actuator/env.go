@@ -13,6 +13,9 @@ var envName = dispatch.Path[string]("name")
 type envValue struct {
 	Value  string `json:"value"`
 	Origin string `json:"origin,omitempty"`
+	// OriginParents are the origins of the imports that read the
+	// setting's file, nearest first, as Spring lists them.
+	OriginParents []string `json:"originParents,omitempty"`
 }
 
 type envSource struct {
@@ -39,6 +42,20 @@ func (o Options) origin(key, value, origin string) string {
 	return config.OriginWithoutValue(origin)
 }
 
+// value is how the endpoints show the entry p.
+func (o Options) value(p config.Entry) *envValue {
+	v := &envValue{Value: o.show(p.Key, o.Env.Resolve(p.Value)), Origin: o.origin(p.Key, p.Value, p.Origin)}
+	for _, parent := range p.OriginParents {
+		// A parent is the origin of an import list, shown without the
+		// list unless values are shown.
+		if o.ShowValues != "always" {
+			parent = config.OriginWithoutValue(parent)
+		}
+		v.OriginParents = append(v.OriginParents, parent)
+	}
+	return v
+}
+
 func handleEnv(opts Options) func(*dispatch.Request) (envDescriptor, error) {
 	return func(*dispatch.Request) (envDescriptor, error) {
 		d := envDescriptor{
@@ -49,7 +66,7 @@ func handleEnv(opts Options) func(*dispatch.Request) (envDescriptor, error) {
 		for _, src := range opts.Env.PropertySources(opts.Bound) {
 			s := envSource{Name: src.Name, Properties: map[string]envValue{}}
 			for _, p := range src.Entries {
-				s.Properties[p.Key] = envValue{Value: opts.show(p.Key, opts.Env.Resolve(p.Value)), Origin: opts.origin(p.Key, p.Value, p.Origin)}
+				s.Properties[p.Key] = *opts.value(p)
 			}
 			d.PropertySources = append(d.PropertySources, s)
 		}
@@ -98,7 +115,7 @@ func handleEnvProperty(opts Options) func(*dispatch.Request) (envPropertyDescrip
 			sp := sourceProperty{Name: src.Name}
 			for _, p := range src.Entries {
 				if p.Key == name || slices.Contains(config.EnvNames(name), p.Key) {
-					sp.Property = &envValue{Value: opts.show(p.Key, opts.Env.Resolve(p.Value)), Origin: opts.origin(p.Key, p.Value, p.Origin)}
+					sp.Property = opts.value(p)
 				}
 			}
 			d.PropertySources = append(d.PropertySources, sp)

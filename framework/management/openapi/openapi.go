@@ -23,6 +23,7 @@ package openapi
 import (
 	"cmp"
 	"encoding/json"
+	"maps"
 	"strings"
 	"sync"
 
@@ -85,7 +86,7 @@ func Document(info Info, routes []dispatch.RouteInfo) map[string]any {
 		// on whatever host and port the client reached it, under its
 		// context path. The paths below are without it, as springdoc
 		// writes them.
-		"servers": []any{object{"url": cmp.Or(info.ContextPath, "/"), "description": "this service"}},
+		"servers": servers(info.ContextPath),
 		"paths":   paths,
 		"components": object{
 			"schemas":   b.schemas.components,
@@ -102,6 +103,12 @@ func Document(info Info, routes []dispatch.RouteInfo) map[string]any {
 	return doc
 }
 
+// servers is the document's servers: the service, at base ("" for the
+// root).
+func servers(base string) []any {
+	return []any{object{"url": cmp.Or(base, "/"), "description": "this service"}}
+}
+
 func infoObject(info Info) object {
 	o := object{"title": info.Title, "version": info.Version}
 	if info.Description != "" {
@@ -115,8 +122,12 @@ func infoObject(info Info) object {
 
 // Routes returns the routes that serve the document of routes. The
 // document is made on first use, not at start-up, which it would slow.
+// Its server is the path the request reached the service under
+// (dispatch.ContextPath): the context path, or the prefix a proxy
+// forwarded it from, for which the document is encoded again.
 func Routes(info Info, routes []dispatch.Route) []dispatch.Route {
 	var once sync.Once
+	var doc object
 	var jsonDoc, yamlDoc []byte
 	var err error
 	documents := func() {
@@ -124,16 +135,28 @@ func Routes(info Info, routes []dispatch.Route) []dispatch.Route {
 		if infos, err = dispatch.Describe(routes...); err != nil {
 			return
 		}
-		doc := Document(info, infos)
+		doc = Document(info, infos)
 		if jsonDoc, err = json.Marshal(doc); err == nil {
 			yamlDoc, err = encodeYAML(doc)
 		}
 	}
+	serve := func(encoded *[]byte, encode func(any) ([]byte, error)) func(*dispatch.Request) ([]byte, error) {
+		return func(r *dispatch.Request) ([]byte, error) {
+			once.Do(documents)
+			base := dispatch.ContextPath(r.Request)
+			if err != nil || base == info.ContextPath {
+				return *encoded, err
+			}
+			forwarded := maps.Clone(doc)
+			forwarded["servers"] = servers(base)
+			return encode(forwarded)
+		}
+	}
 	return []dispatch.Route{
 		{Method: "GET", Pattern: "/v3/api-docs", Produces: []string{"application/json"},
-			Handler: dispatch.Returns(func(*dispatch.Request) ([]byte, error) { once.Do(documents); return jsonDoc, err })},
+			Handler: dispatch.Returns(serve(&jsonDoc, json.Marshal))},
 		{Method: "GET", Pattern: "/v3/api-docs.yaml", Produces: []string{"application/vnd.oai.openapi"},
-			Handler: dispatch.Returns(func(*dispatch.Request) ([]byte, error) { once.Do(documents); return yamlDoc, err })},
+			Handler: dispatch.Returns(serve(&yamlDoc, encodeYAML))},
 	}
 }
 
