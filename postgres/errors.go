@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/outage"
 )
 
@@ -134,6 +135,11 @@ func secrets(connString, password string) []string {
 		if pw, ok := u.User.Password(); ok {
 			add(pw)
 		}
+	}
+	// What the settings reports mask: a query's password or sslpassword,
+	// a scheme's typo (postgres//u:pw@db), a quoted DSN value.
+	for _, pw := range config.Passwords(connString) {
+		add(pw)
 	}
 	for _, m := range kvPassword().FindAllStringSubmatch(connString, -1) {
 		add(m[1])

@@ -1,27 +1,42 @@
-// This file implements List: a window of the collection, streamed from
-// one statement.
+// This file implements List: a window of the collection, read in chunks.
 //
-// The statement reads the bounds row and the window's rows, so Total and
-// the messages come from one snapshot. It finds the window's first
-// message as Get does (the page by a backward scan of the index on start,
-// the row by the primary key) and reads on along the primary key, whose
-// order is the collection's (page ids increase along it): O(log n + k)
-// for k messages, not OFFSET's O(offset + k).
+// Each chunk is one short statement on a pooled connection, which goes
+// back to the pool as soon as the chunk's rows are in memory: a client
+// that reads its response slowly holds no connection while it reads, only
+// the chunk it has not yet been sent. A chunk holds at most chunkRows
+// messages and, past its first, no more than chunkBytes of text, so a
+// listing's memory is bounded however large its window.
 //
-// The rows are read from the connection as Messages yields them, so a
-// listing holds a few rows in memory however large its window, and holds
-// its pooled connection until it is ranged to the end, broken off, or
-// closed. Its statement may rightly outlast Options.Timeout when an HTTP
-// client reads the response slowly, so the timeout bounds only taking a
-// slot, acquiring the connection and receiving the first row (which
-// carries Total): a timer cancels the statement until then, and the
-// server's statement_timeout is lifted for this one transaction. The
-// caller's context still cancels it at any time.
+// The first chunk's statement reads the bounds row with the rows, so
+// Total and those messages come from one snapshot. It finds the window's
+// first message as Get does (the page by a backward scan of the index on
+// start, the row by the primary key) and reads on along the primary key,
+// (page_id, slot), whose order is the collection's (page ids increase
+// along it): O(log n + k) for k messages, not OFFSET's O(offset + k).
+// Each later chunk continues after the key of the last message read
+// (keyset pagination): O(log n + k) again, wherever it starts.
 //
-// So that slow readers cannot hold every connection and starve the other
-// operations, at most max(1, MaxConns/2) listings of a DB hold one at a
-// time; a List that finds no slot free within Options.Timeout fails with
-// an outage, as one that finds no connection would.
+// Consistency: a listing yields the window as it was at its first chunk,
+// in order, less the messages removed before their chunk was read, each
+// with its text as its chunk read it; nothing is yielded twice, nothing
+// appended since is yielded, and no message of the window that is still
+// there is skipped. Appends only add keys after the last, and Replace only changes
+// texts, so across them the messages yet to be read keep their keys. A
+// Remove renumbers slots, merges pages and shifts indexes, so after one
+// the key read last no longer says where to go on: every chunk reads the
+// count of removals in its own snapshot, and one that finds it changed
+// reads the log of removals (migration 00005) in the same snapshot as its
+// rows, works out from each removal's index where the next message to send
+// and the end of the window now are, and reads on from there by index (as
+// the first chunk does). The log keeps the last 10,000 removals; a listing
+// that falls further behind ends with an error (errRemovedWhileListed)
+// rather than guess.
+//
+// Each chunk, the first included, is bounded by Options.Timeout: taking
+// one of max(1, MaxConns/2) listing slots (so that listings leave
+// connections to the other operations), acquiring a connection and
+// running the statement. A chunk that finds no slot free within the
+// timeout fails with an outage, as one that finds no connection would.
 
 package postgres
 
@@ -29,23 +44,41 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/outage"
 )
 
-// listSQL returns one row for each message of the window, from offset $1
-// (0 when negative), at most $2 of them (all when negative), each with
-// the collection's length; for an empty window, one row whose text is
-// NULL. The page lookup matches no page for an offset at or past the end,
-// so that base + offset is computed only in range, and the rows after
-// the first message in key order are exactly the messages after it.
-const listSQL = `SELECT b.n, m.text
+// A chunk's bounds: at most chunkRows messages, and past the first no
+// more than chunkBytes of text. A chunk is one short statement; these
+// keep the statements few for a long listing and its memory small.
+const (
+	chunkRows  = 1000
+	chunkBytes = 256 << 10
+)
+
+// chunkOf is the query that reads one chunk from the messages matched by
+// $where, in key order: at most $limit of them (the LIMIT parameter) and,
+// past the first, at most chunkBytes of text (the text before a row must
+// be below chunkBytes). The running sum is taken over the limited rows
+// only.
+func chunkOf(where, limit string) string {
+	return fmt.Sprintf(`SELECT c.page_id, c.slot, c.text FROM (
+		SELECT r.page_id, r.slot, r.text,
+			sum(octet_length(r.text)) OVER (ORDER BY r.page_id, r.slot) - octet_length(r.text) AS before
+		FROM (SELECT m.page_id, m.slot, m.text FROM greeter_messages m
+			WHERE %s ORDER BY m.page_id, m.slot LIMIT %s) r
+	) c WHERE c.before < %d`, where, limit, chunkBytes)
+}
+
+// firstChunkSQL returns, for the window from offset $1 (0 when negative),
+// the collection's length and count of removals, and the first chunk of
+// the window's messages, at most $2 of them, each with its key; when the
+// chunk is empty, one row with NULL key and text. The page lookup matches
+// no page for an offset at or past the end, so that base + offset is
+// computed only in range.
+var firstChunkSQL = `SELECT b.n, b.removals, m.page_id, m.slot, m.text
 FROM greeter_message_bounds b
 CROSS JOIN LATERAL (SELECT greatest($1::bigint, 0) AS lo) o
 LEFT JOIN LATERAL (
@@ -53,178 +86,203 @@ LEFT JOIN LATERAL (
 	WHERE p.start <= CASE WHEN o.lo < b.n THEN b.base + o.lo END
 	ORDER BY p.start DESC LIMIT 1
 ) f ON true
-LEFT JOIN LATERAL (
-	SELECT m.text FROM greeter_messages m
-	WHERE (m.page_id, m.slot) >= (f.page_id, f.slot)
-	ORDER BY m.page_id, m.slot
-	LIMIT CASE WHEN $2::bigint >= 0 THEN $2::bigint END
-) m ON true`
+LEFT JOIN LATERAL (` + chunkOf("(m.page_id, m.slot) >= (f.page_id, f.slot)", "$2::bigint") + `) m ON true
+ORDER BY m.page_id, m.slot`
 
-// cancelAbove is how many unread messages make closing a listing cancel
-// its statement rather than read the rest: a cancel request dials the
-// server, which costs about as much as receiving a thousand short rows.
-const cancelAbove = 1000
+// nextChunkSQL returns the count of removals and the messages after key
+// ($1, $2), at most $3 of them, as firstChunkSQL does.
+var nextChunkSQL = `SELECT b.n, b.removals, m.page_id, m.slot, m.text
+FROM greeter_message_bounds b
+LEFT JOIN LATERAL (` + chunkOf("(m.page_id, m.slot) > ($1::bigint, $2::bigint)", "$3::bigint") + `) m ON true
+ORDER BY m.page_id, m.slot`
 
-// List returns a snapshot of at most limit messages from offset on, read
-// from the database as its Messages yields them.
+// removalsSinceSQL returns the removals logged after $1, in the order
+// they were made.
+const removalsSinceSQL = `SELECT removal, message_index FROM greeter_message_removals WHERE removal > $1 ORDER BY removal`
+
+// errRemovedWhileListed ends a listing that more removals were made
+// during than the log keeps: see the file comment.
+var errRemovedWhileListed = errors.New("more messages were removed while the collection was listed than the log of removals keeps, so where the list goes on is not known; list again")
+
+// List returns a snapshot of at most limit messages from offset on,
+// read in chunks as its Messages yields them.
 func (s *Messages) List(ctx context.Context, offset, limit int64) (*message.Listing, error) {
-	l, err := s.list(ctx, offset, limit)
+	l := &listing{store: s, ctx: ctx}
+	lo := max(offset, 0)
+	first := int64(chunkRows)
+	if limit >= 0 {
+		first = min(first, limit)
+	}
+	var total int64
+	err := l.inSlot(func(ctx context.Context) error {
+		var err error
+		total, err = l.read(ctx, s.pool, firstChunkSQL, offset, first)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("listing the messages: %w", err)
 	}
-	lo := min(max(offset, 0), l.total)
-	l.unread = l.total - lo
+	l.next = min(lo, total) + int64(len(l.chunk))
+	l.end = total
 	if limit >= 0 {
-		l.unread = min(l.unread, limit)
+		l.end = min(total, lo+limit)
 	}
-	return &message.Listing{Total: l.total, Messages: l.messages, Close: l.close}, nil
+	l.end = max(l.end, l.next)
+	return &message.Listing{Total: total, Messages: l.messages, Close: func() {}}, nil
 }
 
-// listing is what a Listing of the store holds.
+// listing is what a Listing of the store holds: the chunk read last, and
+// where to go on from.
 type listing struct {
-	total  int64
-	first  []byte // the first message's text; nil when the window is empty
-	unread int64  // the messages of the window not yet yielded
-	done   bool   // the rows were read to their end
+	store *Messages
+	ctx   context.Context // the caller's: it cancels every chunk
 
-	slots  chan struct{} // Messages.listings, to give the slot back
-	conn   *pgxpool.Conn
-	batch  pgx.BatchResults
-	rows   pgx.Rows
-	cancel context.CancelFunc // ends the statement's context
-	once   sync.Once
+	chunk    []string // read, not yet yielded
+	next     int64    // the index of the message after the chunk, as the collection is now
+	end      int64    // the index after the window's last message, likewise
+	removals int64    // the count of removals when the chunk was read
+	page     int64    // the key of the chunk's last message
+	slot     int64
 }
 
-// list takes a slot and a connection and sends the listing's statement,
-// within the timeout, and returns once the first row is in.
-func (s *Messages) list(ctx context.Context, offset, limit int64) (*listing, error) {
-	wait, cancelWait := context.WithTimeout(ctx, s.timeout)
-	defer cancelWait()
+// messages yields the window's messages, reading a chunk whenever the
+// one in memory is used up.
+func (l *listing) messages(yield func(message.Message, error) bool) {
+	for len(l.chunk) > 0 || l.next < l.end {
+		if len(l.chunk) == 0 {
+			if err := l.inSlot(l.readNext); err != nil {
+				yield(message.Message{}, fmt.Errorf("reading the messages: %w", err))
+				return
+			}
+			if len(l.chunk) == 0 {
+				break // the rest of the window was removed
+			}
+		}
+		text := l.chunk[0]
+		l.chunk[0] = "" // the chunk's memory goes as it is sent
+		l.chunk = l.chunk[1:]
+		if !yield(message.Message{Text: text}, nil) {
+			return
+		}
+	}
+	l.chunk = nil
+}
+
+// readNext reads the chunk that follows the last: after its key when no
+// message was removed since, and otherwise from the index that the log
+// of removals says the next message now has, in one snapshot with the log.
+func (l *listing) readNext(ctx context.Context) error {
+	s := l.store
+	rows := min(chunkRows, l.end-l.next)
+	before := l.removals
+	if _, err := l.read(ctx, s.pool, nextChunkSQL, l.page, l.slot, rows); err != nil {
+		return err
+	}
+	if l.removals == before {
+		l.next += int64(len(l.chunk))
+		return nil
+	}
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return classify(err)
+	}
+	defer tx.Rollback(context.Background()) // read only: nothing to commit
+	log, err := tx.Query(ctx, removalsSinceSQL, before)
+	if err != nil {
+		return classify(err)
+	}
+	want := before + 1
+	for log.Next() {
+		var removal, index int64
+		if err := log.Scan(&removal, &index); err != nil {
+			log.Close()
+			return classify(err)
+		}
+		if removal != want {
+			log.Close()
+			return errRemovedWhileListed
+		}
+		want++
+		switch {
+		case index < l.next:
+			l.next--
+			l.end--
+		case index < l.end:
+			l.end--
+		}
+	}
+	log.Close()
+	if err := log.Err(); err != nil {
+		return classify(err)
+	}
+	if want == before+1 {
+		return errRemovedWhileListed // counted, yet not logged
+	}
+	if l.next >= l.end {
+		l.chunk = l.chunk[:0]
+		return nil
+	}
+	if _, err := l.read(ctx, tx, firstChunkSQL, l.next, min(chunkRows, l.end-l.next)); err != nil {
+		return err
+	}
+	if l.removals != want-1 {
+		return errRemovedWhileListed // cannot be: one snapshot
+	}
+	if len(l.chunk) == 0 {
+		return fmt.Errorf("%d messages are missing from index %d on", l.end-l.next, l.next)
+	}
+	l.next += int64(len(l.chunk))
+	return nil
+}
+
+// inSlot runs read within the timeout, once it has one of the listing
+// slots, which it gives back after.
+func (l *listing) inSlot(read func(ctx context.Context) error) error {
+	s := l.store
+	ctx, cancel := context.WithTimeout(l.ctx, s.timeout)
+	defer cancel()
 	select {
 	case s.listings <- struct{}{}:
-	case <-wait.Done():
-		if ctx.Err() != nil {
-			return nil, classify(context.Cause(ctx))
+		defer func() { <-s.listings }()
+	case <-ctx.Done():
+		if l.ctx.Err() != nil {
+			return classify(context.Cause(l.ctx))
 		}
-		return nil, &outage.Error{Dependency: dependency, Err: fmt.Errorf(
-			"all %d listings that may hold a connection at once are busy, and none ended within %v", cap(s.listings), s.timeout)}
+		return &outage.Error{Dependency: dependency, Err: fmt.Errorf(
+			"all %d listings that may use a connection at once are busy, and none was free within %v", cap(s.listings), s.timeout)}
 	}
-	l := &listing{slots: s.listings}
-	conn, err := s.pool.Acquire(wait)
+	return read(ctx)
+}
+
+// querier is a pool or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// read runs one chunk's statement, keeps its messages in l.chunk, the key
+// of its last and the count of removals, and returns the collection's
+// length as the statement saw it.
+func (l *listing) read(ctx context.Context, q querier, sql string, args ...any) (total int64, err error) {
+	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
-		l.close()
-		return nil, classify(err)
+		return 0, classify(err)
 	}
-	l.conn = conn
-
-	// The statement's context is the caller's, without the timeout, which
-	// the timer applies until the first row is in.
-	var timedOut atomic.Bool
-	var queryCtx context.Context
-	queryCtx, l.cancel = context.WithCancel(ctx)
-	deadline, _ := wait.Deadline()
-	timer := time.AfterFunc(time.Until(deadline), func() {
-		timedOut.Store(true)
-		l.cancel()
-	})
-	fail := func(err error) (*listing, error) {
-		if !timer.Stop() && timedOut.Load() {
-			err = fmt.Errorf("no answer within %v: %w (%w)", s.timeout, context.DeadlineExceeded, err)
+	defer rows.Close()
+	l.chunk = l.chunk[:0]
+	for rows.Next() {
+		var page, slot *int64
+		var text []byte
+		if err := rows.Scan(&total, &l.removals, &page, &slot, &text); err != nil {
+			return 0, classify(err)
 		}
-		l.close()
-		return nil, classify(err)
+		if page == nil {
+			continue // the empty chunk's one row
+		}
+		l.chunk = append(l.chunk, string(text))
+		l.page, l.slot = *page, *slot
 	}
-
-	// One round trip: the transaction only scopes the lifted timeout, and
-	// its COMMIT is read when the listing is closed.
-	b := &pgx.Batch{}
-	b.Queue("BEGIN READ ONLY")
-	b.Queue("SET LOCAL statement_timeout = 0")
-	b.Queue(listSQL, offset, limit)
-	b.Queue("COMMIT")
-	l.batch = conn.SendBatch(queryCtx, b)
-	for range 2 {
-		if _, err := l.batch.Exec(); err != nil {
-			return fail(err)
-		}
+	if err := rows.Err(); err != nil {
+		return 0, classify(err)
 	}
-	l.rows, _ = l.batch.Query() // an error comes out of rows.Err
-	if !l.rows.Next() {
-		if err := l.rows.Err(); err != nil {
-			return fail(err)
-		}
-		return fail(errors.New("the listing's statement returned no row"))
-	}
-	if err := l.rows.Scan(&l.total, &l.first); err != nil {
-		return fail(err)
-	}
-	if !timer.Stop() {
-		return fail(errors.New("the first row came as the timeout passed"))
-	}
-	return l, nil
-}
-
-// messages yields the window's messages as they are read, then closes
-// the listing, whether it was ranged to the end or broken off.
-func (l *listing) messages(yield func(message.Message, error) bool) {
-	defer l.close()
-	if l.first == nil || l.rows == nil {
-		return
-	}
-	text := l.first
-	l.first = nil // ranging again yields nothing, as the rows are gone
-	for {
-		l.unread--
-		if !yield(message.Message{Text: string(text)}, nil) {
-			return
-		}
-		if !l.rows.Next() {
-			break
-		}
-		if err := l.rows.Scan(nil, &text); err != nil {
-			yield(message.Message{}, fmt.Errorf("reading the messages: %w", classify(err)))
-			return
-		}
-	}
-	l.done = true
-	if err := errors.Join(l.rows.Err(), l.closeErr()); err != nil {
-		yield(message.Message{}, fmt.Errorf("reading the messages: %w", classify(err)))
-	}
-}
-
-// close releases the connection and the slot; it may be called more than
-// once.
-func (l *listing) close() { _ = l.closeErr() }
-
-// closeErr is close, with the error of the statement's end, if any. A
-// listing left with many rows unread cancels its statement first; the
-// rows already sent are then read and dropped. A connection left in a
-// transaction or broken is not reused: the pool closes it.
-func (l *listing) closeErr() error {
-	var err error
-	l.once.Do(func() {
-		l.first = nil
-		if l.batch != nil {
-			if !l.done && l.unread > cancelAbove {
-				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-				_ = l.conn.Conn().PgConn().CancelRequest(ctx) // at worst, the rest is read
-				cancel()
-			}
-			if l.rows != nil {
-				l.rows.Close()
-			}
-			err = l.batch.Close()
-			if !l.done {
-				err = nil // a statement cut short may well end in an error
-			}
-		}
-		if l.cancel != nil {
-			l.cancel()
-		}
-		if l.conn != nil {
-			l.conn.Release()
-		}
-		<-l.slots
-	})
-	return err
+	return total, nil
 }

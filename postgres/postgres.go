@@ -83,9 +83,12 @@
 //     now and then.
 //   - Get is one statement that reads the bounds, the page and the row
 //     from one snapshot, so an out-of-range answer carries the length the
-//     collection had in that snapshot. List reads the bounds and its
-//     window in one statement, hence one snapshot (listing.go), and Usage
-//     reads the bounds row.
+//     collection had in that snapshot. List reads the bounds and the
+//     first chunk of its window in one statement, and each later chunk in
+//     its own, going on across appends by key and across removals by a
+//     log of them, so that it yields the window as of its first chunk less
+//     what was removed before it was read (listing.go); Usage reads the
+//     bounds row.
 //
 // # Limits
 //
@@ -145,14 +148,15 @@
 // and dropped by the pool, which dials new ones when they are needed, so
 // the store recovers by itself when the server is back. DB.Close fails
 // the Appends still queued (they are not appended) and waits for the
-// batch in flight, and for every listing to be closed.
+// batch in flight, and for the chunks of listings being read.
 //
-// A listing's statement may outlast Options.Timeout while an HTTP client
-// reads it slowly, so the timeout bounds only its start: taking one of
-// max(1, MaxConns/2) listing slots (so that slow readers leave
-// connections to everything else), acquiring a connection, and receiving
-// the first row. A List that gets no slot in time fails with an outage
-// that says the listings are busy. listing.go explains how.
+// A listing is read in chunks of at most 1,000 messages and 256 KiB, each
+// one short statement bounded by Options.Timeout, and holds no connection
+// between them: an HTTP client that reads it slowly holds memory for one
+// chunk, not a connection. At most max(1, MaxConns/2) chunks are read at
+// once, so that listings leave connections to everything else; a chunk
+// that gets no slot in time fails with an outage that says the listings
+// are busy. listing.go explains how.
 //
 // # Schema
 //

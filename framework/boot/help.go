@@ -40,7 +40,7 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"server.compression.min-response-size":       "only responses at least this long are compressed (B, KB, MB; at most 1MB)",
 		"server.compression.excluded-user-agents":    "regular expressions, each matching a whole User-Agent, whose clients get no compression",
 		"server.servlet.session.timeout":             "an HTTP session idle this long ends (Redis's expiry with the Redis store)",
-		"server.servlet.session.max-sessions":        "sessions held at most; past it the least recently used one ends (in memory; with Redis, those this process follows)",
+		"server.servlet.session.max-sessions":        "sessions held at most; past it one ends: the least recently used whose cookie never came back, else the least recently used (in memory; with Redis, those this process follows)",
 		"server.servlet.session.cookie.name":         "the session cookie's name (JSESSIONID, say); only a cookie of this name resumes a session",
 		"server.servlet.session.cookie.path":         "the paths the browser sends the session cookie back to",
 		"server.servlet.session.cookie.domain":       "the domain the browser sends the session cookie back to (unset: only the host that set it)",

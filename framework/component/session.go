@@ -36,6 +36,19 @@ type SessionStore interface {
 	OnEnd(f func(id string))
 }
 
+// SessionFollower is a SessionStore that can say whether it still holds
+// (or follows) session id, without marking it used: Touch marks a session
+// as one whose client sent its cookie back, which a bounded store keeps
+// longer than one its client never returned to (see memstore). The
+// container asks Follows, not Touch, whether a session it has just
+// created is still live, so that only a client's return counts.
+type SessionFollower interface {
+	SessionStore
+	// Follows reports whether session id is live as far as this process
+	// knows: the store has not reported its end.
+	Follows(id string) bool
+}
+
 // sessions holds the session-scoped instances of each session this
 // process has served, by session id, and releases a session's instances
 // when the store reports its end. The store decides which sessions are
@@ -87,7 +100,7 @@ func (s *sessions) resume(ctx context.Context, id string) (*session, error) {
 		s.end(id)
 		return nil, nil
 	}
-	return s.open(ctx, id, ends)
+	return s.open(ctx, id, ends, false)
 }
 
 // create starts a new session and returns its id and its (empty) store of
@@ -98,7 +111,7 @@ func (s *sessions) create(ctx context.Context) (string, *session, error) {
 	if err != nil {
 		return "", nil, storeError(err)
 	}
-	sc, err := s.open(ctx, id, ends)
+	sc, err := s.open(ctx, id, ends, true)
 	if err == nil && sc == nil {
 		err = fmt.Errorf("the session store ended session %s as soon as it created it", id)
 	}
@@ -107,15 +120,16 @@ func (s *sessions) create(ctx context.Context) (string, *session, error) {
 
 // open returns the instances of session id, which the store has just said
 // is live, making them on the session's first use in this process; ends is
-// the count of ended sessions from before the store was asked. It returns
-// nil if the session has ended since.
+// the count of ended sessions from before the store was asked, and
+// created says that the session was created by this request rather than
+// sent back by its client. It returns nil if the session has ended since.
 //
 // The store may end the session before its instances are in the map (its
 // sweeper, or another request's Create making room), and its report then
 // finds nothing to release. So when an end was reported in between, open
 // asks the store again once the map holds the instances: an end after
 // that releases them.
-func (s *sessions) open(ctx context.Context, id string, ends uint64) (*session, error) {
+func (s *sessions) open(ctx context.Context, id string, ends uint64, created bool) (*session, error) {
 	s.mu.Lock()
 	sc := s.scopes[id]
 	if sc != nil {
@@ -129,7 +143,13 @@ func (s *sessions) open(ctx context.Context, id string, ends uint64) (*session, 
 	if !raced {
 		return sc, nil
 	}
-	live, err := s.store.Touch(ctx, id)
+	var live bool
+	var err error
+	if f, ok := s.store.(SessionFollower); ok && created {
+		live = f.Follows(id) // its client has not returned yet
+	} else {
+		live, err = s.store.Touch(ctx, id)
+	}
 	switch {
 	case err != nil:
 		// Not ended here: another request of the session may already be

@@ -438,7 +438,11 @@ func TestSessionInvalidate(t *testing.T) {
 	}
 }
 
-func TestSessionMaxSessionsEvictsLeastRecentlyUsed(t *testing.T) {
+// TestSessionMaxSessionsEvictsUnconfirmedFirst: past max-sessions the
+// session that ends is the least recently used of those whose client
+// never sent the cookie back, and a returning client's only when there is
+// none.
+func TestSessionMaxSessionsEvictsUnconfirmedFirst(t *testing.T) {
 	f := newSessionFixture(t, fixtureOptions{store: memstore.Options{MaxSessions: 2}})
 	a, b, c := f.client(t), f.client(t), f.client(t)
 	cartOf := func(client *http.Client) *cart {
@@ -447,15 +451,15 @@ func TestSessionMaxSessionsEvictsLeastRecentlyUsed(t *testing.T) {
 	}
 	aCart := cartOf(a)
 	bCart := cartOf(b)
-	if cartOf(a) != aCart { // a is now the most recently used
+	if cartOf(a) != aCart { // a returned: confirmed, and the most recently used
 		t.Fatal("a lost its session")
 	}
-	cartOf(c) // a third session: b is the least recently used
+	cCart := cartOf(c) // a third session: b never returned, so b ends
 	if !bCart.closed() {
-		t.Errorf("the least recently used session (b) was not released")
+		t.Errorf("the session whose client never returned (b) was not released")
 	}
 	if aCart.closed() {
-		t.Errorf("a's session was released, though b was used less recently")
+		t.Errorf("a's session was released, though its client returned")
 	}
 	if got := f.sessions.Len(); got != 2 {
 		t.Errorf("%d live sessions; want at most 2", got)
@@ -463,8 +467,8 @@ func TestSessionMaxSessionsEvictsLeastRecentlyUsed(t *testing.T) {
 	if again := cartOf(b); again == bCart {
 		t.Errorf("b got its evicted cart back")
 	}
-	if !aCart.closed() { // now a, used before c, is the least recent
-		t.Errorf("a's session was not evicted by b's new one")
+	if !cCart.closed() || aCart.closed() { // c never returned either: it ends, not a
+		t.Errorf("b's new session released c's: %t, a's: %t; want c's only", cCart.closed(), aCart.closed())
 	}
 }
 

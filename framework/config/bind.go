@@ -29,7 +29,10 @@ func (e *SettingError) Error() string {
 func (e *SettingError) Shown() (value, origin, reason string) {
 	value, origin, reason = Sanitize(e.Value.Key, e.Value.Raw), e.Value.Origin, e.Reason
 	masked := value != e.Value.Raw
-	for _, secret := range e.Value.secrets {
+	// A reason may quote the value (a driver's "cannot parse ..."): the
+	// passwords in it go wherever they appear.
+	secrets := slices.Concat(e.Value.secrets, Passwords(e.Value.Raw), Passwords(e.Value.Resolved))
+	for _, secret := range secrets {
 		if secret == "" {
 			continue
 		}

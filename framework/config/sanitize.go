@@ -41,54 +41,49 @@ func Sensitive(key string) bool {
 }
 
 // Sanitize returns value as it may be shown for key: Mask for a
-// sensitive key, and otherwise the value with the password of a URL's
-// user-info masked (postgres://app:******@db/shop), so that a
-// connection URL can be shown without what unlocks it.
+// sensitive key, and otherwise the value with every password it holds
+// masked (see MaskPasswords), so that a connection URL or DSN can be
+// shown without what unlocks it.
 func Sanitize(key, value string) string {
 	if Sensitive(key) {
 		return Mask
 	}
-	return sanitizeURL(value)
+	return MaskPasswords(value)
 }
 
-// sanitizeURL masks the password in value when value is a URL that has
-// one: in its user-info, and in a query parameter whose name is
-// Sensitive (postgres://db/shop?password=..., as pgx and JDBC drivers
-// take it). It splits by hand rather than with url.Parse, which refuses
-// values that drivers take (a password with an unescaped '/' or '#') and
-// would then let the password through. Everything up to the last '@' is
-// taken as the user-info: where a '@' appears later, in the path or the
-// query, more is masked than needed, never less.
-func sanitizeURL(value string) string {
-	scheme, rest, ok := strings.Cut(value, "://")
-	if !ok || scheme == "" || strings.ContainsAny(scheme, "/?#@ ") {
-		return value
+// MaskPasswords returns s with every password it may hold replaced by
+// Mask, whatever key it is the value of: the password of a URL's
+// user-info (postgres://app:******@db/shop), the value of a query
+// parameter whose name is Sensitive (?password=******, ?sslpassword=,
+// ;password= as JDBC drivers take it) and the value of a Sensitive
+// keyword of a libpq key/value DSN (host=db password='******'). Log
+// lines and reports pass connection strings through it.
+//
+// A value that does not parse as a URL is where a password leaks most
+// easily (postgres//app:pw@db, a typo, is printed back in the report that
+// refuses it), so nothing here parses: see passwordSpans.
+func MaskPasswords(s string) string {
+	spans := passwordSpans(s)
+	if len(spans) == 0 {
+		return s
 	}
-	if at := strings.LastIndex(rest, "@"); at >= 0 {
-		if user, _, hasPassword := strings.Cut(rest[:at], ":"); hasPassword {
-			rest = user + ":" + Mask + rest[at:]
-		}
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(s[last:sp.start])
+		b.WriteString(Mask)
+		last = sp.end
 	}
-	return scheme + "://" + sanitizeQuery(rest)
+	b.WriteString(s[last:])
+	return b.String()
 }
 
-// sanitizeQuery masks the values of the query parameters of rest (a URL
-// after its scheme) whose names are Sensitive.
-func sanitizeQuery(rest string) string {
-	base, query, ok := strings.Cut(rest, "?")
-	if !ok {
-		return rest
-	}
-	query, fragment, hasFragment := strings.Cut(query, "#")
-	params := strings.Split(query, "&")
-	for i, p := range params {
-		if name, _, hasValue := strings.Cut(p, "="); hasValue && Sensitive(name) {
-			params[i] = name + "=" + Mask
-		}
-	}
-	out := base + "?" + strings.Join(params, "&")
-	if hasFragment {
-		out += "#" + fragment
+// Passwords returns the passwords that MaskPasswords masks in s, so that
+// a report can also mask them where an error message quotes them.
+func Passwords(s string) []string {
+	var out []string
+	for _, sp := range passwordSpans(s) {
+		out = append(out, s[sp.start:sp.end])
 	}
 	return out
 }

@@ -8,7 +8,6 @@
 package memstore
 
 import (
-	"container/list"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/framework/internal/recency"
 )
 
 var _ component.SessionStore = (*Store)(nil)
@@ -26,17 +26,18 @@ var _ component.SessionStore = (*Store)(nil)
 var errClosed = errors.New("memstore: the session store is closed")
 
 // Store is a component.SessionStore held in memory. A session ends when
-// it has been idle for longer than the idle timeout, when it is the least
-// recently used one and a new session needs its room, or when it is
-// deleted; each end is reported to the OnEnd functions.
+// it has been idle for longer than the idle timeout, when a new session
+// needs its room, or when it is deleted; each end is reported to the
+// OnEnd functions.
 //
-// Store are kept in a list ordered by last use, most recent first,
-// beside a map by id: a use moves its session to the front, eviction takes
-// the back, and expiry walks from the back and stops at the first session
-// still within its timeout, so each costs constant time per session. Idle
-// sessions are ended by a sweeper goroutine, started by the first Create
-// and stopped by Close, and by Touch when it finds one before the sweeper
-// does.
+// The room a new session needs is taken from the least recently used
+// session whose cookie has never come back (Touch has never found it), and
+// from one whose cookie has only when there is no such session: a flood of
+// requests that never send the cookie back ends its own sessions, not
+// those of returning users (see the recency package, which orders them,
+// each operation in constant time). Idle sessions are ended by a sweeper
+// goroutine, started by the first Create and stopped by Close, and by
+// Touch when it finds one before the sweeper does.
 type Store struct {
 	idle   time.Duration
 	max    int
@@ -45,19 +46,12 @@ type Store struct {
 
 	evicted atomic.Uint64 // sessions ended to make room, for the metrics
 
-	mu      sync.Mutex
-	live    map[string]*session
-	recency list.List // of *session, most recently used first
-	onEnd   []func(id string)
-	closed  bool
-	stop    chan struct{} // closed by Close; nil until the sweeper starts
-	done    chan struct{} // closed when the sweeper has stopped
-}
-
-type session struct {
-	id       string
-	lastUsed time.Time
-	elem     *list.Element // in Store.recency
+	mu     sync.Mutex
+	live   recency.List
+	onEnd  []func(id string)
+	closed bool
+	stop   chan struct{} // closed by Close; nil until the sweeper starts
+	done   chan struct{} // closed when the sweeper has stopped
 }
 
 // Options configure Store.
@@ -66,7 +60,8 @@ type Options struct {
 	// minutes, Spring Boot's default.
 	IdleTimeout time.Duration
 	// MaxSessions bounds how many sessions are held at once; past it the
-	// least recently used one ends. Zero means 100,000, so that clients
+	// least recently used one ends, one whose cookie never came back
+	// first. Zero means 100,000, so that clients
 	// that never send the cookie back cannot exhaust memory.
 	MaxSessions int
 	// Now is the clock; nil means time.Now.
@@ -80,7 +75,7 @@ type Options struct {
 // New returns an empty session store. Its sweeper starts with the
 // first session; Close stops it.
 func New(o Options) *Store {
-	s := &Store{idle: o.IdleTimeout, max: o.MaxSessions, now: o.Now, logger: o.Logger, live: map[string]*session{}}
+	s := &Store{idle: o.IdleTimeout, max: o.MaxSessions, now: o.Now, logger: o.Logger}
 	if s.logger == nil {
 		s.logger = slog.Default()
 	}
@@ -96,8 +91,9 @@ func New(o Options) *Store {
 	return s
 }
 
-// Create starts a new session, ending the least recently used one first
-// when the store is full.
+// Create starts a new session, ending another first when the store is
+// full: the least recently used one whose cookie never came back, or
+// when there is none the least recently used of all.
 func (s *Store) Create(context.Context) (string, error) {
 	now := s.now()
 	s.mu.Lock()
@@ -110,27 +106,26 @@ func (s *Store) Create(context.Context) (string, error) {
 	}
 	var ended []string
 	firstEviction := false
-	if len(s.live) >= s.max {
-		oldest := s.recency.Back().Value.(*session)
-		s.remove(oldest)
-		ended = append(ended, oldest.id)
+	if s.live.Len() >= s.max {
+		victim := s.live.Victim()
+		s.live.Remove(victim)
+		ended = append(ended, victim.ID)
 		firstEviction = s.evicted.Add(1) == 1
 	}
-	ss := &session{id: rand.Text(), lastUsed: now}
-	ss.elem = s.recency.PushFront(ss)
-	s.live[ss.id] = ss
+	id := rand.Text()
+	s.live.Add(id, now)
 	s.unlockAndTell(ended...)
 	if firstEviction {
-		s.logger.Warn("the session store is full: the least recently used session was ended to make room for a new one; "+
+		s.logger.Warn("the session store is full: a session was ended to make room for a new one (the least recently used whose cookie never came back, if any); "+
 			"raise server.servlet.session.max-sessions if real users are being logged out (evictions are counted in http_sessions_evicted_total)",
 			"max_sessions", s.max)
 	}
-	return ss.id, nil
+	return id, nil
 }
 
-// Touch reports whether id is a live session and marks it used now. A
-// session idle past its timeout ends here, if the sweeper has not yet
-// ended it.
+// Touch reports whether id is a live session and marks it used now, and
+// confirmed: its client has sent its cookie back. A session idle past its
+// timeout ends here, if the sweeper has not yet ended it.
 func (s *Store) Touch(_ context.Context, id string) (bool, error) {
 	now := s.now()
 	s.mu.Lock()
@@ -138,20 +133,27 @@ func (s *Store) Touch(_ context.Context, id string) (bool, error) {
 		s.mu.Unlock()
 		return false, errClosed
 	}
-	ss := s.live[id]
+	ss := s.live.Get(id)
 	switch {
 	case ss == nil:
 		s.mu.Unlock()
 		return false, nil
-	case now.Sub(ss.lastUsed) > s.idle:
-		s.remove(ss)
+	case now.Sub(ss.Used) > s.idle:
+		s.live.Remove(ss)
 		s.unlockAndTell(id)
 		return false, nil
 	}
-	ss.lastUsed = now
-	s.recency.MoveToFront(ss.elem)
+	s.live.Use(ss, now, true)
 	s.mu.Unlock()
 	return true, nil
+}
+
+// Follows reports whether id is a live session, without marking it used
+// or confirmed (see component.SessionFollower).
+func (s *Store) Follows(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.live.Get(id) != nil
 }
 
 // Delete ends the session id now; an unknown id is not an error.
@@ -161,12 +163,12 @@ func (s *Store) Delete(_ context.Context, id string) error {
 		s.mu.Unlock()
 		return errClosed
 	}
-	ss := s.live[id]
+	ss := s.live.Get(id)
 	if ss == nil {
 		s.mu.Unlock()
 		return nil
 	}
-	s.remove(ss)
+	s.live.Remove(ss)
 	s.unlockAndTell(id)
 	return nil
 }
@@ -190,15 +192,9 @@ func (s *Store) Expire() {
 		s.mu.Unlock()
 		return
 	}
-	// The least recently used are at the back: stop at the first still live.
-	for e := s.recency.Back(); e != nil; {
-		ss := e.Value.(*session)
-		if now.Sub(ss.lastUsed) <= s.idle {
-			break
-		}
-		e = e.Prev()
-		s.remove(ss)
-		ended = append(ended, ss.id)
+	for ss := range s.live.UsedBefore(now.Add(-s.idle)) {
+		s.live.Remove(ss)
+		ended = append(ended, ss.ID)
 	}
 	s.unlockAndTell(ended...)
 }
@@ -213,7 +209,7 @@ func (s *Store) Max() int { return s.max }
 func (s *Store) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.live)
+	return s.live.Len()
 }
 
 // Close stops the sweeper; the store answers nothing after it but an
@@ -250,12 +246,6 @@ func (s *Store) sweep(interval time.Duration) {
 			}
 		}
 	}(s.stop, s.done)
-}
-
-// remove forgets a live session; the caller holds s.mu.
-func (s *Store) remove(ss *session) {
-	delete(s.live, ss.id)
-	s.recency.Remove(ss.elem)
 }
 
 // unlockAndTell releases s.mu, then tells the OnEnd functions the ids of

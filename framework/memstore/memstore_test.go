@@ -2,7 +2,9 @@ package memstore_test
 
 import (
 	"github.com/springport/greeter/framework/component/sessiontest"
+	"log/slog"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -118,29 +120,57 @@ func TestSessionsTouchEndsExpired(t *testing.T) {
 	}
 }
 
-func TestSessionsEvictLeastRecentlyUsed(t *testing.T) {
-	s, clock, ended := newSessions(t, memstore.Options{MaxSessions: 2})
+// TestSessionsEvictUnconfirmedFirst: past MaxSessions the least
+// recently used session whose cookie never came back (never touched)
+// ends, however recently it was created; a touched one only when no
+// untouched one is left, the least recently used first.
+func TestSessionsEvictUnconfirmedFirst(t *testing.T) {
+	s, clock, ended := newSessions(t, memstore.Options{MaxSessions: 3})
 	a := sessiontest.Create(t, s)
 	clock.Advance(time.Minute)
 	b := sessiontest.Create(t, s)
+	sessiontest.Touch(t, s, a)
+	sessiontest.Touch(t, s, b) // a and b are confirmed, b the more recently used
 	clock.Advance(time.Minute)
-	sessiontest.Touch(t, s, a) // a is now the most recently used
 	c := sessiontest.Create(t, s)
+	for range 5 { // a flood that never returns: each ends the previous one
+		clock.Advance(time.Minute)
+		sessiontest.Create(t, s)
+	}
+	if got := ended.take(); len(got) != 5 || got[0] != c {
+		t.Errorf("the flood ended %q; want c %q, then each of its own sessions", got, c)
+	}
+	if !sessiontest.Touch(t, s, a) || !sessiontest.Touch(t, s, b) {
+		t.Fatal("a confirmed session was evicted while unconfirmed ones were left")
+	}
+	if got := s.Len(); got != 3 {
+		t.Errorf("%d live sessions; want 3", got)
+	}
+	// Only confirmed sessions left: the least recently used of them ends.
+	d := sessiontest.Create(t, s)
+	ended.take()
+	sessiontest.Touch(t, s, d)
+	clock.Advance(time.Minute)
+	sessiontest.Touch(t, s, a) // b is now the least recently used
+	sessiontest.Create(t, s)
 	if got := ended.take(); !slices.Equal(got, []string{b}) {
-		t.Errorf("a third session ended %q; want the least recently used, b %q", got, b)
+		t.Errorf("with every session confirmed, a new one ended %q; want the least recently used, b %q", got, b)
 	}
-	if got := s.Len(); got != 2 {
-		t.Errorf("%d live sessions; want at most 2", got)
+}
+
+// TestFollowsDoesNotConfirm: Follows reports a live session without
+// confirming it, so that it stays the first to make room.
+func TestFollowsDoesNotConfirm(t *testing.T) {
+	s, _, ended := newSessions(t, memstore.Options{MaxSessions: 2})
+	a := sessiontest.Create(t, s)
+	b := sessiontest.Create(t, s)
+	sessiontest.Touch(t, s, a)
+	if !s.Follows(b) || s.Follows("unknown") {
+		t.Errorf("Follows(b) %t, Follows(unknown) %t; want true, false", s.Follows(b), s.Follows("unknown"))
 	}
-	if sessiontest.Touch(t, s, b) {
-		t.Errorf("b's evicted session is live")
-	}
-	sessiontest.Create(t, s) // now a, used before c, is the least recent
-	if got := ended.take(); !slices.Equal(got, []string{a}) {
-		t.Errorf("a fourth session ended %q; want a %q", got, a)
-	}
-	if !sessiontest.Touch(t, s, c) {
-		t.Errorf("c was evicted, though a was used less recently")
+	sessiontest.Create(t, s)
+	if got := ended.take(); !slices.Equal(got, []string{b}) {
+		t.Errorf("ended %q; want b %q, which Follows did not confirm", got, b)
 	}
 }
 
@@ -214,5 +244,31 @@ func TestSessionsClose(t *testing.T) {
 	}
 	if err := s.Delete(t.Context(), id); err == nil {
 		t.Errorf("Delete after Close succeeded; want an error")
+	}
+}
+
+// BenchmarkCreateWhenFull creates sessions in a full store, each ending
+// another to make room: the path a flood of cookieless requests takes.
+// Its cost per session must not grow with the number held.
+//
+//	go test -run '^$' -bench CreateWhenFull -benchmem ./framework/memstore
+func BenchmarkCreateWhenFull(b *testing.B) {
+	for _, held := range []int{1_000, 100_000} {
+		b.Run(strconv.Itoa(held), func(b *testing.B) {
+			s := memstore.New(memstore.Options{MaxSessions: held, Logger: slog.New(slog.DiscardHandler)})
+			defer s.Close()
+			for i := range held {
+				id, _ := s.Create(b.Context())
+				if i%2 == 0 {
+					s.Touch(b.Context(), id) // half of them returning users
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.Create(b.Context()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

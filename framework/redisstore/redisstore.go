@@ -39,6 +39,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/outage"
 )
 
@@ -155,11 +156,14 @@ func newClient(opts Options, connect, timeout time.Duration) (_ redis.UniversalC
 		Password: opts.Password, DB: opts.Database}
 	where = base.Addr
 	if opts.URL != "" {
-		u, err := parseQuietly(opts.URL)
-		if err != nil {
+		if _, err := parseQuietly(opts.URL); err != nil {
 			return nil, "", fmt.Errorf("redis: the URL is invalid (not shown, as it may hold a password): %w", err)
 		}
-		where = u.Redacted()
+		// Masked by the same rules as the settings reports, so that a
+		// password in the query (which go-redis refuses, quoting the
+		// option) is masked as well as the user-info's.
+		where = config.MaskPasswords(opts.URL)
+		var err error
 		if base, err = redis.ParseURL(opts.URL); err != nil {
 			return nil, "", fmt.Errorf("redis: URL %s: %w", where, err)
 		}

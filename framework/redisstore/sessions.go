@@ -2,7 +2,6 @@ package redisstore
 
 import (
 	"cmp"
-	"container/list"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -16,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/framework/internal/recency"
 )
 
 var _ component.SharedSessionStore = (*Store)(nil)
@@ -34,8 +34,7 @@ type Store struct {
 	now func() time.Time // by which sessions are followed here; Redis keeps its own time
 
 	mu       sync.Mutex
-	followed map[string]*followed
-	recency  list.List // of *followed, most recently touched first
+	followed recency.List
 	onEnd    []func(id string)
 	closed   bool
 	evicted  atomic.Uint64 // sessions no longer followed past max
@@ -59,7 +58,6 @@ func newStore(client redis.UniversalClient, opts Options, timeout time.Duration,
 		sweepEvery:  positiveOr(opts.SweepInterval, min(idle, time.Minute)),
 		logger:      cmp.Or(opts.Logger, slog.Default()),
 		now:         now,
-		followed:    map[string]*followed{},
 		sweeperDone: make(chan struct{}),
 	}
 }
@@ -146,7 +144,7 @@ func (s *Store) Create(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", failure(err)
 	}
-	s.follow(id)
+	s.follow(id, false)
 	return id, nil
 }
 
@@ -163,7 +161,7 @@ func (s *Store) Touch(ctx context.Context, id string) (bool, error) {
 		return false, failure(err)
 	}
 	if live {
-		s.follow(id)
+		s.follow(id, true)
 	} else {
 		s.unfollow(id)
 	}

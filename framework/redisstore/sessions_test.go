@@ -254,6 +254,28 @@ func TestFollowingIsBounded(t *testing.T) {
 	}
 }
 
+// TestFollowingKeepsReturningSessions: past MaxSessions, this process
+// forgets the sessions whose cookie never came back (never touched) before
+// any that did, however recently created: a flood of cookieless requests
+// does not release a returning user's instances.
+func TestFollowingKeepsReturningSessions(t *testing.T) {
+	s := open(t, redisstore.Options{IdleTimeout: time.Hour, MaxSessions: 2})
+	ended := watch(s)
+	returning := sessiontest.Create(t, s)
+	sessiontest.Touch(t, s, returning)
+	var flood []string
+	for range 5 {
+		flood = append(flood, sessiontest.Create(t, s))
+	}
+	if got := ended.take(); !slices.Equal(got, flood[:4]) {
+		t.Errorf("the flood reported %q ended; want its own sessions but the last, %q", got, flood[:4])
+	}
+	if !s.Follows(returning) || !s.Follows(flood[4]) || s.Follows(flood[0]) {
+		t.Errorf("follows the returning session: %t, the newest: %t, the oldest of the flood: %t; want true, true, false",
+			s.Follows(returning), s.Follows(flood[4]), s.Follows(flood[0]))
+	}
+}
+
 func TestDeleteReportsSessionsCreatedElsewhere(t *testing.T) {
 	url, prefix := enginetest.Redis(t)
 	opts := redisstore.Options{URL: url, Namespace: prefix, IdleTimeout: time.Hour}

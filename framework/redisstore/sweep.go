@@ -4,8 +4,8 @@ package redisstore
 // by itself and tells no one, yet the container holds each session's
 // instances in this process until the store reports the end. So the store
 // follows every session that this process created or found live in Touch,
-// with the time it last did, in a list ordered by that time, most recent
-// first, beside a map by id.
+// with the time it last did, ordered by that time (see the recency
+// package).
 //
 // The sweeper walks the list from the back, taking the sessions idle here
 // for longer than the idle timeout, and asks Redis which of them still
@@ -17,44 +17,47 @@ package redisstore
 //
 // Touch reports the end of a followed session that it finds gone, and
 // Delete that of the session it deletes. The list is bounded: past
-// MaxSessions, the least recently touched session is reported ended and
-// forgotten, which releases only this process's instances of it; its next
-// request finds it live in Redis and restores them.
+// MaxSessions, a session is reported ended and forgotten, which releases
+// only this process's instances of it; its next request finds it live in
+// Redis and restores them. The one forgotten is the least recently
+// touched of those whose cookie has never come back (Touch never found
+// them), and of the others only when there are none: a flood of requests
+// without the cookie makes this process forget its own sessions, not its
+// returning users'.
 
 import (
-	"container/list"
 	"context"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 )
 
-// followed is a session this process follows.
+// followed is a session this process follows, as the sweeper copies it.
 type followed struct {
 	id      string
 	touched time.Time // by this process
-	elem    *list.Element
 }
 
-// follow marks session id as touched now, following it if it was not,
-// and forgets the least recently touched session if that makes too many.
-func (s *Store) follow(id string) {
+// follow marks session id as touched now (and confirmed, when its cookie
+// came back: returned), following it if it was not, and forgets a session
+// if that makes too many.
+func (s *Store) follow(id string, returned bool) {
 	now := s.now()
 	s.mu.Lock()
-	if f := s.followed[id]; f != nil {
-		f.touched = now
-		s.recency.MoveToFront(f.elem)
+	if f := s.followed.Get(id); f != nil {
+		s.followed.Use(f, now, returned)
 		s.mu.Unlock()
 		return
 	}
-	f := &followed{id: id, touched: now}
-	f.elem = s.recency.PushFront(f)
-	s.followed[id] = f
+	f := s.followed.Add(id, now)
+	if returned {
+		s.followed.Use(f, now, true)
+	}
 	var dropped []string
-	for len(s.followed) > s.max {
-		oldest := s.recency.Back().Value.(*followed)
-		s.remove(oldest)
-		dropped = append(dropped, oldest.id)
+	for s.followed.Len() > s.max {
+		victim := s.followed.Victim()
+		s.followed.Remove(victim)
+		dropped = append(dropped, victim.ID)
 		s.evicted.Add(1)
 	}
 	s.mu.Unlock()
@@ -65,9 +68,9 @@ func (s *Store) follow(id string) {
 // end if it was followed. It reports whether it was.
 func (s *Store) unfollow(id string) bool {
 	s.mu.Lock()
-	f := s.followed[id]
+	f := s.followed.Get(id)
 	if f != nil {
-		s.remove(f)
+		s.followed.Remove(f)
 	}
 	s.mu.Unlock()
 	if f == nil {
@@ -77,10 +80,13 @@ func (s *Store) unfollow(id string) bool {
 	return true
 }
 
-// remove forgets a followed session; the caller holds s.mu.
-func (s *Store) remove(f *followed) {
-	delete(s.followed, f.id)
-	s.recency.Remove(f.elem)
+// Follows reports whether this process follows session id: it has not
+// reported its end. It asks Redis nothing and marks nothing used (see
+// component.SessionFollower).
+func (s *Store) Follows(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.followed.Get(id) != nil
 }
 
 // Len returns how many sessions this process follows: those it created or
@@ -91,7 +97,7 @@ func (s *Store) remove(f *followed) {
 func (s *Store) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.followed)
+	return s.followed.Len()
 }
 
 // Max returns how many sessions this process follows at most (MaxSessions).
@@ -138,15 +144,14 @@ func (s *Store) Sweep(ctx context.Context) error {
 		var ended []string
 		s.mu.Lock()
 		for i, d := range due {
-			f := s.followed[d.id]
+			f := s.followed.Get(d.id)
 			switch {
-			case f == nil || !f.touched.Equal(d.touched):
+			case f == nil || !f.Used.Equal(d.touched):
 				// Ended or touched while Redis was asked.
 			case exists[i]:
-				f.touched = now
-				s.recency.MoveToFront(f.elem)
+				s.followed.Use(f, now, false)
 			default:
-				s.remove(f)
+				s.followed.Remove(f)
 				ended = append(ended, d.id)
 			}
 		}
@@ -159,19 +164,19 @@ func (s *Store) Sweep(ctx context.Context) error {
 }
 
 // due returns up to sweepBatch followed sessions idle here for longer
-// than the idle timeout at now, least recently touched first, as copies:
+// than the idle timeout at now, least recently touched first (within each
+// tier), as copies:
 // Redis is asked about them without the lock held. Each is then touched
 // now or removed, so a sweep takes each session at most once.
 func (s *Store) due(now time.Time) []followed {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var due []followed
-	for e := s.recency.Back(); e != nil && len(due) < sweepBatch; e = e.Prev() {
-		f := e.Value.(*followed)
-		if now.Sub(f.touched) <= s.idle {
+	for f := range s.followed.UsedBefore(now.Add(-s.idle)) {
+		if len(due) == sweepBatch {
 			break
 		}
-		due = append(due, followed{id: f.id, touched: f.touched})
+		due = append(due, followed{id: f.ID, touched: f.Used})
 	}
 	return due
 }

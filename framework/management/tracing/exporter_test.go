@@ -348,7 +348,7 @@ func TestEndpointCredentials(t *testing.T) {
 	if got := accepted[0].header.Get("Authorization"); got != want {
 		t.Errorf("Authorization %q, want %q", got, want)
 	}
-	if !strings.Contains(log.String(), "spans could not be exported") || !strings.Contains(log.String(), "user:xxxxx@") ||
+	if !strings.Contains(log.String(), "spans could not be exported") || !strings.Contains(log.String(), "user:******@") ||
 		strings.Contains(log.String(), "hunter2") {
 		t.Errorf("the log of the failed export:\n%s\nwant it naming the collector without the password", log.String())
 	}

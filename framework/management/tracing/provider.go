@@ -3,8 +3,8 @@ package tracing
 import (
 	"context"
 	"errors"
+	"github.com/springport/greeter/framework/config"
 	"log/slog"
-	"net/url"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -133,13 +133,9 @@ var spanLimits = sdktrace.SpanLimits{
 	AttributePerLinkCountLimit:  sdktrace.DefaultAttributePerLinkCountLimit,
 }
 
-// redacted is endpoint with the password it may hold masked.
-func redacted(endpoint string) string {
-	if u, err := url.Parse(endpoint); err == nil {
-		return u.Redacted()
-	}
-	return endpoint
-}
+// redacted is endpoint with the passwords it may hold masked, in its
+// user-info or its query, parsed or not.
+func redacted(endpoint string) string { return config.MaskPasswords(endpoint) }
 
 // Recording reports whether spans are recorded and exported.
 func (t *Tracing) Recording() bool { return t.provider != nil }
