@@ -73,6 +73,8 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"management.endpoint.shutdown.access":        "unrestricted lets POST /actuator/shutdown (when exposed) stop the service; none, read-only",
 		"management.httpexchanges.recording.enabled": "keep the last 100 requests for /actuator/httpexchanges",
 		"app.session.store-type":                     "memory or redis: where HTTP sessions live",
+		"app.session.timeout":                        "Spring Session's name for the session timeout (spring.session.timeout): wins over server.servlet.session.timeout when set",
+		failOnUnknownKey:                             "true: a setting under server., management., app., logging., spring. or the service's own root that nothing reads stops start-up; false: it is warned about",
 		"app.data.redis.url":                         "the Redis of the redis session store, as redis://[user:password@]host:port/db (rediss:// for TLS), with go-redis's URL options (?dial_timeout=...); wins over host, port, username, password and database",
 		"app.data.redis.host":                        "Redis's host, when no URL is set",
 		"app.data.redis.port":                        "Redis's port, when no URL is set",

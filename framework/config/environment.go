@@ -52,17 +52,25 @@ func (s *source) set(key, value, origin string) {
 // lookup finds key in the source. For the environment, the entry found is
 // the first of the key's relaxed names that is set.
 func (s *source) lookup(key string) (Entry, bool) {
+	// An app. key is found under its spring. twin too (twins.go).
 	if s.lookupEnv == nil {
-		if e, ok := s.entries[key]; ok {
-			return e, true
+		for _, k := range namesOf(key) {
+			if e, ok := s.entries[k]; ok {
+				return e, true
+			}
+			if e, ok := s.indexedList(k); ok {
+				return e, true
+			}
 		}
-		return s.indexedList(key)
+		return Entry{}, false
 	}
 	// A variable set to the empty string is set, as in Spring: it
 	// overrides the files with an empty value.
-	for _, name := range EnvNames(key) {
-		if v, ok := s.lookupEnv(name); ok {
-			return Entry{Key: name, Value: v, Origin: "environment variable " + name}, true
+	for _, k := range namesOf(key) {
+		for _, name := range EnvNames(k) {
+			if v, ok := s.lookupEnv(name); ok {
+				return Entry{Key: name, Value: v, Origin: "environment variable " + name}, true
+			}
 		}
 	}
 	return Entry{}, false

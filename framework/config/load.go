@@ -209,8 +209,8 @@ func (l *loader) fileSources(f settingsFile, bound, profileFile bool, depth int)
 		src.profileBound = bound || d.conditional
 		src.profileFile = profileFile
 		out = append(out, src)
-		if ent, ok := src.entries[keyImport]; ok {
-			v := Value{Key: keyImport, Raw: ent.Value, Resolved: l.initial.Resolve(ent.Value), Source: src.name, Origin: ent.Origin}
+		if ent, ok := src.lookup(keyImport); ok {
+			v := Value{Key: ent.Key, Raw: ent.Value, Resolved: l.initial.Resolve(ent.Value), Source: src.name, Origin: ent.Origin}
 			out = append(out, l.importList(v, f, src.profileBound, depth+1)...)
 		}
 	}

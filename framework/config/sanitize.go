@@ -13,7 +13,8 @@ var sensitiveSuffixes = []string{"password", "secret", "key", "token"}
 // Sensitive reports whether key holds a secret: its name ends in
 // password, secret, key or token, or mentions credentials, in any case
 // and in either spelling (app.datasource.password, APP_DATASOURCE_PASSWORD),
-// or it is app.application.json (APP_APPLICATION_JSON), a JSON document of
+// or it is app.application.json (APP_APPLICATION_JSON, or their spring.
+// twins), a JSON document of
 // settings that may hold any of these. The HTTP headers a service is told
 // to send are secrets too, whatever their names: a key that ends in
 // headers, or one of a map of headers
@@ -23,7 +24,7 @@ var sensitiveSuffixes = []string{"password", "secret", "key", "token"}
 // (Authorization, an API key) under any name.
 func Sensitive(key string) bool {
 	k := strings.ToLower(key)
-	if k == keyApplicationJSON || k == "app_application_json" {
+	if asApp(k) == keyApplicationJSON || k == "app_application_json" || k == "spring_application_json" {
 		// A whole settings document, which may hold secrets under keys of
 		// its own; those keys are masked by these rules once it is read.
 		return true
@@ -72,25 +73,33 @@ func sanitizeURL(value string) string {
 	return scheme + "://" + sanitizeQuery(rest)
 }
 
-// sanitizeQuery masks the values of the query parameters of rest (a URL
-// after its scheme) whose names are Sensitive.
+// sanitizeQuery masks the values of the parameters of rest (a URL after
+// its scheme) whose names are Sensitive: those of the query, after '?'
+// and between '&', and those that JDBC drivers take between ';'
+// (jdbc:sqlserver://db;user=app;password=...). What comes before the
+// first of these separators, the host and the path, is left as it is.
 func sanitizeQuery(rest string) string {
-	base, query, ok := strings.Cut(rest, "?")
-	if !ok {
-		return rest
-	}
-	query, fragment, hasFragment := strings.Cut(query, "#")
-	params := strings.Split(query, "&")
-	for i, p := range params {
-		if name, _, hasValue := strings.Cut(p, "="); hasValue && Sensitive(name) {
-			params[i] = name + "=" + Mask
+	rest, fragment, hasFragment := strings.Cut(rest, "#")
+	var b strings.Builder
+	start := 0
+	for i := 0; i <= len(rest); i++ {
+		if i < len(rest) && rest[i] != '?' && rest[i] != '&' && rest[i] != ';' {
+			continue
 		}
+		param := rest[start:i]
+		if name, _, hasValue := strings.Cut(param, "="); start > 0 && hasValue && Sensitive(name) {
+			param = name + "=" + Mask
+		}
+		b.WriteString(param)
+		if i < len(rest) {
+			b.WriteByte(rest[i])
+		}
+		start = i + 1
 	}
-	out := base + "?" + strings.Join(params, "&")
 	if hasFragment {
-		out += "#" + fragment
+		b.WriteString("#" + fragment)
 	}
-	return out
+	return b.String()
 }
 
 // OriginWithoutValue returns origin without the value it may quote: a
