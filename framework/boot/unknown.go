@@ -402,7 +402,7 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 // spring. keys read as app. keys.
 func (r keyReport) log(logger *slog.Logger) {
 	if len(r.twins) > 0 {
-		logger.Info("spring. keys read as their app. twins", "keys", strings.Join(r.twins, ","))
+		logger.Info("spring. keys read as their app. twins", "keys", strings.Join(slices.Sorted(slices.Values(r.twins)), ","))
 	}
 	for _, u := range r.unknown {
 		attrs := []any{"key", u.key, "origin", u.origin}

@@ -173,6 +173,9 @@ func (e *Environment) Lookup(key string) (Value, bool, error) {
 		secrets = append(secrets, ent.Value, resolved)
 	}
 	v := Value{Key: key, Raw: ent.Value, Resolved: resolved, Source: src.name, Origin: ent.Origin, secrets: secrets}
+	if src.lookupEnv == nil && ent.Key != key && asApp(ent.Key) == key {
+		v.Key = ent.Key // set as its spring. twin: reported as written
+	}
 	if err != nil {
 		return v, true, &SettingError{Value: v, Reason: err.Error()}
 	}
