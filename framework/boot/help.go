@@ -217,6 +217,7 @@ func printHelp[S any](w io.Writer, svc Service[S]) error {
 	fmt.Fprintln(w, "")
 	fmt.Fprintln(w, "Each setting may also come from an environment variable (server.port: SERVER_PORT) or")
 	fmt.Fprintln(w, "from application.properties in ./ or ./config/. --version prints the version.")
+	fmt.Fprintln(w, "Spring's spring.X keys are read as app.X (spring.profiles.active: app.profiles.active).")
 	fmt.Fprintln(w, "Durations: 30s, 5m, 1m30s, 250ms, 1d, PT30S, or a bare number of milliseconds. Sizes: 512KB,")
 	fmt.Fprintln(w, "10MB (1KB = 1024 bytes), or bytes. Choices and units in any case: ALWAYS, 10mb.")
 	for _, own := range []bool{true, false} {
