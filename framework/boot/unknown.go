@@ -94,10 +94,11 @@ func (u unknownKey) String() string {
 
 // keyReport is what start-up says about the keys the sources set.
 type keyReport struct {
-	unknown []unknownKey   // at most maxUnknownLines
-	more    int            // unknown keys past those
-	ignored map[string]int // Spring's families that mean nothing here, as written (spring.jpa.*), by count
-	twins   []string       // spring. keys read as their app. twins, as written
+	unknown   []unknownKey   // at most maxUnknownLines
+	ignored   map[string]int // Spring's families that mean nothing here, as written (spring.jpa.*), by count
+	twins     []string       // spring. keys read as their app. twins, as written; at most maxUnknownLines
+	more      int            // unknown keys past those listed
+	twinsMore int            // spring. keys read past those listed
 }
 
 // keyIndex is what is known of the keys the service reads.
@@ -119,7 +120,7 @@ func checkKeys(env *config.Environment, read, own, variables []string) keyReport
 	var unknown []unknownKey
 	for _, k := range env.SetKeys() {
 		if strings.HasPrefix(k.Key, "spring.") && idx.isRead(k.Key) {
-			r.twins = append(r.twins, k.Key)
+			r.twin(k.Key)
 		}
 		if idx.isRead(k.Key) || !hasAnyPrefix(k.Key, idx.prefixes) {
 			continue
@@ -138,7 +139,7 @@ func checkKeys(env *config.Environment, read, own, variables []string) keyReport
 		switch {
 		case idx.variables[name]:
 			if strings.HasPrefix(name, "SPRING_") {
-				r.twins = append(r.twins, name)
+				r.twin(name)
 			}
 		case idx.ignoresVariable(name):
 		default:
@@ -159,6 +160,16 @@ func checkKeys(env *config.Environment, read, own, variables []string) keyReport
 	}
 	r.unknown = unknown
 	return r
+}
+
+// twin notes a spring. key (or variable) read as its app. twin: a
+// family's members may be many, so past maxUnknownLines they are counted.
+func (r *keyReport) twin(key string) {
+	if len(r.twins) < maxUnknownLines {
+		r.twins = append(r.twins, key)
+	} else {
+		r.twinsMore++
+	}
 }
 
 func newKeyIndex(env *config.Environment, read, own []string) *keyIndex {
@@ -402,7 +413,11 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 // spring. keys read as app. keys.
 func (r keyReport) log(logger *slog.Logger) {
 	if len(r.twins) > 0 {
-		logger.Info("spring. keys read as their app. twins", "keys", strings.Join(slices.Sorted(slices.Values(r.twins)), ","))
+		attrs := []any{"keys", strings.Join(slices.Sorted(slices.Values(r.twins)), ",")}
+		if r.twinsMore > 0 {
+			attrs = append(attrs, "more", r.twinsMore)
+		}
+		logger.Info("spring. keys read as their app. twins", attrs...)
 	}
 	for _, u := range r.unknown {
 		attrs := []any{"key", u.key, "origin", u.origin}

@@ -31,6 +31,7 @@ func TestUnknownKeysWarned(t *testing.T) {
 		"server.prot=9000",
 		"spring.jpa.show-sql=true",
 		"spring.jpa.open-in-view=false",
+		"app.jpa.hibernate.ddl-auto=none",
 		"server.tomcat.threads.max=10",
 		"logging.level.com.example=DEBUG",
 		"management.metrics.tags.region=eu",
@@ -52,8 +53,8 @@ func TestUnknownKeysWarned(t *testing.T) {
 	out := s.Stdout.String()
 	want := []string{
 		`key=server.prot origin="file [application.properties] line 1" hint="did you mean server.port?"`,
-		`key=spring.redis.host origin="file [application.properties] line 7" hint="Spring Boot 2's name, not read; Spring Boot 3 names it spring.data.redis.host"`,
-		`key=tester.greetng origin="file [application.properties] line 8" hint="did you mean tester.greeting?"`,
+		`key=spring.redis.host origin="file [application.properties] line 8" hint="Spring Boot 2's name, not read; Spring Boot 3 names it spring.data.redis.host"`,
+		`key=tester.greetng origin="file [application.properties] line 9" hint="did you mean tester.greeting?"`,
 		`key=spring.foo.bar origin="command-line argument --spring.foo.bar"`,
 		`key=SERVER_PROT origin="environment variable SERVER_PROT" hint="did you mean SERVER_PORT (server.port)?"`,
 	}
@@ -66,7 +67,7 @@ func TestUnknownKeysWarned(t *testing.T) {
 			t.Errorf("%d lines with %s, want 1:\n%s", n, w, strings.Join(got, "\n"))
 		}
 	}
-	summary := `msg="Spring Boot settings that mean nothing here, ignored" families="server.tomcat.* (1), spring.jpa.* (3)"`
+	summary := `msg="Spring Boot settings that mean nothing here, ignored" families="app.jpa.* (1), server.tomcat.* (1), spring.jpa.* (3)"`
 	if n := strings.Count(out, "mean nothing here"); n != 1 || !strings.Contains(out, summary) {
 		t.Errorf("want one line %s; got:\n%s", summary, out)
 	}
