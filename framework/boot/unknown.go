@@ -19,7 +19,7 @@ package boot
 // Values are never shown: an unknown key may hold a secret.
 //
 // The environment is searched only where it is unlikely to hold what is
-// not meant for the service (see unknownVariables).
+// not meant for the service (see ignoresVariable and takesVariable).
 
 import (
 	"context"

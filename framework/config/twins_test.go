@@ -62,6 +62,28 @@ func TestSpringOnProfile(t *testing.T) {
 	}
 }
 
+// TestSpringConfigKeys: spring.config.import in a file and
+// spring.config.additional-location on the command line find files as
+// their app. twins do.
+func TestSpringConfigKeys(t *testing.T) {
+	dir := t.TempDir()
+	writeTwinFile(t, dir, "application.properties", "spring.config.import=extra.properties\n")
+	writeTwinFile(t, dir, "extra.properties", "app.imported=yes\n")
+	if err := os.Mkdir(filepath.Join(dir, "more"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeTwinFile(t, dir, "more/application.properties", "app.located=yes\n")
+	env, err := Load(Options{Dir: dir, Args: []string{"--spring.config.additional-location=more/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"app.imported", "app.located"} {
+		if v, ok, err := env.Lookup(key); !ok || err != nil || v.Resolved != "yes" {
+			t.Errorf("%s = %q (%v, %v), want yes", key, v.Resolved, ok, err)
+		}
+	}
+}
+
 func writeTwinFile(t *testing.T, dir, name, text string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
