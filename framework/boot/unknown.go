@@ -103,12 +103,12 @@ type keyReport struct {
 
 // keyIndex is what is known of the keys the service reads.
 type keyIndex struct {
-	read      map[string]bool // keys bound or read by the loader or a placeholder
-	variables map[string]bool // the environment variables that set them
-	parents   []string        // the variable prefixes of their parents (APP_DATASOURCE_), of two words or more
-	families  []string        // readFamilies and the loader's, with their spring. twins
-	prefixes  []string        // the roots checked, each with its dot
-	keys      []string        // the keys, for suggestions
+	read      map[string]bool   // keys bound or read by the loader or a placeholder
+	variables map[string]string // the environment variables that set them, to the key each sets
+	parents   []string          // the variable prefixes of their parents (APP_DATASOURCE_), of two words or more
+	families  []string          // readFamilies and the loader's, with their spring. twins
+	prefixes  []string          // the roots checked, each with its dot
+	keys      []string          // the keys, for suggestions
 }
 
 // checkKeys sorts the keys env sets, and the environment variables
@@ -136,8 +136,9 @@ func checkKeys(env *config.Environment, read, own, variables []string) keyReport
 		unknown = append(unknown, u)
 	}
 	for _, name := range slices.Sorted(slices.Values(variables)) {
+		_, read := idx.variables[name]
 		switch {
-		case idx.variables[name]:
+		case read:
 			if strings.HasPrefix(name, "SPRING_") {
 				r.twin(name)
 			}
@@ -147,7 +148,10 @@ func checkKeys(env *config.Environment, read, own, variables []string) keyReport
 				r.ignored[family]++
 				continue
 			}
-			hint := idx.variableHint(name)
+			var hint string
+			if len(unknown) < maxUnknownLines {
+				hint = idx.variableHint(name)
+			}
 			if hint == "" && !idx.takesVariable(name) {
 				continue
 			}
@@ -173,7 +177,7 @@ func (r *keyReport) twin(key string) {
 }
 
 func newKeyIndex(env *config.Environment, read, own []string) *keyIndex {
-	idx := &keyIndex{read: map[string]bool{}, variables: map[string]bool{}}
+	idx := &keyIndex{read: map[string]bool{}, variables: map[string]string{}}
 	for _, p := range frameworkPrefixes {
 		idx.prefixes = append(idx.prefixes, p+".")
 	}
@@ -204,7 +208,7 @@ func newKeyIndex(env *config.Environment, read, own []string) *keyIndex {
 		idx.read[k] = true
 		idx.keys = append(idx.keys, k)
 		for _, name := range variableNames(k) {
-			idx.variables[name] = true
+			idx.variables[name] = k
 		}
 		if i := strings.LastIndex(k, "."); strings.Contains(k[:max(i, 0)], ".") {
 			for _, p := range variableNames(k[:i]) {
@@ -341,17 +345,11 @@ func (idx *keyIndex) variableHint(name string) string {
 	if rest, ok := strings.CutPrefix(name, "APP_REDIS_"); ok {
 		return "Spring Boot 2's name, not read; Spring Boot 3 names it APP_DATA_REDIS_" + rest
 	}
-	names := map[string]string{} // variable → key
-	for _, k := range idx.keys {
-		for _, v := range variableNames(k) {
-			names[v] = k
-		}
-	}
-	near, ok := nearest(name, slices.Collect(maps.Keys(names)))
+	near, ok := nearest(name, slices.Collect(maps.Keys(idx.variables)))
 	if !ok {
 		return ""
 	}
-	return "did you mean " + near + " (" + names[near] + ")?"
+	return "did you mean " + near + " (" + idx.variables[near] + ")?"
 }
 
 // nearest returns the candidate closest to key by edit distance, when it
