@@ -117,7 +117,6 @@ type keyIndex struct {
 func checkKeys(env *config.Environment, read, own, variables []string) keyReport {
 	idx := newKeyIndex(env, read, own)
 	r := keyReport{ignored: map[string]int{}}
-	var unknown []unknownKey
 	for _, k := range env.SetKeys() {
 		if strings.HasPrefix(k.Key, "spring.") && idx.isRead(k.Key) {
 			r.twin(k.Key)
@@ -129,11 +128,7 @@ func checkKeys(env *config.Environment, read, own, variables []string) keyReport
 			r.ignored[family]++
 			continue
 		}
-		u := unknownKey{key: k.Key, origin: k.Origin}
-		if len(unknown) < maxUnknownLines {
-			u.hint = idx.keyHint(k.Key)
-		}
-		unknown = append(unknown, u)
+		r.add(unknownKey{key: k.Key, origin: k.Origin}, idx.keyHint)
 	}
 	for _, name := range slices.Sorted(slices.Values(variables)) {
 		_, read := idx.variables[name]
@@ -148,22 +143,24 @@ func checkKeys(env *config.Environment, read, own, variables []string) keyReport
 				r.ignored[family]++
 				continue
 			}
-			var hint string
-			if len(unknown) < maxUnknownLines {
-				hint = idx.variableHint(name)
+			if idx.takesVariable(name) || idx.variableHint(name) != "" {
+				r.add(unknownKey{key: name, origin: "environment variable " + name}, idx.variableHint)
 			}
-			if hint == "" && !idx.takesVariable(name) {
-				continue
-			}
-			unknown = append(unknown, unknownKey{key: name, origin: "environment variable " + name, hint: hint})
 		}
 	}
-	if len(unknown) > maxUnknownLines {
-		r.more = len(unknown) - maxUnknownLines
-		unknown = unknown[:maxUnknownLines]
-	}
-	r.unknown = unknown
 	return r
+}
+
+// add notes an unknown key, with the hint that hint gives it, or past
+// maxUnknownLines counts it: however many a source holds, the report
+// stays small.
+func (r *keyReport) add(u unknownKey, hint func(string) string) {
+	if len(r.unknown) >= maxUnknownLines {
+		r.more++
+		return
+	}
+	u.hint = hint(u.key)
+	r.unknown = append(r.unknown, u)
 }
 
 // twin notes a spring. key (or variable) read as its app. twin: a

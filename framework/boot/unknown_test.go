@@ -4,9 +4,12 @@ package boot_test
 // them.
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 // warnings returns the lines of out about settings that nothing reads.
@@ -175,5 +178,23 @@ func TestSpringTwinPrecedence(t *testing.T) {
 	// spring.endpoints.* has no app. twin read: it is unknown.
 	if !strings.Contains(s.Stdout.String(), `key=spring.endpoints.web.base-path`) {
 		t.Errorf("spring.endpoints.web.base-path is not warned about:\n%s", s.Stdout)
+	}
+}
+
+// TestUnknownKeysBounded: however many keys nothing reads, start-up
+// writes 100 lines about them, and one that counts the rest.
+func TestUnknownKeysBounded(t *testing.T) {
+	t.Parallel()
+	var args []string
+	for i := range 150 {
+		args = append(args, fmt.Sprintf("--server.unknown-%03d=x", i))
+	}
+	s := start(t, args, nil)
+	out := s.Stdout.String()
+	if n := len(warnings(out)); n != 100 {
+		t.Errorf("%d lines about unknown keys, want 100", n)
+	}
+	if !strings.Contains(out, `msg="more settings not read by anything, ignored and not listed" count=50`) {
+		t.Errorf("no line counts the other 50:\n%s", boottest.Tail(out, 5))
 	}
 }
