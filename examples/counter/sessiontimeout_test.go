@@ -14,13 +14,14 @@ import (
 
 // TestSpringSessionTimeout: Spring Session's spring.session.timeout (here
 // SPRING_SESSION_TIMEOUT) wins over server.servlet.session.timeout, as in
-// Spring: the session saved in Redis expires after it.
+// Spring: the session saved in Redis expires after it. Redis and the
+// sessions' namespace are named by Spring's variables too.
 func TestSpringSessionTimeout(t *testing.T) {
 	t.Parallel()
 	redisURL, prefix := enginetest.Redis(t)
-	s := boottest.Start(t, service, []string{"--app.session.store-type=redis", "--app.data.redis.url=" + redisURL,
-		"--app.session.redis.namespace=" + strings.TrimSuffix(prefix, ":"), "--server.servlet.session.timeout=1h"},
-		map[string]string{"SPRING_SESSION_TIMEOUT": "90s"})
+	s := boottest.Start(t, service, []string{"--app.session.store-type=redis", "--server.servlet.session.timeout=1h"},
+		map[string]string{"SPRING_SESSION_TIMEOUT": "90s", "SPRING_DATA_REDIS_URL": redisURL,
+			"SPRING_SESSION_REDIS_NAMESPACE": strings.TrimSuffix(prefix, ":")})
 	newClient(t, s.URL).expect("POST", "/counters/apples", `{"by":1}`, 200, `"value":1`)
 
 	opts, err := redis.ParseURL(redisURL)
