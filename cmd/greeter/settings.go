@@ -20,6 +20,9 @@ type settings struct {
 	numberScope component.Scope // the number component's lifecycle
 	messages    messageSettings
 	postgres    postgres.Options // used when its URL is set
+	// postgresKey is the setting that named the database:
+	// app.datasource.url, or app.r2dbc.url when only that is set.
+	postgresKey string
 }
 
 // exampleSettings are the spec's example of profile-specific settings.
@@ -46,7 +49,10 @@ var settingsHelp = map[string]string{
 	"app.messages.max-total-size":              "bytes of message text held at most (B, KB, MB, GB); a POST or PUT past it is refused with 507",
 	"app.data.web.pageable.default-page-size":  "the size of a page of GET /api/messages?page=N without &size=",
 	"app.data.web.pageable.max-page-size":      "a larger &size= is cut to this",
-	"app.datasource.url":                       "a postgres:// URL: keep the messages in PostgreSQL (empty: in memory)",
+	"app.datasource.url":                       "a PostgreSQL URL, postgres://host:port/db or JDBC's jdbc:postgresql://host:port/db?user=...: keep the messages in PostgreSQL (empty: in memory)",
+	"app.r2dbc.url":                            "an R2DBC URL, r2dbc:postgresql://host:port/db, read when app.datasource.url is unset",
+	"app.r2dbc.username":                       "overrides app.r2dbc.url's user",
+	"app.r2dbc.password":                       "overrides app.r2dbc.url's password (never shown)",
 	"app.datasource.username":                  "overrides the URL's user",
 	"app.datasource.password":                  "overrides the URL's password (never shown)",
 	"app.datasource.hikari.maximum-pool-size":  "connections in the pool",
@@ -58,7 +64,7 @@ var settingsHelp = map[string]string{
 
 // bindSettings reads greeter's settings through b.
 func bindSettings(b *config.Binder) settings {
-	return settings{
+	s := settings{
 		greeting: config.Bind(b, "app.greeting", "Hello World!", config.String),
 		example: exampleSettings{
 			propA: config.Bind(b, "app.example.prop-a", "", config.String),
@@ -67,7 +73,28 @@ func bindSettings(b *config.Binder) settings {
 		numberScope: config.Bind(b, "app.number.scope", component.Prototype, numberScope),
 		messages:    bindMessageSettings(b),
 		postgres:    bindPostgresSettings(b),
+		postgresKey: dataSourceURL,
 	}
+	if s.postgres.URL == "" {
+		s.postgres.URL, s.postgres.Username, s.postgres.Password, s.postgresKey = bindR2DBC(b)
+	}
+	return s
+}
+
+// The settings that name the database.
+const (
+	dataSourceURL = "app.datasource.url"
+	r2dbcURL      = "app.r2dbc.url"
+)
+
+// bindR2DBC reads Spring's R2DBC settings, which a reactive Spring
+// application names its database with: when app.datasource.url is unset,
+// app.r2dbc.url names it, with app.r2dbc.username and .password.
+func bindR2DBC(b *config.Binder) (url, username, password, key string) {
+	return config.Bind(b, r2dbcURL, "", postgres.R2DBCURL),
+		config.Bind(b, "app.r2dbc.username", "", config.String),
+		config.Bind(b, "app.r2dbc.password", "", config.String),
+		r2dbcURL
 }
 
 // bindMessageSettings reads the bounds of the collection and its pages.
@@ -93,7 +120,7 @@ func bindMessageSettings(b *config.Binder) messageSettings {
 // them: an outage should be a prompt 503, not a hung client.
 func bindPostgresSettings(b *config.Binder) postgres.Options {
 	return postgres.Options{
-		URL:             config.Bind(b, "app.datasource.url", "", config.URL("postgres", "postgresql")),
+		URL:             config.Bind(b, dataSourceURL, "", postgres.DataSourceURL),
 		Username:        config.Bind(b, "app.datasource.username", "", config.String),
 		Password:        config.Bind(b, "app.datasource.password", "", config.String),
 		MaxConns:        int32(config.Bind(b, "app.datasource.hikari.maximum-pool-size", 10, config.IntIn(1, 10_000))),

@@ -15,7 +15,7 @@ import (
 const postgresLogger = "postgres"
 
 // openMessages opens the message store: in memory, the embedded default,
-// unless app.datasource.url names a PostgreSQL database, which health
+// unless app.datasource.url (or app.r2dbc.url) names a PostgreSQL database, which health
 // then reports. A database that cannot be reached, or whose schema this
 // binary does not know, stops start-up with the setting that named it.
 func openMessages(ctx context.Context, app *boot.App, s settings) (message.Store, error) {
@@ -26,7 +26,7 @@ func openMessages(ctx context.Context, app *boot.App, s settings) (message.Store
 	opts.Logger, opts.Limits = app.Logger(postgresLogger), s.messages.limits
 	db, err := postgres.Open(ctx, opts)
 	if err != nil {
-		return nil, app.EngineError("PostgreSQL database", "app.datasource.url", opts.URL, err)
+		return nil, app.EngineError("PostgreSQL database", s.postgresKey, opts.URL, err)
 	}
 	app.OnClose(func() error { db.Close(); return nil })
 	app.Health(actuator.Indicator{Name: "db", Check: func(ctx context.Context) (map[string]any, error) {

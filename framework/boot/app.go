@@ -195,11 +195,17 @@ func (a *App) mustBeStarting(method string) {
 func build[S any](ctx context.Context, svc Service[S], env *config.Environment, logs io.Writer) (_ *App, err error) {
 	b := config.NewBinder(env)
 	s := bindSettings(b, env, svc.loggerNames())
+	framework := len(b.Keys())
 	var own S
 	if svc.Bind != nil {
 		own = svc.Bind(b)
 	}
-	if err := b.Err(); err != nil {
+	keys := checkKeys(env, b.Keys(), b.Keys()[framework:], variableNamesOf(ctx))
+	var unknown error
+	if s.failOnUnknown {
+		unknown = keys.refusal()
+	}
+	if err := errors.Join(b.Err(), unknown); err != nil {
 		return nil, err
 	}
 	a := &App{name: svc.Name, env: env, settings: s, shutdownRequested: make(chan struct{})}
@@ -214,6 +220,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	for _, w := range env.Warnings() {
 		a.logger.Warn(w)
 	}
+	keys.log(a.logger)
 
 	// Metrics first, so that the session store and the service can
 	// report gauges. With management.metrics.enabled=false requests are

@@ -127,7 +127,8 @@ type Service[S any] struct {
 // same service through Run (boottest does), with arguments and an
 // environment of their own.
 func Main[S any](svc Service[S]) {
-	if err := Run(context.Background(), svc, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr); err != nil {
+	ctx := WithVariableNames(context.Background(), processVariableNames(os.Environ()))
+	if err := Run(ctx, svc, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr); err != nil {
 		os.Exit(1) // Run has reported it
 	}
 }

@@ -74,6 +74,8 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"management.endpoint.shutdown.access":        "unrestricted lets POST /actuator/shutdown (when exposed) stop the service; none, read-only",
 		"management.httpexchanges.recording.enabled": "keep the last 100 requests for /actuator/httpexchanges",
 		"app.session.store-type":                     "memory or redis: where HTTP sessions live",
+		"app.session.timeout":                        "Spring Session's name for the session timeout (spring.session.timeout): wins over server.servlet.session.timeout when set",
+		failOnUnknownKey:                             "true: a setting under server., management., app., logging., spring. or the service's own root that nothing reads stops start-up; false: it is warned about",
 		"app.data.redis.url":                         "the Redis of the redis session store, as redis://[user:password@]host:port/db (rediss:// for TLS), with go-redis's URL options (?dial_timeout=...); wins over host, port, username, password and database",
 		"app.data.redis.host":                        "Redis's host, when no URL is set",
 		"app.data.redis.port":                        "Redis's port, when no URL is set",
@@ -223,6 +225,7 @@ func printHelp[S any](w io.Writer, svc Service[S]) error {
 	fmt.Fprintln(w, "")
 	fmt.Fprintln(w, "Each setting may also come from an environment variable (server.port: SERVER_PORT) or")
 	fmt.Fprintln(w, "from application.properties in ./ or ./config/. --version prints the version.")
+	fmt.Fprintln(w, "Spring's spring.X keys are read as app.X (spring.profiles.active: app.profiles.active).")
 	fmt.Fprintln(w, "Durations: 30s, 5m, 1m30s, 250ms, 1d, PT30S, or a bare number of milliseconds. Sizes: 512KB,")
 	fmt.Fprintln(w, "10MB (1KB = 1024 bytes), or bytes. Choices and units in any case: ALWAYS, 10mb.")
 	for _, own := range []bool{true, false} {

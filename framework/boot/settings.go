@@ -26,6 +26,9 @@ type settings struct {
 	openapiUI  bool      // serve Swagger UI at /swagger-ui.html
 	logFormat  string    // "text" or "json"
 	logLevels  logLevels // logging.level.root and logging.level.<name>
+	// failOnUnknown refuses to start with a key that nothing reads
+	// (unknown.go), rather than warning.
+	failOnUnknown bool
 }
 
 type serverSettings struct {
@@ -140,6 +143,8 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 		openapiUI: config.Bind(b, "app.openapi.ui.enabled", false, config.Bool),
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
 		logLevels: bindLogLevels(b, loggers),
+
+		failOnUnknown: config.Bind(b, failOnUnknownKey, false, config.Bool),
 	}
 	// As in Spring, the management port listens where the service's does
 	// unless told otherwise; without a port of its own it goes unused.
@@ -155,10 +160,12 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 
 // bindSessionSettings reads the session settings, with Spring Boot's and
 // Spring Session's names (spring. renamed app.); see bindRedisSettings for
-// Redis's.
+// Redis's. As in Spring Session, app.session.timeout (spring.session.timeout)
+// wins over server.servlet.session.timeout when set.
 func bindSessionSettings(b *config.Binder) sessionSettings {
+	servletTimeout := config.Bind(b, "server.servlet.session.timeout", 30*time.Minute, config.DurationAtLeast(time.Second))
 	return sessionSettings{
-		timeout:     config.Bind(b, "server.servlet.session.timeout", 30*time.Minute, config.DurationAtLeast(time.Second)),
+		timeout:     config.Bind(b, "app.session.timeout", servletTimeout, config.DurationAtLeast(time.Second)),
 		maxSessions: config.Bind(b, "server.servlet.session.max-sessions", 100_000, config.IntIn(1, 100_000_000)),
 		storeType:   config.Bind(b, "app.session.store-type", "memory", config.OneOf("memory", "redis")),
 		redis:       bindRedisSettings(b),

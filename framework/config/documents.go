@@ -61,11 +61,13 @@ func parseDocuments(ext, text string, origin func(Property) string) ([]document,
 	for i, props := range parsed {
 		docs[i].props = props
 		for _, p := range props {
-			if isLegacyProfilesKey(p.Key) {
+			if isLegacyProfilesKey(asApp(p.Key)) {
 				return nil, &SettingError{Value: Value{Key: p.Key, Raw: p.Value, Origin: origin(p)},
 					Reason: "it should be replaced with " + keyOnProfile + ": " + keyLegacyProfiles + " is how a document was made to apply only under some profiles before Spring Boot 2.4 (to activate profiles, set " + keyActive + ")"}
 			}
-			if p.Key != keyOnProfile {
+			// spring.config.activate.on-profile too, unless the document
+			// says app.config.activate.on-profile as well, which wins.
+			if asApp(p.Key) != keyOnProfile || p.Key != keyOnProfile && hasKey(props, keyOnProfile) {
 				continue
 			}
 			cond, err := profile.Parse(splitList(p.Value)...)
@@ -108,7 +110,7 @@ func refuseProfileKeys(src *source) []error {
 	for _, k := range src.keys {
 		var reason string
 		switch {
-		case src.profileBound && isProfileKey(k):
+		case src.profileBound && isProfileKey(asApp(k)):
 			reason = "profiles can only be set on the command line, in the environment or in a document that is not profile-specific (not in a profile file, nor after " + keyOnProfile + ")"
 		default:
 			continue
@@ -117,6 +119,16 @@ func refuseProfileKeys(src *source) []error {
 		errs = append(errs, &SettingError{Value: Value{Key: k, Raw: e.Value, Source: src.name, Origin: e.Origin}, Reason: reason})
 	}
 	return errs
+}
+
+// hasKey reports whether props set key.
+func hasKey(props []Property, key string) bool {
+	for _, p := range props {
+		if p.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // isProfileKey reports whether k decides the active profiles.

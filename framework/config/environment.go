@@ -56,17 +56,25 @@ func (s *source) set(key, value, origin string) {
 // lookup finds key in the source. For the environment, the entry found is
 // the first of the key's relaxed names that is set.
 func (s *source) lookup(key string) (Entry, bool) {
+	// An app. key is found under its spring. twin too (twins.go).
 	if s.lookupEnv == nil {
-		if e, ok := s.entries[key]; ok {
-			return e, true
+		for _, k := range namesOf(key) {
+			if e, ok := s.entries[k]; ok {
+				return e, true
+			}
+			if e, ok := s.indexedList(k); ok {
+				return e, true
+			}
 		}
-		return s.indexedList(key)
+		return Entry{}, false
 	}
 	// A variable set to the empty string is set, as in Spring: it
 	// overrides the files with an empty value.
-	for _, name := range EnvNames(key) {
-		if v, ok := s.lookupEnv(name); ok {
-			return Entry{Key: name, Value: v, Origin: "environment variable " + name}, true
+	for _, k := range namesOf(key) {
+		for _, name := range EnvNames(k) {
+			if v, ok := s.lookupEnv(name); ok {
+				return Entry{Key: name, Value: v, Origin: "environment variable " + name}, true
+			}
 		}
 	}
 	return Entry{}, false
@@ -175,6 +183,9 @@ func (e *Environment) Lookup(key string) (Value, bool, error) {
 		secrets = append(secrets, ent.Value, resolved)
 	}
 	v := Value{Key: key, Raw: ent.Value, Resolved: resolved, Source: src.name, Origin: ent.Origin, secrets: secrets}
+	if src.lookupEnv == nil && ent.Key != key && asApp(ent.Key) == key {
+		v.Key = ent.Key // set as its spring. twin: reported as written
+	}
 	if err != nil {
 		return v, true, &SettingError{Value: v, Reason: err.Error()}
 	}

@@ -15,11 +15,15 @@ import (
 // caller knows are looked up.
 
 // KeysWithPrefix returns the keys under prefix that a file or the command
-// line sets, each once, highest precedence first.
+// line sets, each once, highest precedence first. Under an app. prefix, a
+// key set as its spring. twin is returned as the app. key it is read as.
 func (e *Environment) KeysWithPrefix(prefix string) []string {
 	var keys []string
 	for _, src := range e.sources {
 		for _, k := range src.keys {
+			if !strings.HasPrefix(k, prefix) {
+				k = asApp(k)
+			}
 			if strings.HasPrefix(k, prefix) && len(k) > len(prefix) && !slices.Contains(keys, k) {
 				keys = append(keys, k)
 			}

@@ -13,7 +13,8 @@ var sensitiveSuffixes = []string{"password", "secret", "key", "token"}
 // Sensitive reports whether key holds a secret: its name ends in
 // password, secret, key or token, or mentions credentials, in any case
 // and in either spelling (app.datasource.password, APP_DATASOURCE_PASSWORD),
-// or it is app.application.json (APP_APPLICATION_JSON), a JSON document of
+// or it is app.application.json (APP_APPLICATION_JSON, or their spring.
+// twins), a JSON document of
 // settings that may hold any of these. The HTTP headers a service is told
 // to send are secrets too, whatever their names: a key that ends in
 // headers, or one of a map of headers
@@ -23,7 +24,7 @@ var sensitiveSuffixes = []string{"password", "secret", "key", "token"}
 // (Authorization, an API key) under any name.
 func Sensitive(key string) bool {
 	k := strings.ToLower(key)
-	if k == keyApplicationJSON || k == "app_application_json" {
+	if asApp(k) == keyApplicationJSON || k == "app_application_json" || k == "spring_application_json" {
 		// A whole settings document, which may hold secrets under keys of
 		// its own; those keys are masked by these rules once it is read.
 		return true

@@ -30,6 +30,11 @@ func TestSanitize(t *testing.T) {
 		{"app.datasource.url", "postgres://app:hunter2@db/shop?PASSWORD=again", "postgres://app:" + Mask + "@db/shop?PASSWORD=" + Mask},
 		{"app.data.redis.url", "rediss://cache/0?client_secret=s&x=1#frag", "rediss://cache/0?client_secret=" + Mask + "&x=1#frag"},
 		{"app.datasource.url", "postgres://db/shop?sslmode=disable", "postgres://db/shop?sslmode=disable"},
+		{"spring.application.json", `{"db":{"password":"hunter2"}}`, Mask},
+		{"SPRING_APPLICATION_JSON", `{"db":{"password":"hunter2"}}`, Mask},
+		{"app.datasource.url", "jdbc:postgresql://db/shop?user=app&password=hunter2", "jdbc:postgresql://db/shop?user=app&password=" + Mask},
+		{"app.datasource.url", "jdbc:sqlserver://db:1433;databaseName=shop;user=sa;password=hunter2;encrypt=true",
+			"jdbc:sqlserver://db:1433;databaseName=shop;user=sa;password=" + Mask + ";encrypt=true"},
 	}
 	for _, tt := range tests {
 		if got := Sanitize(tt.key, tt.value); got != tt.want {

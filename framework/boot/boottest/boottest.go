@@ -18,11 +18,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -216,6 +218,7 @@ func Launch[S any](t testing.TB, svc boot.Service[S], args []string, env map[str
 	listening := make(chan []boot.Address, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	ctx = boot.WithListening(ctx, func(addrs []boot.Address) { listening <- addrs })
+	ctx = boot.WithVariableNames(ctx, variableNames(env))
 	s := &Instance{Program: newProgram(), cancel: cancel}
 	go func() {
 		s.err = boot.Run(ctx, svc, args, Env(env), s.Stdout, s.Stderr)
@@ -287,6 +290,7 @@ func FailToStart[S any](t testing.TB, svc boot.Service[S], args []string, env ma
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
+	ctx = boot.WithVariableNames(ctx, variableNames(env))
 	var out, errOut Output
 	err = boot.Run(ctx, svc, args, Env(env), &out, &errOut)
 	return errOut.String(), err
@@ -299,6 +303,13 @@ func Env(vars map[string]string) func(string) (string, bool) {
 		v, ok := vars[k]
 		return v, ok
 	}
+}
+
+// variableNames lists the variables of vars, as boot.Main lists the
+// process's (boot.WithVariableNames), so that a variable nothing reads
+// is warned about as it would be in production.
+func variableNames(vars map[string]string) func() []string {
+	return func() []string { return slices.Collect(maps.Keys(vars)) }
 }
 
 // asMain is the variable that makes the test binary run the program.

@@ -1,0 +1,83 @@
+package main
+
+// The database as Spring users name it: JDBC and R2DBC URLs, under
+// spring. keys.
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/springport/greeter/internal/enginetest"
+)
+
+// TestSpringDataSourceURLs: a JDBC URL (in SPRING_DATASOURCE_URL, its user
+// and password as parameters) and an R2DBC URL (spring.r2dbc.url, when no
+// datasource URL is set) name the PostgreSQL database the messages are
+// kept in.
+func TestSpringDataSourceURLs(t *testing.T) {
+	t.Parallel()
+	db, err := url.Parse(enginetest.Postgres(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := db.User.Username()
+	password, _ := db.User.Password()
+	for _, tt := range []struct {
+		name string
+		args []string
+		env  map[string]string
+	}{
+		{"jdbc", nil, map[string]string{"SPRING_DATASOURCE_URL": "jdbc:postgresql://" + db.Host + db.Path +
+			"?user=" + url.QueryEscape(user) + "&password=" + url.QueryEscape(password) + "&ApplicationName=greeter-test"}},
+		{"r2dbc", []string{"--spring.r2dbc.url=r2dbc:postgresql://" + db.Host + db.Path, "--spring.r2dbc.username=" + user,
+			"--spring.r2dbc.password=" + password}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := start(t, append(tt.args, "--management.endpoint.health.show-details=always"), tt.env)
+			r := s.do(t, "GET", "/actuator/health", "")
+			if r.status != 200 || !strings.Contains(r.body, `"db":{"status":"UP","details":{"database":"PostgreSQL"`) {
+				t.Errorf("GET /actuator/health = %d %s, want the PostgreSQL database UP", r.status, r.body)
+			}
+			if r := s.do(t, "POST", "/api/messages", `{"text":"kept"}`, "Content-Type: application/json"); r.status != 201 {
+				t.Errorf("POST /api/messages = %d %s, want 201", r.status, r.body)
+			}
+		})
+	}
+}
+
+// TestOtherDatabasesRefused: a JDBC or R2DBC URL of another database, or
+// with a parameter that has no equivalent, stops start-up; the report
+// names the setting as written, its origin and the databases supported,
+// and never the password.
+func TestOtherDatabasesRefused(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		args []string
+		env  map[string]string
+		want []string
+	}{
+		{[]string{"--spring.datasource.url=jdbc:mysql://app:hunter2@db/shop"}, nil, []string{"Property: spring.datasource.url",
+			"Origin: command-line argument --spring.datasource.url", "Reason: a JDBC URL of mysql; only PostgreSQL is supported: jdbc:postgresql://host:port/database"}},
+		{nil, map[string]string{"SPRING_DATASOURCE_URL": "jdbc:sqlserver://db;user=sa;password=hunter2"}, []string{"Property: app.datasource.url",
+			"Origin: environment variable SPRING_DATASOURCE_URL", "Reason: a JDBC URL of sqlserver; only PostgreSQL is supported"}},
+		{[]string{"--spring.r2dbc.url=r2dbc:h2:mem:///test?password=hunter2"}, nil, []string{"Property: spring.r2dbc.url",
+			"Reason: an R2DBC URL of h2; only PostgreSQL is supported: r2dbc:postgresql://host:port/database"}},
+		{[]string{"--app.datasource.url=jdbc:postgresql://db/shop?password=hunter2&loginTimeout=3"}, nil, []string{"Property: app.datasource.url",
+			"Reason: the JDBC URL's parameter loginTimeout has no equivalent here"}},
+	} {
+		report, err := failToStart(t, append([]string{"--server.port=0"}, tt.args...), tt.env)
+		if err == nil {
+			t.Errorf("%v %v: started", tt.args, tt.env)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(report, w) {
+				t.Errorf("%v %v: the report lacks %q:\n%s", tt.args, tt.env, w, report)
+			}
+		}
+		if strings.Contains(report, "hunter2") {
+			t.Errorf("%v %v: the report shows the password:\n%s", tt.args, tt.env, report)
+		}
+	}
+}
