@@ -359,10 +359,7 @@ func (f settingsFile) join(dir, name string) string {
 }
 
 func (f settingsFile) read() ([]byte, error) {
-	if f.fsys != nil {
-		return fs.ReadFile(f.fsys, f.path)
-	}
-	return os.ReadFile(f.path)
+	return readSettingsFile(f.fsys, f.path)
 }
 
 func (f settingsFile) stat() (fs.FileInfo, error) {
