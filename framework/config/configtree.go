@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -112,7 +113,7 @@ func (t *configTree) folder(path, rel, real string) error {
 
 // file reads the setting in the file at path, whose path in the tree is rel.
 func (t *configTree) file(path, rel, shownPath string) error {
-	data, err := readSettingsFile(nil, path)
+	data, err := readSettingsFile(context.Background(), nil, path)
 	if err != nil {
 		return fmt.Errorf("%s: %w", shownPath, err)
 	}

@@ -1,10 +1,12 @@
 package config
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // Every source of settings is bounded, so that what a file, a variable or
@@ -58,8 +60,12 @@ func nestingError() error {
 
 // readSettingsFile reads the file at path, in fsys or on disk when fsys is
 // nil, and fails without reading further once it holds more than
-// maxSettingsFileBytes.
-func readSettingsFile(fsys fs.FS, path string) ([]byte, error) {
+// maxSettingsFileBytes. A read that waits (a pipe, as bash's <(...) makes)
+// ends when ctx is cancelled.
+func readSettingsFile(ctx context.Context, fsys fs.FS, path string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var f fs.File
 	var err error
 	if fsys != nil {
@@ -71,7 +77,15 @@ func readSettingsFile(fsys fs.FS, path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if d, ok := f.(interface{ SetReadDeadline(time.Time) error }); ok {
+		// Pipes take deadlines; regular files, which never wait, do not.
+		stop := context.AfterFunc(ctx, func() { d.SetReadDeadline(time.Now()) })
+		defer stop()
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxSettingsFileBytes+1))
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, err
 	}
