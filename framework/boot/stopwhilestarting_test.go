@@ -48,7 +48,9 @@ func TestStopWhileLoadingSettings(t *testing.T) {
 	ctx = boot.WithListening(ctx, func([]boot.Address) { listened.Store(true) })
 	var stdout, stderr boottest.Output
 	returned := make(chan error, 1)
-	go func() { returned <- boot.Run(ctx, tester(), []string{"--server.port=0"}, boottest.Env(nil), &stdout, &stderr) }()
+	go func() {
+		returned <- boot.Run(ctx, tester(), []string{"--server.port=0"}, boottest.Env(nil), &stdout, &stderr)
+	}()
 
 	boottest.WaitFor(t, "the service to open the pipe", func() bool { return openCount(fifo) >= 2 })
 	cancel()
