@@ -85,3 +85,31 @@ func openCount(path string) int {
 	}
 	return n
 }
+
+// TestStopWhileServiceStarts cancels Run's context while Service.Start
+// runs: Run must close what was built and return without listening.
+func TestStopWhileServiceStarts(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var listened, closed atomic.Bool
+	ctx = boot.WithListening(ctx, func([]boot.Address) { listened.Store(true) })
+	svc := tester()
+	start := svc.Start
+	svc.Start = func(ctx context.Context, app *boot.App, s testerSettings) error {
+		app.OnClose(func() error { closed.Store(true); return nil })
+		cancel() // as SIGTERM would, while the service starts
+		return start(ctx, app, s)
+	}
+	var stdout, stderr boottest.Output
+	err := boot.Run(ctx, svc, []string{"--server.port=0"}, boottest.Env(nil), &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "stopped while starting") {
+		t.Errorf("Run returned %v, want that it stopped while starting", err)
+	}
+	if listened.Load() || strings.Contains(stdout.String(), "msg=started") {
+		t.Errorf("the service listened after it was told to stop; log:\n%s", stdout.String())
+	}
+	if !closed.Load() {
+		t.Error("what Service.Start opened was not closed")
+	}
+}
