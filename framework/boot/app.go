@@ -308,6 +308,12 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		Loggers:        a.loggers,
 	}
 	if err := actuator.CheckHealthGroups(managementOpts); err != nil {
+		// Reported as a bad setting, with its value and where it was set.
+		var group *actuator.HealthGroupError
+		if errors.As(err, &group) {
+			b.Refuse(group.Key, group.Reason)
+			err = b.Err()
+		}
 		return nil, err
 	}
 	management := actuator.Routes(managementOpts)
