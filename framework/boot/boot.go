@@ -59,6 +59,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -200,10 +201,12 @@ func Run[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 	}()
 	s := a.settings
 	ports := []port{{setting: "server.port", number: s.server.port, handler: a.handler, announce: "started",
-		address: s.server.address, addressSetting: "server.address", tls: s.server.tls, http2: s.server.http2}}
+		address: s.server.address, addressSetting: "server.address", tls: s.server.tls, http2: s.server.http2,
+		value: settingValue(env, "server.port", strconv.Itoa(s.server.port))}}
 	if a.management != nil {
 		ports = append(ports, port{setting: "management.server.port", number: s.management.port, handler: a.management, announce: "management started",
-			address: s.management.address, addressSetting: "management.server.address", tls: s.management.tls, http2: s.server.http2})
+			address: s.management.address, addressSetting: "management.server.address", tls: s.management.tls, http2: s.server.http2,
+			value: settingValue(env, "management.server.port", strconv.Itoa(s.management.port))})
 	}
 	return serve(ctx, stop, ports, s.server, a.probes, a.logger)
 }
