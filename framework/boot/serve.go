@@ -26,7 +26,7 @@ type port struct {
 	number  int
 	// value is the setting as it was set, with its origin, for the
 	// failure report; its key alone when unknown.
-	value config.Value
+	value   config.Value
 	address string // the interface it listens on; "" for all
 	// addressSetting is the setting that chose address, for errors.
 	addressSetting string
