@@ -48,7 +48,7 @@ func (b *settingsBudget) add(key string) error {
 	case b.entries > maxFlattenedEntries:
 		return fmt.Errorf("more than %d settings; is an alias repeated?", maxFlattenedEntries)
 	case b.keyBytes > maxKeyBytes:
-		return fmt.Errorf("its keys are longer than %d MiB together; are maps nested too deeply?", maxKeyBytes>>20)
+		return fmt.Errorf("the keys of its settings are longer than %d MiB together; are maps nested deeply, or aliases repeated?", maxKeyBytes>>20)
 	}
 	return nil
 }
