@@ -83,31 +83,35 @@ func TestHostileSettingsRefused(t *testing.T) {
 	// at once is less.
 	tests := []struct {
 		name         string
+		args         []string
 		files        map[string]string
 		env          map[string]string
 		want         []string
 		maxAllocated uint64
 	}{
 		// 130 KB that made keys of 6 GB: every level repeats its parents.
-		{"nested arrays in APP_APPLICATION_JSON", nil,
+		{"nested arrays in APP_APPLICATION_JSON", nil, nil,
 			map[string]string{"APP_APPLICATION_JSON": `{"a":` + strings.Repeat("[", 65_000) + strings.Repeat("]", 65_000) + "}"},
 			[]string{"app.application.json", "environment variable APP_APPLICATION_JSON", "nest more than 100 levels deep"}, 16 << 20},
-		{"too many settings in APP_APPLICATION_JSON", nil,
+		{"deep objects in --app.application.json",
+			[]string{"--app.application.json=" + strings.Repeat(`{"a":`, 65_000) + "1" + strings.Repeat("}", 65_000)}, nil, nil,
+			[]string{"app.application.json", "command-line argument", "nest more than 100 levels deep"}, 16 << 20},
+		{"too many settings in APP_APPLICATION_JSON", nil, nil,
 			map[string]string{"APP_APPLICATION_JSON": `{"a":[` + strings.Repeat("1,", 600_000) + "1]}"},
 			[]string{"app.application.json", "more than 500000 settings"}, 256 << 20},
-		{"a settings file over 8 MiB", map[string]string{"application.properties": strings.Repeat("some.key=some value\n", 9<<20/20)}, nil,
+		{"a settings file over 8 MiB", nil, map[string]string{"application.properties": strings.Repeat("some.key=some value\n", 9<<20/20)}, nil,
 			[]string{"file [application.properties]", "larger than 8 MiB"}, 48 << 20},
-		{"YAML nested too deeply", map[string]string{"application.yml": "a: " + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "\n"}, nil,
+		{"YAML nested too deeply", nil, map[string]string{"application.yml": "a: " + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "\n"}, nil,
 			[]string{"file [application.yml]", "nest more than 100 levels deep"}, 16 << 20},
 		// 100,000 keys of one family, each ${the next}: every key is read,
 		// and each chain is too deep.
-		{"a chain of placeholders, 100,000 long", map[string]string{"application.properties": chain.String()}, nil,
+		{"a chain of placeholders, 100,000 long", nil, map[string]string{"application.properties": chain.String()}, nil,
 			[]string{"logging.level.k0", "nested more than 32 deep", fmt.Sprintf("and %d more settings", chainLength-100)}, 384 << 20},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			workIn(t, tt.files)
-			r := refuse(t, nil, tt.env)
+			r := refuse(t, tt.args, tt.env)
 			for _, w := range tt.want {
 				if !strings.Contains(r.stderr, w) {
 					t.Errorf("the report does not say %q:\n%.2000s", w, r.stderr)
