@@ -25,7 +25,7 @@ type port struct {
 	setting string // the setting that chose it, for errors
 	number  int
 	// value is the setting as it was set, with its origin, for the
-	// failure report; its key alone when unknown.
+	// failure report; when zero, the report shows number as the default.
 	value   config.Value
 	address string // the interface it listens on; "" for all
 	// addressSetting is the setting that chose address, for errors.
