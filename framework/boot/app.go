@@ -200,6 +200,13 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	if svc.Bind != nil {
 		own = svc.Bind(b)
 	}
+	// Unknown keys are looked for only where they are shown: in the log of
+	// a start-up that goes on, or in the refusal fail-on-unknown makes.
+	// A start-up refused anyway skips the work (a hostile source may hold
+	// 100,000s of keys).
+	if err := b.Err(); err != nil && !s.failOnUnknown {
+		return nil, err
+	}
 	keys := checkKeys(env, b.Keys(), b.Keys()[framework:], variableNamesOf(ctx))
 	var unknown error
 	if s.failOnUnknown {
@@ -315,6 +322,12 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		Loggers:        a.loggers,
 	}
 	if err := actuator.CheckHealthGroups(managementOpts); err != nil {
+		// Reported as a bad setting, with its value and where it was set.
+		var group *actuator.HealthGroupError
+		if errors.As(err, &group) {
+			b.Refuse(group.Key, group.Reason)
+			err = b.Err()
+		}
 		return nil, err
 	}
 	management := actuator.Routes(managementOpts)

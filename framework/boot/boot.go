@@ -59,6 +59,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -167,11 +168,20 @@ func Run[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	env, err = svc.load(args, lookupEnv)
+	env, err = svc.loadContext(ctx, args, lookupEnv)
+	if ctx.Err() != nil {
+		return stoppedWhileStarting(ctx)
+	}
 	if err != nil {
 		return startupError{err}
 	}
 	a, err := build(ctx, svc, env, stdout)
+	if ctx.Err() != nil {
+		if err == nil {
+			a.Close()
+		}
+		return stoppedWhileStarting(ctx)
+	}
 	if err != nil {
 		return startupError{err}
 	}
@@ -192,10 +202,12 @@ func Run[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 	}()
 	s := a.settings
 	ports := []port{{setting: "server.port", number: s.server.port, handler: a.handler, announce: "started",
-		address: s.server.address, addressSetting: "server.address", tls: s.server.tls, http2: s.server.http2}}
+		address: s.server.address, addressSetting: "server.address", tls: s.server.tls, http2: s.server.http2,
+		value: settingValue(env, "server.port", strconv.Itoa(s.server.port))}}
 	if a.management != nil {
 		ports = append(ports, port{setting: "management.server.port", number: s.management.port, handler: a.management, announce: "management started",
-			address: s.management.address, addressSetting: "management.server.address", tls: s.management.tls, http2: s.server.http2})
+			address: s.management.address, addressSetting: "management.server.address", tls: s.management.tls, http2: s.server.http2,
+			value: settingValue(env, "management.server.port", strconv.Itoa(s.management.port))})
 	}
 	return serve(ctx, stop, ports, s.server, a.probes, a.logger)
 }
@@ -207,7 +219,7 @@ func New[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 	if err := svc.check(); err != nil {
 		return nil, err
 	}
-	env, err := svc.load(args, lookupEnv)
+	env, err := svc.loadContext(ctx, args, lookupEnv)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +229,19 @@ func New[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 // load loads svc's settings: its packaged resources, the files beside it,
 // the environment and the arguments.
 func (svc Service[S]) load(args []string, lookupEnv func(string) (string, bool)) (*config.Environment, error) {
-	return config.Load(config.Options{Embedded: svc.Resources, Args: args, LookupEnv: lookupEnv})
+	return svc.loadContext(context.Background(), args, lookupEnv)
+}
+
+// loadContext is load that cancelling ctx ends.
+func (svc Service[S]) loadContext(ctx context.Context, args []string, lookupEnv func(string) (string, bool)) (*config.Environment, error) {
+	return config.Load(config.Options{Embedded: svc.Resources, Args: args, LookupEnv: lookupEnv, Context: ctx})
+}
+
+// stoppedWhileStarting is what Run returns when SIGINT, SIGTERM or its
+// context stops it before it serves: nothing was listened on, and what
+// was opened is closed. It is not a bad setting, so no failure report.
+func stoppedWhileStarting(ctx context.Context) error {
+	return fmt.Errorf("stopped while starting, before listening: %w", context.Cause(ctx))
 }
 
 // check refuses a service that is not described well enough to run.

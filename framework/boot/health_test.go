@@ -4,6 +4,8 @@ package boot_test
 // groups in Spring Boot 3.5's shapes, and readiness during shutdown.
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -79,12 +81,36 @@ func TestHealthComponentsAndGroups(t *testing.T) {
 }
 
 // TestHealthGroupOfNothingFailsToStart: a group that includes a component
-// there is not (misspelt) stops start-up, naming it.
+// there is not (misspelt, or db where no database is configured) stops
+// start-up, naming the setting, its value and where it was set.
 func TestHealthGroupOfNothingFailsToStart(t *testing.T) {
 	t.Parallel()
-	report, err := boottest.FailToStart(t, tester(), []string{"--server.port=0", "--management.endpoint.health.group.custom.include=ping,Store"}, nil)
-	if err == nil || !strings.Contains(report, `management.endpoint.health.group.custom.include: no health component is named "Store"`) {
-		t.Errorf("a group of a misspelt component: %v\n%s", err, report)
+	file := filepath.Join(t.TempDir(), "health.properties")
+	if err := os.WriteFile(file, []byte("# probes\nmanagement.endpoint.health.group.ready.include=readinessState,db\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"a misspelt component on the command line", []string{"--management.endpoint.health.group.custom.include=ping,Store"},
+			[]string{"Property: management.endpoint.health.group.custom.include", `Value: "ping,Store"`,
+				"Origin: command-line argument --management.endpoint.health.group.custom.include=ping,Store", `no health component is named "Store"`}},
+		{"db with no database, in a file", []string{"--app.config.import=" + file},
+			[]string{"Property: management.endpoint.health.group.ready.include", `Value: "readinessState,db"`,
+				"Origin: file [" + file + "] line 2", `no health component is named "db"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			report, err := boottest.FailToStart(t, tester(), append([]string{"--server.port=0"}, tt.args...), nil)
+			for _, w := range tt.want {
+				if err == nil || !strings.Contains(report, w) {
+					t.Errorf("the report does not say %q: %v\n%s", w, err, report)
+				}
+			}
+		})
 	}
 }
 

@@ -126,9 +126,15 @@ func (e *EngineError) Error() string { return e.Setting.Error() }
 // where value is key's value as bound (the default, when env does not set
 // it).
 func engineError(env *config.Environment, engine, key, value string, err error) error {
-	v, ok, lookupErr := env.Lookup(key)
-	if !ok || lookupErr != nil {
+	return &EngineError{Engine: engine, Setting: config.SettingError{Value: settingValue(env, key, value), Reason: err.Error()}}
+}
+
+// settingValue is key as env sets it, with its origin, for a report; when
+// env does not set it, value (as bound) from the default.
+func settingValue(env *config.Environment, key, value string) config.Value {
+	v, ok, err := env.Lookup(key)
+	if !ok || err != nil {
 		v = config.Value{Key: key, Raw: value, Origin: "the default"}
 	}
-	return &EngineError{Engine: engine, Setting: config.SettingError{Value: v, Reason: err.Error()}}
+	return v
 }

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/management/actuator"
 )
 
@@ -23,6 +24,9 @@ const maxHeaderBytes = 64 << 10
 type port struct {
 	setting string // the setting that chose it, for errors
 	number  int
+	// value is the setting as it was set, with its origin, for the
+	// failure report; when zero, the report shows number as the default.
+	value   config.Value
 	address string // the interface it listens on; "" for all
 	// addressSetting is the setting that chose address, for errors.
 	addressSetting string
@@ -130,7 +134,11 @@ func serve(ctx context.Context, stop func(), ports []port, s serverSettings, pro
 			if p.address != "" {
 				where += fmt.Sprintf(" on %s=%s", p.addressSetting, p.address)
 			}
-			return startupError{fmt.Errorf("cannot listen on %s: %w", where, err)}
+			value := p.value
+			if value.Key == "" {
+				value = config.Value{Key: p.setting, Raw: strconv.Itoa(p.number), Origin: "the default"}
+			}
+			return startupError{&config.SettingError{Value: value, Reason: fmt.Sprintf("cannot listen on %s: %v", where, err)}}
 		}
 		listeners = append(listeners, ln)
 		addrs = append(addrs, Address{Setting: p.setting, Addr: ln.Addr()})

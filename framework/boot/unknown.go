@@ -131,6 +131,7 @@ func checkKeys(env *config.Environment, read, own, variables []string) keyReport
 		r.add(unknownKey{key: k.Key, origin: k.Origin}, idx.keyHint)
 	}
 	for _, name := range slices.Sorted(slices.Values(variables)) {
+		idx.indexVariables()
 		_, read := idx.variables[name]
 		switch {
 		case read:
@@ -174,7 +175,7 @@ func (r *keyReport) twin(key string) {
 }
 
 func newKeyIndex(env *config.Environment, read, own []string) *keyIndex {
-	idx := &keyIndex{read: map[string]bool{}, variables: map[string]string{}}
+	idx := &keyIndex{read: map[string]bool{}}
 	for _, p := range frameworkPrefixes {
 		idx.prefixes = append(idx.prefixes, p+".")
 	}
@@ -204,6 +205,19 @@ func newKeyIndex(env *config.Environment, read, own []string) *keyIndex {
 		}
 		idx.read[k] = true
 		idx.keys = append(idx.keys, k)
+	}
+	return idx
+}
+
+// indexVariables fills in variables and parents, the first time a
+// variable is checked: most start-ups check none under the framework's
+// roots, and a family of 100,000s of keys is not named twice for nothing.
+func (idx *keyIndex) indexVariables() {
+	if idx.variables != nil {
+		return
+	}
+	idx.variables = map[string]string{}
+	for _, k := range idx.keys {
 		for _, name := range variableNames(k) {
 			idx.variables[name] = k
 		}
@@ -213,7 +227,6 @@ func newKeyIndex(env *config.Environment, read, own []string) *keyIndex {
 			}
 		}
 	}
-	return idx
 }
 
 // variableNames are the environment variables that set key: its own and

@@ -65,8 +65,28 @@ func flattenJSON(text string) ([]Property, error) {
 
 // jsonFlattener collects the entries of a JSON object as it is decoded.
 type jsonFlattener struct {
-	dec   *json.Decoder
-	props []Property
+	dec    *json.Decoder
+	props  []Property
+	budget settingsBudget // see limits.go
+	depth  int            // of the object or array being read
+}
+
+// enter counts one more level of nesting below key, and fails past the
+// limits: without them, 130 KB of nested arrays made keys of gigabytes.
+func (f *jsonFlattener) enter(key string) error {
+	if f.depth++; f.depth > maxNesting {
+		return fmt.Errorf("at offset %d: %w", f.dec.InputOffset(), nestingError())
+	}
+	return f.budget.add(key)
+}
+
+// add adds the setting key=value.
+func (f *jsonFlattener) add(key, value string) error {
+	if err := f.budget.add(key); err != nil {
+		return fmt.Errorf("at offset %d: %w", f.dec.InputOffset(), err)
+	}
+	f.props = append(f.props, Property{Key: key, Value: value})
+	return nil
 }
 
 // fail describes a decoding failure by its position, never quoting the
@@ -105,6 +125,10 @@ func (f *jsonFlattener) value(key string) error {
 	}
 	switch t := t.(type) {
 	case json.Delim:
+		if err := f.enter(key); err != nil {
+			return err
+		}
+		defer func() { f.depth-- }()
 		if t == '{' {
 			return f.object(key)
 		}
@@ -115,17 +139,19 @@ func (f *jsonFlattener) value(key string) error {
 			}
 		}
 		if i == 0 {
-			f.props = append(f.props, Property{Key: key})
+			if err := f.add(key, ""); err != nil {
+				return err
+			}
 		}
 		if _, err := f.dec.Token(); err != nil {
 			return f.fail(err, "want ']'")
 		}
 	case nil:
-		f.props = append(f.props, Property{Key: key})
+		return f.add(key, "")
 	case string:
-		f.props = append(f.props, Property{Key: key, Value: t})
+		return f.add(key, t)
 	default: // json.Number or bool
-		f.props = append(f.props, Property{Key: key, Value: fmt.Sprint(t)})
+		return f.add(key, fmt.Sprint(t))
 	}
 	return nil
 }

@@ -54,13 +54,35 @@ type Binder struct {
 	keys     []string
 	defaults map[string]string // each key's default, as --help shows it
 	errs     []error
+	// unreported counts the failures past maxReportedErrors, which are
+	// counted rather than kept.
+	unreported int
+}
+
+// maxReportedErrors bounds the failures a Binder keeps: a family of
+// 100,000 bad keys (logging.level.*) would otherwise make a report of
+// tens of megabytes.
+const maxReportedErrors = 100
+
+// fail records a failure.
+func (b *Binder) fail(err error) {
+	if len(b.errs) >= maxReportedErrors {
+		b.unreported++
+		return
+	}
+	b.errs = append(b.errs, err)
 }
 
 // NewBinder returns a Binder over env.
 func NewBinder(env *Environment) *Binder { return &Binder{env: env} }
 
 // Err returns every failure so far, or nil.
-func (b *Binder) Err() error { return errors.Join(b.errs...) }
+func (b *Binder) Err() error {
+	if b.unreported > 0 {
+		return errors.Join(append(b.errs, fmt.Errorf("and %d more settings that cannot be used, not listed here", b.unreported))...)
+	}
+	return errors.Join(b.errs...)
+}
 
 // Keys returns the keys asked for so far, each once, in the order first
 // asked: what the application reads, which the Environment cannot know, and
@@ -74,10 +96,10 @@ func (b *Binder) Keys() []string { return slices.Clone(b.keys) }
 func (b *Binder) Refuse(key, reason string) {
 	v, _, err := b.env.Lookup(key)
 	if err != nil {
-		b.errs = append(b.errs, err)
+		b.fail(err)
 		return
 	}
-	b.errs = append(b.errs, &SettingError{Value: v, Reason: reason})
+	b.fail(&SettingError{Value: v, Reason: reason})
 }
 
 // Default returns the default of key, as Bind was given it, written as a
@@ -102,7 +124,9 @@ func formatDefault(v any) string {
 // value that does not convert is recorded with its origin and def is
 // returned, so binding can go on and report the other settings too.
 func Bind[T any](b *Binder, key string, def T, parse func(string) (T, error)) T {
-	if !slices.Contains(b.keys, key) {
+	// defaults holds every key bound so far: a map, so that a family of
+	// many keys (logging.level.*) binds in linear time.
+	if _, bound := b.defaults[key]; !bound {
 		b.keys = append(b.keys, key)
 		if b.defaults == nil {
 			b.defaults = map[string]string{}
@@ -111,7 +135,7 @@ func Bind[T any](b *Binder, key string, def T, parse func(string) (T, error)) T 
 	}
 	v, ok, err := b.env.Lookup(key)
 	if err != nil {
-		b.errs = append(b.errs, err)
+		b.fail(err)
 		return def
 	}
 	if !ok {
@@ -119,7 +143,7 @@ func Bind[T any](b *Binder, key string, def T, parse func(string) (T, error)) T 
 	}
 	t, err := parse(v.Resolved)
 	if err != nil {
-		b.errs = append(b.errs, &SettingError{Value: v, Reason: err.Error()})
+		b.fail(&SettingError{Value: v, Reason: err.Error()})
 		return def
 	}
 	return t

@@ -1,7 +1,8 @@
 package config
 
 import (
-	"io/fs"
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,55 +10,121 @@ import (
 
 // A config tree is a directory where each file is one setting: the file's
 // path below the directory is the key, folders joined with dots
-// (db/password is db.password), and its contents are the value, one
-// trailing newline trimmed. Kubernetes mounts secrets and config maps this
-// way; app.config.import=configtree:/etc/config/ reads one.
+// (db/password is db.password), and its contents are the value.
+// Kubernetes mounts secrets and config maps this way;
+// app.config.import=configtree:/etc/config/ reads one.
 //
-// Names starting with a dot are skipped, files and folders alike, as in
-// Spring: Kubernetes keeps the real files in hidden folders (..data,
-// ..2024_01_01...) and links to them, so reading those too would define
-// every key twice under odd names. Links are followed.
+// A value of one line loses its trailing newline ("\n" or "\r\n"); a value
+// of several lines is kept as it is, so that a PEM file reads unchanged
+// (Spring's rule).
+//
+// Kubernetes lays a mount out with links: the files are in a hidden,
+// timestamped folder (..2024_01_01_12_00_00.123), ..data links to it, and
+// each key links into ..data, file or folder alike:
+//
+//	db -> ..data/db          (a folder: db/user is db.user)
+//	token -> ..data/token
+//	..data -> ..2024_01_01_12_00_00.123
+//
+// So links are followed, to files and to folders, and names starting with
+// ".." are not settings but Kubernetes' own bookkeeping, as in Spring.
+// Unlike Spring, which follows a link anywhere, a link must stay inside
+// the tree: one that leads out of it is refused, naming the link, since
+// the tree is what the import names and a link out of it is a mistake or
+// an attempt to read another file as a setting. A link that leads back to
+// a folder it is in (a loop) is refused too, naming the link. Skipping
+// either would silently lose settings.
 
 // readConfigTree reads the config tree at dir (as opened) and returns its
 // settings as a source named name; shown is dir as origins show it.
 func readConfigTree(dir, shown, name string) (*source, error) {
-	src := newSource(name)
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if path == dir {
-			return nil
-		}
-		if strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		// A link's type is that of the link; what counts is its target.
-		info, err := os.Stat(path)
-		if err != nil || !info.Mode().IsRegular() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, path)
-		if err != nil {
-			return err
-		}
-		value, crlf := strings.CutSuffix(string(data), "\r\n")
-		if !crlf {
-			value = strings.TrimSuffix(value, "\n")
-		}
-		key := strings.ReplaceAll(filepath.ToSlash(rel), "/", ".")
-		src.set(key, value, "file ["+filepath.Join(shown, rel)+"]")
-		return nil
-	})
+	// Absolute, so that where a link leads can be compared with it.
+	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	return src, nil
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	t := configTree{root: root, shown: shown, src: newSource(name), open: map[string]bool{}}
+	if err := t.folder(dir, "", root); err != nil {
+		return nil, err
+	}
+	return t.src, nil
+}
+
+// configTree is the state of one readConfigTree.
+type configTree struct {
+	root   string // the tree's folder, links resolved
+	shown  string
+	src    *source
+	open   map[string]bool // the folders being read, links resolved: a link to one is a loop
+	budget settingsBudget
+}
+
+// folder reads the folder at path, whose key prefix is rel (its path in
+// the tree, slash-separated) and whose real location is real.
+func (t *configTree) folder(path, rel, real string) error {
+	t.open[real] = true
+	defer delete(t.open, real)
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "..") {
+			continue
+		}
+		childPath, childRel := filepath.Join(path, e.Name()), e.Name()
+		if rel != "" {
+			childRel = rel + "/" + e.Name()
+		}
+		shownPath := filepath.Join(t.shown, filepath.FromSlash(childRel))
+		if err := t.budget.add(childRel); err != nil {
+			return fmt.Errorf("%s: %w", t.shown, err)
+		}
+		childReal, err := filepath.EvalSymlinks(childPath)
+		if err != nil {
+			return fmt.Errorf("%s: %w", shownPath, err)
+		}
+		if inTree, err := filepath.Rel(t.root, childReal); err != nil || inTree == ".." || strings.HasPrefix(inTree, ".."+string(filepath.Separator)) {
+			return fmt.Errorf("%s links to %s, outside the config tree %s; a config tree's links must stay inside it", shownPath, childReal, t.shown)
+		}
+		info, err := os.Stat(childReal)
+		if err != nil {
+			return fmt.Errorf("%s: %w", shownPath, err)
+		}
+		switch {
+		case info.IsDir() && t.open[childReal]:
+			return fmt.Errorf("%s links to a folder it is in (%s): a loop", shownPath, childReal)
+		case info.IsDir():
+			if err := t.folder(childPath, childRel, childReal); err != nil {
+				return err
+			}
+		case info.Mode().IsRegular():
+			if err := t.file(childPath, childRel, shownPath); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// file reads the setting in the file at path, whose path in the tree is rel.
+func (t *configTree) file(path, rel, shownPath string) error {
+	data, err := readSettingsFile(context.Background(), nil, path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", shownPath, err)
+	}
+	value := string(data)
+	if strings.Count(value, "\n") == 1 {
+		if v, crlf := strings.CutSuffix(value, "\r\n"); crlf {
+			value = v
+		} else {
+			value = strings.TrimSuffix(value, "\n")
+		}
+	}
+	t.src.set(strings.ReplaceAll(rel, "/", "."), value, "file ["+shownPath+"]")
+	return nil
 }

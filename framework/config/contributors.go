@@ -98,7 +98,7 @@ func (c *contributor) applies(profiles []string) bool {
 // steps of their own, in precedence order, as in Spring, so that a
 // placeholder sees what higher nodes read.
 func (l *loader) process(root *contributor, phase int, profiles []string) {
-	for {
+	for l.opts.Context.Err() == nil { // a stop while starting ends the reading
 		var next *contributor
 		root.walk(func(c *contributor) bool {
 			if (c.src != nil && !c.bound) || (c.hasImports && !c.processed[phase] && c.applies(profiles)) {

@@ -141,6 +141,8 @@ type Environment struct {
 	loadKeys []string
 	// warnings are what Load skipped and the start-up log should say.
 	warnings []string
+	// memo keeps what names resolve to (see placeholdermemo.go).
+	memo placeholderMemo
 }
 
 // Warnings returns what Load skipped that the start-up log should report:
@@ -172,13 +174,13 @@ func (e *Environment) Lookup(key string) (Value, bool, error) {
 		return Value{}, false, nil
 	}
 	var secrets []string
-	resolved, err := resolvePlaceholders(ent.Value, func(name string) (string, bool, error) {
+	resolved, err := resolveWith(e.resolver(func(name string) (string, bool, error) {
 		raw, ok, err := e.rawValue(name)
 		if ok && Sensitive(name) {
 			secrets = append(secrets, raw, e.Resolve(raw))
 		}
 		return raw, ok, err
-	})
+	}), ent.Value)
 	if Sensitive(key) {
 		secrets = append(secrets, ent.Value, resolved)
 	}
@@ -214,7 +216,7 @@ func (e *Environment) raw(key string) (*source, Entry, bool, error) {
 // Resolve replaces the placeholders in value; one that does not resolve is
 // left as written.
 func (e *Environment) Resolve(value string) string {
-	resolved, err := resolvePlaceholders(value, e.rawValue)
+	resolved, err := resolveWith(e.resolver(e.rawValue), value)
 	if err != nil {
 		return value
 	}

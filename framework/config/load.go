@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -57,6 +58,10 @@ type Options struct {
 	// as os.LookupEnv does; a variable set to "" is set. Nil means no
 	// variable is set.
 	LookupEnv func(string) (string, bool)
+	// Context, when cancelled, ends the loading between files and in any
+	// read that waits, and Load returns its error: a service told to stop
+	// while it starts does not wait for its settings. Nil never ends.
+	Context context.Context
 }
 
 // Keys that control profiles; only the command line, the environment and
@@ -85,6 +90,9 @@ func Load(opts Options) (*Environment, error) {
 	if opts.LookupEnv == nil {
 		opts.LookupEnv = func(string) (string, bool) { return "", false }
 	}
+	if opts.Context == nil {
+		opts.Context = context.Background()
+	}
 	args, err := argsSource(opts.Args)
 	if err != nil {
 		return nil, err
@@ -112,6 +120,9 @@ func Load(opts Options) (*Environment, error) {
 		return nil, err
 	}
 	l.process(root, beforeProfiles, nil)
+	if err := opts.Context.Err(); err != nil {
+		return nil, err
+	}
 	if len(l.errs) > 0 {
 		return nil, errors.Join(l.errs...)
 	}
@@ -121,6 +132,9 @@ func Load(opts Options) (*Environment, error) {
 	}
 
 	l.process(root, afterProfiles, env.active)
+	if err := opts.Context.Err(); err != nil {
+		return nil, err
+	}
 	files := root.sources(env.active)
 	for _, src := range files {
 		l.errs = append(l.errs, refuseProfileKeys(src)...)
@@ -238,7 +252,7 @@ func (l *loader) documents(f settingsFile, id string) []document {
 		return docs
 	}
 	var docs []document
-	data, err := f.read()
+	data, err := f.read(l.opts.Context)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

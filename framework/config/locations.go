@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -358,11 +359,8 @@ func (f settingsFile) join(dir, name string) string {
 	return filepath.Join(dir, name)
 }
 
-func (f settingsFile) read() ([]byte, error) {
-	if f.fsys != nil {
-		return fs.ReadFile(f.fsys, f.path)
-	}
-	return os.ReadFile(f.path)
+func (f settingsFile) read(ctx context.Context) ([]byte, error) {
+	return readSettingsFile(ctx, f.fsys, f.path)
 }
 
 func (f settingsFile) stat() (fs.FileInfo, error) {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -48,10 +49,20 @@ func ResolvePlaceholders(value string, lookup func(name string) (string, bool)) 
 // as the random source's does on random.int(0): the failure ends the
 // resolution, default or not, since it is a mistake in the placeholder.
 func resolvePlaceholders(value string, lookup func(name string) (string, bool, error)) (string, error) {
-	r := placeholderResolver{lookup: lookup}
+	return resolveWith(&placeholderResolver{lookup: lookup}, value)
+}
+
+// resolveWith resolves value with r, which is used once.
+func resolveWith(r *placeholderResolver, value string) (string, error) {
 	resolved, err := r.resolve(value, 0)
+	var limit *placeholderLimit
+	if r.tooDeep != "" && (err == nil || errors.As(err, &limit) && limit.descent) {
+		// Only a resolver with a memo goes on past the depth limit, to
+		// learn how deep the names nest (see placeholdermemo.go).
+		err = depthError(r.tooDeep)
+	}
 	if err != nil {
-		return "", fmt.Errorf("%w in value %q", err, value)
+		return "", fmt.Errorf("%w in value %q", err, abbreviate(value))
 	}
 	return resolved, nil
 }
@@ -59,9 +70,26 @@ func resolvePlaceholders(value string, lookup func(name string) (string, bool, e
 // placeholderResolver holds the state of one ResolvePlaceholders call.
 type placeholderResolver struct {
 	lookup     func(name string) (string, bool, error)
-	resolving  []string // names whose values are being resolved, outermost first
+	resolving  map[string]bool // names whose values are being resolved
 	expansions int
+
+	// memo, when set, keeps what names resolve to across calls; see
+	// placeholdermemo.go for how it keeps resolution linear.
+	memo *placeholderMemo
+	// deepest is the depth of the deepest placeholder met so far.
+	deepest int
+	// tooDeep is the first placeholder met at maxPlaceholderDepth, which
+	// a resolver with a memo passes to learn the depth of the names below.
+	tooDeep string
+	// sensitive counts the lookups of names that hold secrets: what is
+	// resolved through one is not kept in the memo, so that each Lookup
+	// still learns the secrets it must mask.
+	sensitive int
 }
+
+// maxResolvedBytes bounds a value that placeholders build: without it,
+// x=${big}${big}... would copy a large value 10,000 times.
+const maxResolvedBytes = 1 << 20
 
 // resolve replaces the placeholders of s, which is depth resolutions deep.
 func (r *placeholderResolver) resolve(s string, depth int) (string, error) {
@@ -81,6 +109,9 @@ func (r *placeholderResolver) resolve(s string, depth int) (string, error) {
 			return "", err
 		}
 		b.WriteString(v)
+		if b.Len() > maxResolvedBytes {
+			return "", fmt.Errorf("placeholder %q makes the value longer than %d bytes", abbreviate(s[start:end+1]), maxResolvedBytes)
+		}
 		s = s[end+1:]
 		start = strings.Index(s, "${")
 	}
@@ -93,30 +124,43 @@ func (r *placeholderResolver) resolve(s string, depth int) (string, error) {
 func (r *placeholderResolver) placeholder(content string, depth int) (string, error) {
 	text := "${" + content + "}"
 	if depth >= maxPlaceholderDepth {
-		return "", fmt.Errorf("placeholder %q nested more than %d deep", abbreviate(text), maxPlaceholderDepth)
+		if r.memo == nil {
+			return "", depthError(text)
+		}
+		if r.tooDeep == "" {
+			r.tooDeep = text
+		}
+		if depth >= maxMemoDescent {
+			return "", &placeholderLimit{msg: fmt.Sprintf("placeholder %q nested more than %d deep", abbreviate(text), maxMemoDescent), descent: true}
+		}
 	}
+	r.deepest = max(r.deepest, depth)
 	r.expansions++
 	if r.expansions > maxPlaceholderExpansions {
-		return "", fmt.Errorf("placeholder %q: more than %d placeholders to resolve", abbreviate(text), maxPlaceholderExpansions)
+		return "", &placeholderLimit{msg: fmt.Sprintf("placeholder %q: more than %d placeholders to resolve", abbreviate(text), maxPlaceholderExpansions)}
 	}
 	key, fallback, hasFallback := splitPlaceholder(content)
 	name, err := r.resolve(key, depth+1)
 	if err != nil {
 		return "", err
 	}
+	if v, err, ok := r.remembered(name, text, depth+1); ok {
+		return v, err
+	}
 	v, ok, err := r.lookup(name)
 	if err != nil {
 		return "", fmt.Errorf("placeholder %q: %w", abbreviate(text), err)
 	}
 	if ok {
-		for _, outer := range r.resolving {
-			if outer == name {
-				return "", fmt.Errorf("circular placeholder reference %q", name)
-			}
+		if r.resolving[name] {
+			return "", fmt.Errorf("circular placeholder reference %q", name)
 		}
-		r.resolving = append(r.resolving, name)
-		v, err = r.resolve(v, depth+1)
-		r.resolving = r.resolving[:len(r.resolving)-1]
+		if r.resolving == nil {
+			r.resolving = map[string]bool{}
+		}
+		r.resolving[name] = true
+		v, err = r.resolveName(name, v, depth+1)
+		delete(r.resolving, name)
 		return v, err
 	}
 	if hasFallback {
@@ -124,6 +168,21 @@ func (r *placeholderResolver) placeholder(content string, depth int) (string, er
 	}
 	return "", fmt.Errorf("could not resolve placeholder %q", abbreviate(text))
 }
+
+// depthError is the failure of a placeholder nested too deep.
+func depthError(text string) error {
+	return &placeholderLimit{msg: fmt.Sprintf("placeholder %q nested more than %d deep", abbreviate(text), maxPlaceholderDepth)}
+}
+
+// placeholderLimit is a failure that depends on where the resolution
+// began, not only on the name that failed: a depth or a count exceeded.
+// The memo does not keep it as the name's outcome.
+type placeholderLimit struct {
+	msg     string
+	descent bool // maxMemoDescent was reached
+}
+
+func (e *placeholderLimit) Error() string { return e.msg }
 
 // placeholderEnd returns the index of the '}' that closes the "${" at start
 // in s, or -1.

@@ -19,12 +19,14 @@ import (
 // key set as its spring. twin is returned as the app. key it is read as.
 func (e *Environment) KeysWithPrefix(prefix string) []string {
 	var keys []string
+	seen := map[string]bool{} // not slices.Contains: a source may hold 100,000s of keys
 	for _, src := range e.sources {
 		for _, k := range src.keys {
 			if !strings.HasPrefix(k, prefix) {
 				k = asApp(k)
 			}
-			if strings.HasPrefix(k, prefix) && len(k) > len(prefix) && !slices.Contains(keys, k) {
+			if strings.HasPrefix(k, prefix) && len(k) > len(prefix) && !seen[k] {
+				seen[k] = true
 				keys = append(keys, k)
 			}
 		}
@@ -47,7 +49,7 @@ func BindPrefixed[T any](b *Binder, prefix string, known []string, parse func(st
 	}
 	values := make(map[string]T, len(keys))
 	for _, k := range keys {
-		if slices.Contains(b.keys, k) {
+		if _, bound := b.defaults[k]; bound {
 			continue // bound on its own, as logging.level.root is
 		}
 		var zero T

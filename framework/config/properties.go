@@ -87,11 +87,14 @@ func ParsePropertiesDocuments(text string) ([][]Property, error) {
 		continuing bool
 		line       int
 		previous   string // the physical line before this one
+		entries    int    // in every document
+		documented int    // in the documents ended
 	)
 	endDocument := func() {
 		if len(props) > 0 {
 			docs = append(docs, props)
 		}
+		documented += len(props)
 		props = nil
 	}
 	for pos := 0; pos < len(text); {
@@ -134,6 +137,10 @@ func ParsePropertiesDocuments(text string) ([][]Property, error) {
 			var err error
 			if props, err = entry.appendEntries(props); err != nil {
 				return nil, err
+			}
+			// An entry may be a list of several (see appendEntries).
+			if entries = len(props) + documented; entries > maxFlattenedEntries { // see limits.go
+				return nil, fmt.Errorf("line %d: more than %d settings", line, maxFlattenedEntries)
 			}
 		}
 	}

@@ -43,6 +43,10 @@ var listIndex = regexp.MustCompile(`(\[\d+\])+$`)
 // of the settings files, APP_APPLICATION_JSON and the command line
 // (app.url=${app.base}/x refers to app.base), each once: keys that are
 // read through another, though no binding names them.
+//
+// Each value is scanned on its own: a name is recorded and answered with
+// "", not followed to its own value, which is scanned in its turn. So a
+// chain of placeholders costs its length, not its length times its depth.
 func (e *Environment) Referenced() []string {
 	var names []string
 	seen := map[string]bool{}
@@ -51,7 +55,7 @@ func (e *Environment) Referenced() []string {
 			seen[name] = true
 			names = append(names, name)
 		}
-		return e.rawValue(name)
+		return "", true, nil
 	}
 	for _, src := range e.sources {
 		for _, k := range src.keys {

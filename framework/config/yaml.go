@@ -49,6 +49,7 @@ const maxAliasedNodes = 100_000
 func ParseYAML(text string) ([][]Property, error) {
 	dec := yaml.NewDecoder(strings.NewReader(text))
 	var docs [][]Property
+	budget := &settingsBudget{} // for the whole file (see limits.go)
 	for {
 		var root yaml.Node
 		err := dec.Decode(&root)
@@ -61,9 +62,12 @@ func ParseYAML(text string) ([][]Property, error) {
 		if err := checkTags(&root); err != nil {
 			return nil, err
 		}
-		f := yamlFlattener{expanding: map[*yaml.Node]bool{}}
+		f := yamlFlattener{expanding: map[*yaml.Node]bool{}, budget: budget}
 		if err := f.document(&root); err != nil {
 			return nil, err
+		}
+		if f.err != nil {
+			return nil, f.err
 		}
 		if len(f.props) > 0 {
 			docs = append(docs, f.props)
@@ -102,6 +106,12 @@ type yamlFlattener struct {
 	aliased int
 	// expanding holds the nodes that aliases being followed stand for.
 	expanding map[*yaml.Node]bool
+	// budget bounds the entries and key bytes of the file, depth the
+	// nesting of maps and lists (see limits.go); err is the first limit
+	// exceeded, which ends the flattening.
+	budget *settingsBudget
+	depth  int
+	err    error
 }
 
 func (f *yamlFlattener) document(root *yaml.Node) error {
@@ -125,6 +135,13 @@ func (f *yamlFlattener) document(root *yaml.Node) error {
 // node adds the entries of n under the key prefix; viaAlias says that n
 // was reached through an alias.
 func (f *yamlFlattener) node(prefix string, n *yaml.Node, viaAlias bool) error {
+	if f.err != nil {
+		return f.err
+	}
+	if f.depth++; f.depth > maxNesting {
+		return fmt.Errorf("line %d: %w", n.Line, nestingError())
+	}
+	defer func() { f.depth-- }()
 	if n.Kind == yaml.AliasNode {
 		return f.alias(n, func(target *yaml.Node) error { return f.node(prefix, target, true) })
 	}
@@ -235,6 +252,9 @@ func (f *yamlFlattener) countAliased(n *yaml.Node) error {
 }
 
 func (f *yamlFlattener) add(key, value string, n *yaml.Node) {
+	if err := f.budget.add(key); err != nil && f.err == nil {
+		f.err = fmt.Errorf("line %d: %w", n.Line, err)
+	}
 	f.props = append(f.props, Property{Key: key, Value: value, Line: n.Line, Column: n.Column})
 }
 

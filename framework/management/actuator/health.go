@@ -175,13 +175,23 @@ func CheckHealthGroups(opts Options) error {
 	for _, name := range slices.Sorted(maps.Keys(opts.HealthGroups)) {
 		for _, m := range opts.HealthGroups[name] {
 			if _, ok := h.checks[m]; !ok && m != "*" {
-				return fmt.Errorf("management.endpoint.health.group.%s.include: no health component is named %q; there are %s",
-					name, m, strings.Join(slices.Sorted(maps.Keys(h.checks)), ", "))
+				return &HealthGroupError{Key: "management.endpoint.health.group." + name + ".include",
+					Reason: fmt.Sprintf("no health component is named %q; there are %s", m, strings.Join(slices.Sorted(maps.Keys(h.checks)), ", "))}
 			}
 		}
 	}
 	return nil
 }
+
+// HealthGroupError is a health group that CheckHealthGroups refuses: the
+// setting that declares it, and why. The caller knows where the setting
+// came from, and reports that too.
+type HealthGroupError struct {
+	Key    string // management.endpoint.health.group.<name>.include
+	Reason string
+}
+
+func (e *HealthGroupError) Error() string { return e.Key + ": " + e.Reason }
 
 func (ind Indicator) health(ctx context.Context) health {
 	details, err := ind.Check(ctx)
