@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -167,4 +168,28 @@ func FuzzParseYAML(f *testing.F) {
 			t.Fatalf("%q: %d entries", text, n)
 		}
 	})
+}
+
+// TestDenseYAMLRefusedBeforeParsing checks that a file too dense to hold
+// at most maxFlattenedEntries settings is refused without building its
+// tree: parsed, the one-line list below takes hundreds of MiB.
+func TestDenseYAMLRefusedBeforeParsing(t *testing.T) {
+	for name, text := range map[string]string{
+		"a one-line list": "a: [" + strings.Repeat("1,", maxFlattenedEntries) + "1]\n",
+		"nested lists":    "a: [" + strings.Repeat("[[[[1]]]],", maxFlattenedEntries/4) + "1]\n",
+		"a block list":    "a:\n" + strings.Repeat("- 1\n", maxFlattenedEntries+1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := ParseYAML(text)
+			runtime.ReadMemStats(&after)
+			if err == nil || !strings.Contains(err.Error(), "is refused before it is parsed") {
+				t.Fatalf("ParseYAML = %v, want the density refusal", err)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
+				t.Errorf("refusing it allocated %d KiB, want at most 1 MiB", alloc>>10)
+			}
+		})
+	}
 }
