@@ -1,0 +1,67 @@
+// Package security decides who may call what, as Spring Security does for
+// a Spring Boot service: it authenticates a request from its credentials
+// (HTTP Basic against configured users, or an OAuth 2.0 bearer token),
+// then checks the rules that say which authorities each path needs.
+//
+// It is off unless a user or a token key source is configured; the
+// settings and the rules are in framework/boot and docs/security.md.
+// This file holds the types every part shares: the principal, the
+// authenticators that find one, and the failure that becomes a 401.
+package security
+
+import (
+	"context"
+	"net/http"
+	"slices"
+)
+
+// Principal is who made a request, once authenticated: a user's name or
+// a token's subject, and what it may do. Authorities are Spring's
+// strings: "ROLE_ACTUATOR" for a role, "SCOPE_read" for a token's scope.
+type Principal struct {
+	Name        string
+	Authorities []string
+}
+
+// Has reports whether p holds authority. A nil Principal, an anonymous
+// request, holds none.
+func (p *Principal) Has(authority string) bool {
+	return p != nil && slices.Contains(p.Authorities, authority)
+}
+
+// Authenticator finds the principal of a request from one kind of
+// credentials. It returns (nil, nil) when the request carries none of its
+// kind, so that another authenticator, or the rules for anonymous
+// requests, decide; a *Failure when they are there and wrong.
+type Authenticator interface {
+	Authenticate(r *http.Request) (*Principal, error)
+	// Challenge is the WWW-Authenticate header a 401 carries when no
+	// credentials were given: `Basic realm="Realm"`, or `Bearer`.
+	Challenge() string
+}
+
+// Failure is credentials that were given and are wrong: a bad password,
+// an expired or badly signed token. Challenge is the WWW-Authenticate
+// header of the 401 (RFC 6750's `Bearer error="invalid_token",
+// error_description="..."` for a token); Reason says why for the log and
+// the problem document, and never quotes the credentials.
+type Failure struct {
+	Challenge string
+	Reason    string
+}
+
+func (f *Failure) Error() string { return f.Reason }
+
+type principalKey struct{}
+
+// WithPrincipal returns ctx carrying p, for handlers and the access log.
+func WithPrincipal(ctx context.Context, p *Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// PrincipalFrom returns the principal ctx carries; nil for an anonymous
+// request, or when security is off.
+func PrincipalFrom(ctx context.Context) *Principal {
+	p, _ := ctx.Value(principalKey{}).(*Principal)
+	return p
+}
