@@ -310,7 +310,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		PrometheusTypes: metrics.ContentTypes,
 		Metrics:         a.metrics,
 		Probes:          a.probes,
-		HealthDisplay:   s.management.health,
+		HealthDisplay:   healthDisplay(s),
 		DiskSpace:       s.management.actuator.diskSpace,
 		HealthGroups:    s.management.actuator.healthGroups,
 		Build:           buildInfo,
@@ -337,6 +337,10 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	opts := dispatch.Options{Logger: a.Logger(dispatchLogger), Classify: classify(svc.Classify),
 		MaxBodyBytes: int64(s.server.maxRequestSize), Observers: observers, RequestIDs: s.server.accessLog,
 		Catalog: catalog, Tracer: a.tracing.Tracer()}
+	// Security, when on, guards both ports with the same rules.
+	if opts.Guard, err = a.securityGuard(s.security, s.management.basePath()); err != nil {
+		return nil, err
+	}
 	routes := slices.Concat(a.routes, docs)
 	if !s.management.ownPort() {
 		routes = append(routes, management...)

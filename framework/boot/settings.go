@@ -23,9 +23,10 @@ type settings struct {
 	server     serverSettings
 	management managementSettings
 	sessions   sessionSettings
-	openapiUI  bool      // serve Swagger UI at /swagger-ui.html
-	logFormat  string    // "text" or "json"
-	logLevels  logLevels // logging.level.root and logging.level.<name>
+	security   securitySettings // on when a user is set (security.go)
+	openapiUI  bool             // serve Swagger UI at /swagger-ui.html
+	logFormat  string           // "text" or "json"
+	logLevels  logLevels        // logging.level.root and logging.level.<name>
 	// failOnUnknown refuses to start with a key that nothing reads
 	// (unknown.go), rather than warning.
 	failOnUnknown bool
@@ -140,6 +141,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			actuator:     bindActuatorSettings(b, env),
 			tracing:      bindTracingSettings(b, env),
 		},
+		security:  bindSecurity(b, env),
 		openapiUI: config.Bind(b, "app.openapi.ui.enabled", false, config.Bool),
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
 		logLevels: bindLogLevels(b, loggers),
