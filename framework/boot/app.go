@@ -315,11 +315,11 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		HealthGroups:    s.management.actuator.healthGroups,
 		Build:           buildInfo,
 		// A profile must be sent before server.write-timeout cuts it off.
-		MaxCPUProfile:  max(s.server.writeTimeout-time.Second, time.Second),
-		Exchanges:      exchanges,
-		ShutdownAccess: s.management.actuator.shutdownAccess,
-		Shutdown:       sync.OnceFunc(func() { close(a.shutdownRequested) }),
-		Loggers:        a.loggers,
+		MaxCPUProfile: max(s.server.writeTimeout-time.Second, time.Second),
+		Exchanges:     exchanges,
+		Access:        s.management.actuator.access,
+		Shutdown:      sync.OnceFunc(func() { close(a.shutdownRequested) }),
+		Loggers:       a.loggers,
 	}
 	if err := actuator.CheckHealthGroups(managementOpts); err != nil {
 		// Reported as a bad setting, with its value and where it was set.

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/management/actuator"
 )
 
 // frameworkHelp says what each of the framework's settings does, for
@@ -16,7 +17,7 @@ import (
 // has no meaning here, or a meaning no binding, so the list cannot drift.
 // The map is built when --help or a listing asks, not at every start-up.
 var frameworkHelp = sync.OnceValue(func() map[string]string {
-	return map[string]string{
+	help := map[string]string{
 		"server.port":                                "listening port; 0 picks a free one",
 		"server.address":                             "the network address (an IP, v4 or v6, or a host name) server.port listens on; none: every interface",
 		"server.max-request-size":                    "larger request bodies are refused with 413 (B, KB, MB, GB, TB, or bytes)",
@@ -77,6 +78,8 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"management.health.diskspace.path":           "the file system the diskSpace health component watches",
 		"management.health.diskspace.threshold":      "diskSpace is DOWN with less free than this (B, KB, MB, GB)",
 		"management.endpoint.shutdown.access":        "unrestricted lets POST /actuator/shutdown (when exposed) stop the service; none, read-only",
+		accessDefaultKey:                             "the access of every endpoint whose management.endpoint.<id>.access is unset: none, read-only (GET only), unrestricted; unset: each endpoint's default (shutdown none, the others unrestricted)",
+		accessMaxPermittedKey:                        "no endpoint has more access than this: none, read-only, unrestricted",
 		"management.httpexchanges.recording.enabled": "keep the last 100 requests for /actuator/httpexchanges",
 		"app.session.store-type":                     "memory or redis: where HTTP sessions live",
 		"app.session.timeout":                        "Spring Session's name for the session timeout (spring.session.timeout): wins over server.servlet.session.timeout when set",
@@ -114,6 +117,13 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"management.metrics.distribution.percentiles-histogram.http.server.requests": "publish http_server_requests_seconds as a histogram with Micrometer's buckets (_bucket), not only _count, _sum and _max; on by default while spans are exported, for the exemplars on its buckets",
 		"management.metrics.tags.application":                                        "a label of every series of /actuator/prometheus (application=...), as Spring's dashboards select on; any management.metrics.tags.<key> adds a label <key>",
 	}
+	// Each endpoint's access (endpointaccess.go); shutdown's is above.
+	for _, id := range actuator.IDs {
+		if key := endpointAccessKey(id); help[key] == "" {
+			help[key] = "the access of /actuator/" + id + ": none (404), read-only (its GET operations only), unrestricted; default: management.endpoints.access.default"
+		}
+	}
+	return help
 })
 
 // A Setting is one setting a service reads, as --help and the

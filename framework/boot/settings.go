@@ -94,7 +94,7 @@ type actuatorSettings struct {
 	serverBasePath  string // prefixes basePath on a management port of its own
 	diskSpace       actuator.DiskSpace
 	healthGroups    map[string][]string // user-defined health groups: name → included components
-	shutdownAccess  string              // "unrestricted" lets POST /actuator/shutdown stop the service
+	access          map[string]string   // each endpoint's access: none, read-only, unrestricted (endpointaccess.go)
 	recordExchanges bool                // keep the recent exchanges for /actuator/httpexchanges
 }
 
@@ -197,7 +197,7 @@ func bindActuatorSettings(b *config.Binder, env *config.Environment) actuatorSet
 			Threshold: int64(config.Bind(b, "management.health.diskspace.threshold", config.ByteSize(actuator.DefaultDiskSpaceThreshold), config.DataSize)),
 		},
 		healthGroups:    bindHealthGroups(b, env),
-		shutdownAccess:  config.Bind(b, "management.endpoint.shutdown.access", "none", config.OneOf("none", "read-only", "unrestricted")),
+		access:          bindEndpointAccess(b, env),
 		recordExchanges: config.Bind(b, "management.httpexchanges.recording.enabled", false, config.Bool),
 	}
 }
