@@ -42,7 +42,8 @@ type User struct {
 type Basic struct {
 	user      User
 	principal *Principal
-	checks    chan struct{} // a slot per check that may run at once
+	nameSum   [sha256.Size]byte // of user.Name
+	checks    chan struct{}     // a slot per check that may run at once
 	verified  *verifiedCache
 }
 
@@ -62,6 +63,7 @@ func NewBasic(user User) *Basic {
 	return &Basic{
 		user:      user,
 		principal: &Principal{Name: user.Name, Authorities: user.Authorities},
+		nameSum:   sha256.Sum256([]byte(user.Name)),
 		checks:    make(chan struct{}, max(1, runtime.GOMAXPROCS(0))),
 		verified:  &verifiedCache{entries: map[[sha256.Size]byte]time.Time{}},
 	}
@@ -94,7 +96,10 @@ func (b *Basic) Authenticate(r *http.Request) (*Principal, error) {
 	}
 	matches := b.user.Password.Matches(pass)
 	<-b.checks
-	nameMatches := subtle.ConstantTimeCompare([]byte(name), []byte(b.user.Name)) == 1
+	// Compared as SHA-256s, so that the time does not depend on the
+	// lengths either.
+	nameSum := sha256.Sum256([]byte(name))
+	nameMatches := subtle.ConstantTimeCompare(nameSum[:], b.nameSum[:]) == 1
 	if !matches || !nameMatches {
 		return nil, &Failure{Challenge: BasicChallenge, Reason: "bad credentials"}
 	}

@@ -1,6 +1,7 @@
 package security
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 
@@ -48,7 +49,7 @@ func (g *Guard) Check(w http.ResponseWriter, r *http.Request, requestID func() s
 		p, err := a.Authenticate(r)
 		if err != nil {
 			challenge, reason := a.Challenge(), err.Error()
-			if f, ok := err.(*Failure); ok && f.Challenge != "" {
+			if f := (*Failure)(nil); errors.As(err, &f) && f.Challenge != "" {
 				challenge = f.Challenge
 			}
 			w.Header().Set("WWW-Authenticate", challenge)
