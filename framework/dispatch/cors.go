@@ -341,8 +341,12 @@ func sameHost(a, b, scheme string) bool {
 	return strings.EqualFold(withPort(a), withPort(b))
 }
 
-// isPreflight reports whether r is a browser's CORS preflight.
-func isPreflight(r *http.Request) bool {
+// IsPreflight reports whether r is a browser's CORS preflight: OPTIONS
+// with Origin and Access-Control-Request-Method. A browser sends no
+// credentials with one, so authentication must let it through to the
+// dispatcher, which answers it (Spring's CorsFilter runs before
+// authorization for the same reason).
+func IsPreflight(r *http.Request) bool {
 	return r.Method == http.MethodOptions && len(r.Header[headerRequestMethod]) > 0 && len(r.Header[headerOrigin]) > 0
 }
 

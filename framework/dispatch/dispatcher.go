@@ -189,7 +189,7 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if isPreflight(in) {
+	if IsPreflight(in) {
 		if origin := crossOrigin(in); origin != "" {
 			d.answerPreflight(ex, in, origin)
 			return
