@@ -367,6 +367,7 @@ func (d *Dispatcher) answerPreflight(ex *exchange, r *http.Request, origin strin
 	var policy *corsPolicy
 	if m.code == 0 {
 		policy = m.group.cors
+		ex.pattern = m.group.pattern // the route label of the observations
 	}
 	if policy == nil || !policy.preflight(h, r, origin, method) {
 		d.fail(ex, r, &Error{Status: http.StatusForbidden, Detail: invalidCORSRequest})
