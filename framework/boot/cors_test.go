@@ -231,3 +231,22 @@ func TestCORSCredentialsWithAnyOriginRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestCORSOwnPortAndContextPath: the management port of its own takes
+// the management policy, and the service's routes under a context path
+// take theirs; neither takes the other's.
+func TestCORSOwnPortAndContextPath(t *testing.T) {
+	t.Parallel()
+	s := start(t, []string{exposeAll, "--management.server.port=0", "--server.servlet.context-path=/app",
+		"--management.endpoints.web.cors.allowed-origins=" + opsOrigin,
+		"--app.web.cors.allowed-origins=https://app.example"}, nil)
+	mgmt := "http://127.0.0.1:" + s.WaitForLog(t, managementAddr)[1]
+	if r := preflight(t, mgmt+"/actuator/health", opsOrigin, "GET"); r.status != 200 || r.header.Get("Access-Control-Allow-Origin") != opsOrigin {
+		t.Errorf("preflight on the management port: %d %v", r.status, r.header)
+	}
+	invalidCORS(t, preflight(t, mgmt+"/actuator/health", "https://app.example", "GET"))
+	if r := preflight(t, s.URL+"/app/hello", "https://app.example", "GET"); r.status != 200 || r.header.Get("Access-Control-Allow-Origin") != "https://app.example" {
+		t.Errorf("preflight under the context path: %d %v", r.status, r.header)
+	}
+	invalidCORS(t, preflight(t, s.URL+"/app/hello", opsOrigin, "GET"))
+}
