@@ -330,14 +330,14 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		}
 		return nil, err
 	}
-	management := actuator.Routes(managementOpts)
+	management := withCORS(actuator.Routes(managementOpts), s.cors.management)
 
 	// Handlers: management shares server.port unless it has a port of its
 	// own.
 	opts := dispatch.Options{Logger: a.Logger(dispatchLogger), Classify: classify(svc.Classify),
 		MaxBodyBytes: int64(s.server.maxRequestSize), Observers: observers, RequestIDs: s.server.accessLog,
 		Catalog: catalog, Tracer: a.tracing.Tracer()}
-	routes := slices.Concat(a.routes, docs)
+	routes := withCORS(slices.Concat(a.routes, docs), s.cors.service)
 	if !s.management.ownPort() {
 		routes = append(routes, management...)
 	}

@@ -65,6 +65,9 @@ type Dispatcher struct {
 	// it; "" for none.
 	contextPath string
 	exchanges   sync.Pool
+	// crossOrigin refuses state-changing requests that a browser sends
+	// from another origin (cors.go).
+	crossOrigin *http.CrossOriginProtection
 }
 
 // New checks the routes and builds a Dispatcher for them. A misdeclared
@@ -82,6 +85,9 @@ func New(opts Options, routes ...Route) (*Dispatcher, error) {
 		tracer:    opts.Tracer,
 		ids:       newRequestIDs(),
 		alwaysIDs: opts.RequestIDs,
+		// The deny handler is not used: the dispatcher calls Check, and
+		// answers a refusal with its own problem document.
+		crossOrigin: http.NewCrossOriginProtection(),
 	}
 	if opts.ContextPath != "" {
 		if !strings.HasPrefix(opts.ContextPath, "/") || strings.HasSuffix(opts.ContextPath, "/") {
@@ -101,6 +107,7 @@ func New(opts Options, routes ...Route) (*Dispatcher, error) {
 	d.routes, errs = compileAll(routes)
 	groups, groupErrs := groupRoutes(d.routes)
 	errs = append(errs, groupErrs...)
+	errs = append(errs, compilePolicies(groups)...)
 	for _, g := range groups {
 		d.groups[g.key] = g
 		if err := register(d.mux, g); err != nil {
@@ -182,6 +189,12 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if IsPreflight(in) {
+		if origin := crossOrigin(in); origin != "" {
+			d.answerPreflight(ex, in, origin)
+			return
+		}
+	}
 	d.mux.ServeHTTP(&ex.mux, in) // sets in.Pattern and the path values
 	if ex.mux.code != 0 {
 		d.answerUnmatched(ex, in, ex.mux.code)
@@ -189,6 +202,9 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	g := ex.mux.group // every pattern on the ServeMux is a group's
 	ex.pattern = g.pattern
+	if !d.admitCrossOrigin(ex, in, g) {
+		return
+	}
 	ch, err := g.choose(ex, in)
 	if err != nil {
 		d.fail(ex, in, err)
