@@ -330,7 +330,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		}
 		return nil, err
 	}
-	management := actuator.Routes(managementOpts)
+	management := withCORS(actuator.Routes(managementOpts), s.cors.management)
 
 	// Handlers: management shares server.port unless it has a port of its
 	// own.
@@ -341,7 +341,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	if opts.Guard, err = a.securityGuard(s.security, s.management.basePath()); err != nil {
 		return nil, err
 	}
-	routes := slices.Concat(a.routes, docs)
+	routes := withCORS(slices.Concat(a.routes, docs), s.cors.service)
 	if !s.management.ownPort() {
 		routes = append(routes, management...)
 	}

@@ -69,3 +69,19 @@ func TestUnsupportedLocationType(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsupportedLocationTypeAsSpringKey: a Spring user's file imports
+// from a config server under Spring's own key; the report names the key
+// as the file has it.
+func TestUnsupportedLocationTypeAsSpringKey(t *testing.T) {
+	workIn(t, map[string]string{"application.properties": "a=1\nspring.config.import=configserver:http://cfg:8888\n"})
+	stderr, err := boottest.FailToStart(t, tester(), nil, nil)
+	if err == nil {
+		t.Fatal("started with a configserver: import")
+	}
+	for _, want := range []string{"Property: spring.config.import", `Value: "configserver:http://cfg:8888"`, "Origin: file [application.properties] line 2", "configserver: is not supported"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("report does not contain %q:\n%s", want, stderr)
+		}
+	}
+}

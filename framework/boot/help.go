@@ -116,6 +116,23 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		// Micrometer's distribution settings, named by meter.
 		"management.metrics.distribution.percentiles-histogram.http.server.requests": "publish http_server_requests_seconds as a histogram with Micrometer's buckets (_bucket), not only _count, _sum and _max; on by default while spans are exported, for the exemplars on its buckets",
 		"management.metrics.tags.application":                                        "a label of every series of /actuator/prometheus (application=...), as Spring's dashboards select on; any management.metrics.tags.<key> adds a label <key>",
+
+		// CORS for the management endpoints (Spring's) and the service's
+		// routes (the framework's), cors.go; off until origins are set.
+		"management.endpoints.web.cors.allowed-origins":         "origins (https://example.com) whose pages may call the management endpoints from a browser, * for every one; none: CORS off",
+		"management.endpoints.web.cors.allowed-origin-patterns": "as allowed-origins, with * for any text and an optional port list (https://*.example.com:[8080,8443], :[*] any port)",
+		"management.endpoints.web.cors.allowed-methods":         "methods those pages may use, * for every one; none: GET and HEAD",
+		"management.endpoints.web.cors.allowed-headers":         "request headers those pages may send, * for every one; none: only those browsers send unasked",
+		"management.endpoints.web.cors.exposed-headers":         "response headers, beyond the simple ones, that those pages may read",
+		"management.endpoints.web.cors.allow-credentials":       "browsers send cookies and HTTP authentication with those pages' requests; not with allowed-origins=*",
+		"management.endpoints.web.cors.max-age":                 "how long a browser may cache a preflight's answer (a bare number is seconds)",
+		"app.web.cors.allowed-origins":                          "as management.endpoints.web.cors.allowed-origins, for the service's routes and its OpenAPI document",
+		"app.web.cors.allowed-origin-patterns":                  "as management.endpoints.web.cors.allowed-origin-patterns, for the service's routes",
+		"app.web.cors.allowed-methods":                          "as management.endpoints.web.cors.allowed-methods, for the service's routes",
+		"app.web.cors.allowed-headers":                          "as management.endpoints.web.cors.allowed-headers, for the service's routes",
+		"app.web.cors.exposed-headers":                          "as management.endpoints.web.cors.exposed-headers, for the service's routes",
+		"app.web.cors.allow-credentials":                        "as management.endpoints.web.cors.allow-credentials, for the service's routes",
+		"app.web.cors.max-age":                                  "as management.endpoints.web.cors.max-age, for the service's routes",
 	}
 	// Each endpoint's access (endpointaccess.go); shutdown's is above.
 	for _, id := range actuator.IDs {

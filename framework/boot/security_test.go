@@ -341,3 +341,16 @@ func now() time.Time { return time.Now() }
 
 // since is the milliseconds since began.
 func since(began time.Time) float64 { return float64(time.Since(began).Microseconds()) / 1000 }
+
+// TestSecurityLetsPreflightsThrough: a CORS preflight carries no
+// credentials, and is answered before security asks for them, as Spring
+// Security's CorsFilter answers it; the request that follows needs them.
+func TestSecurityLetsPreflightsThrough(t *testing.T) {
+	t.Parallel()
+	s := start(t, securedArgs(t, "ACTUATOR", "--management.endpoints.web.cors.allowed-origins="+opsOrigin,
+		"--management.endpoints.web.cors.allowed-methods=GET"), nil)
+	if r := preflight(t, s.URL+"/actuator/env", opsOrigin, "GET"); r.status != http.StatusOK || r.header.Get("Access-Control-Allow-Origin") != opsOrigin {
+		t.Errorf("preflight of GET /actuator/env: %d, Access-Control-Allow-Origin %q, want 200 for %s", r.status, r.header.Get("Access-Control-Allow-Origin"), opsOrigin)
+	}
+	checkRefused(t, send(t, nil, "GET", s.URL+"/actuator/env", "", "Origin: "+opsOrigin), http.StatusUnauthorized)
+}

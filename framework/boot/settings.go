@@ -30,6 +30,7 @@ type settings struct {
 	// failOnUnknown refuses to start with a key that nothing reads
 	// (unknown.go), rather than warning.
 	failOnUnknown bool
+	cors          corsSettings // which pages of other origins may call (cors.go)
 }
 
 type serverSettings struct {
@@ -147,6 +148,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 		logLevels: bindLogLevels(b, loggers),
 
 		failOnUnknown: config.Bind(b, failOnUnknownKey, false, config.Bool),
+		cors:          bindCORSSettings(b),
 	}
 	// As in Spring, the management port listens where the service's does
 	// unless told otherwise; without a port of its own it goes unused.

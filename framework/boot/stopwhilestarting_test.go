@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -17,12 +18,47 @@ import (
 	"github.com/springport/greeter/framework/boot/boottest"
 )
 
-// TestStopWhileLoadingSettings makes ./application.properties a pipe that
-// nobody writes to, so that loading the settings waits for ever, then
-// cancels Run's context (what SIGTERM does) once the service is reading
-// the pipe: Run must return at once, without listening or logging
-// "started".
+// TestStopWhileLoadingSettings makes ./application.properties a pipe, so
+// that loading the settings waits for ever, then cancels Run's context
+// (what SIGTERM does) once the service waits on it: Run must return at
+// once, without listening or logging "started". With a writer holding
+// the pipe open, the service waits reading it; with none, it waits in
+// opening it, which the kernel does not let a deadline interrupt.
 func TestStopWhileLoadingSettings(t *testing.T) {
+	t.Run("reading a pipe", func(t *testing.T) {
+		fifo := makeFifo(t)
+		// Held open for writing, so that the service's open does not
+		// wait for a writer, and its read waits for data instead.
+		writer, err := os.OpenFile(fifo, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer writer.Close()
+		if openCount(fifo) < 0 {
+			t.Skip("no /proc/self/fd here, to see when the service reads the pipe")
+		}
+		stopWhileLoading(t, "the service to open the pipe", func() bool { return openCount(fifo) >= 2 })
+	})
+	t.Run("opening a pipe nobody writes to", func(t *testing.T) {
+		fifo := makeFifo(t)
+		// The service's open is left waiting; a writer lets it finish,
+		// so that it does not outlive the test.
+		defer func() {
+			if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				w.Close()
+			}
+		}()
+		stopWhileLoading(t, "the service to wait opening the pipe", func() bool {
+			buf := make([]byte, 1<<20)
+			stacks := string(buf[:runtime.Stack(buf, true)])
+			return strings.Contains(stacks, "config.openSettingsFile.func") && strings.Contains(stacks, "os.Open(")
+		})
+	})
+}
+
+// makeFifo makes ./application.properties, in a directory of the test's
+// own, a named pipe, and returns its path.
+func makeFifo(t *testing.T) string {
 	workIn(t, nil)
 	fifo, err := filepath.Abs("application.properties")
 	if err != nil {
@@ -31,17 +67,13 @@ func TestStopWhileLoadingSettings(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("no named pipes here:", err)
 	}
-	// Held open for writing, so that the service's open does not wait
-	// for a writer, and its read waits for data instead.
-	writer, err := os.OpenFile(fifo, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer writer.Close()
-	if openCount(fifo) < 0 {
-		t.Skip("no /proc/self/fd here, to see when the service reads the pipe")
-	}
+	return fifo
+}
 
+// stopWhileLoading runs the service, cancels its context once waiting
+// says the service waits on its settings, and checks that Run returns at
+// once, without listening.
+func stopWhileLoading(t *testing.T, what string, waiting func() bool) {
 	var listened atomic.Bool
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -52,8 +84,9 @@ func TestStopWhileLoadingSettings(t *testing.T) {
 		returned <- boot.Run(ctx, tester(), []string{"--server.port=0"}, boottest.Env(nil), &stdout, &stderr)
 	}()
 
-	boottest.WaitFor(t, "the service to open the pipe", func() bool { return openCount(fifo) >= 2 })
+	boottest.WaitFor(t, what, waiting)
 	cancel()
+	var err error
 	select {
 	case err = <-returned:
 	case <-time.After(boottest.Timeout):

@@ -161,7 +161,7 @@ func (l *loader) bind(root, c *contributor, profiles []string) {
 		return
 	}
 	c.hasImports = true
-	v := Value{Key: keyImport, Raw: ent.Value, Source: c.src.name, Origin: ent.Origin}
+	v := Value{Key: ent.Key, Raw: ent.Value, Source: c.src.name, Origin: ent.Origin}
 	resolved, err := resolvePlaceholders(ent.Value, func(name string) (string, bool, error) {
 		raw, ok, err := l.treeValue(root, c, name, profiles)
 		if ok && Sensitive(name) {

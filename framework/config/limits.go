@@ -58,6 +58,46 @@ func nestingError() error {
 	return fmt.Errorf("maps and lists nest more than %d levels deep", maxNesting)
 }
 
+// openSettingsFile opens the file at path, in fsys or on disk when fsys
+// is nil. Opening a named pipe waits, in the kernel, until something opens
+// it for writing, which no deadline interrupts: the open runs on its own
+// goroutine, and a cancelled ctx returns at once. The goroutine is then
+// left waiting; ctx is cancelled only when the process is stopping.
+func openSettingsFile(ctx context.Context, fsys fs.FS, path string) (fs.File, error) {
+	open := func() (fs.File, error) {
+		if fsys != nil {
+			return fsys.Open(path)
+		}
+		return os.Open(path)
+	}
+	if fsys != nil {
+		return open() // embedded files never wait
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode()&fs.ModeNamedPipe == 0 {
+		return open()
+	}
+	type opened struct {
+		f   fs.File
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, err := open()
+		done <- opened{f, err}
+	}()
+	select {
+	case o := <-done:
+		return o.f, o.err
+	case <-ctx.Done():
+		go func() { // close it if it ever opens
+			if o := <-done; o.err == nil {
+				o.f.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
+}
+
 // readSettingsFile reads the file at path, in fsys or on disk when fsys is
 // nil, and fails without reading further once it holds more than
 // maxSettingsFileBytes. A read that waits (a pipe, as bash's <(...) makes)
@@ -66,13 +106,7 @@ func readSettingsFile(ctx context.Context, fsys fs.FS, path string) ([]byte, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var f fs.File
-	var err error
-	if fsys != nil {
-		f, err = fsys.Open(path)
-	} else {
-		f, err = os.Open(path)
-	}
+	f, err := openSettingsFile(ctx, fsys, path)
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,8 @@ type route struct {
 	run         func(c *call) error
 	plain       http.Handler // set for a Plain route, which has no run
 	root        xmlRoot
-	statusCoder bool // the result type chooses its status
+	statusCoder bool        // the result type chooses its status
+	cors        *corsPolicy // its group's; nil for none
 }
 
 // rank orders the routes of a group, most specific first: more params

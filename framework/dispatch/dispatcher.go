@@ -71,6 +71,9 @@ type Dispatcher struct {
 	contextPath string
 	guard       Guard
 	exchanges   sync.Pool
+	// crossOrigin refuses state-changing requests that a browser sends
+	// from another origin (cors.go).
+	crossOrigin *http.CrossOriginProtection
 }
 
 // New checks the routes and builds a Dispatcher for them. A misdeclared
@@ -89,6 +92,9 @@ func New(opts Options, routes ...Route) (*Dispatcher, error) {
 		ids:       newRequestIDs(),
 		alwaysIDs: opts.RequestIDs,
 		guard:     opts.Guard,
+		// The deny handler is not used: the dispatcher calls Check, and
+		// answers a refusal with its own problem document.
+		crossOrigin: http.NewCrossOriginProtection(),
 	}
 	if opts.ContextPath != "" {
 		if !strings.HasPrefix(opts.ContextPath, "/") || strings.HasSuffix(opts.ContextPath, "/") {
@@ -108,6 +114,7 @@ func New(opts Options, routes ...Route) (*Dispatcher, error) {
 	d.routes, errs = compileAll(routes)
 	groups, groupErrs := groupRoutes(d.routes)
 	errs = append(errs, groupErrs...)
+	errs = append(errs, compilePolicies(groups)...)
 	for _, g := range groups {
 		d.groups[g.key] = g
 		if err := register(d.mux, g); err != nil {
@@ -189,6 +196,14 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if IsPreflight(in) {
+		if origin := crossOrigin(in); origin != "" {
+			d.answerPreflight(ex, in, origin)
+			return
+		}
+	}
+	// After the preflight, which carries no credentials, as Spring
+	// Security's CorsFilter answers it before authentication.
 	if d.guard != nil {
 		var ok bool
 		if in, ok = d.guardRequest(ex, r, in); !ok {
@@ -202,6 +217,9 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	g := ex.mux.group // every pattern on the ServeMux is a group's
 	ex.pattern = g.pattern
+	if !d.admitCrossOrigin(ex, in, g) {
+		return
+	}
 	ch, err := g.choose(ex, in)
 	if err != nil {
 		d.fail(ex, in, err)

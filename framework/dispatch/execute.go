@@ -22,7 +22,11 @@ const smallBody = 2048
 func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
 	rt := ch.route
 	if rt.plain != nil {
-		delete(ex.Header(), "Vary") // a Plain handler negotiates, and says so, itself
+		if rt.cors != nil {
+			ex.Header()["Vary"] = rt.cors.vary
+		} else {
+			delete(ex.Header(), "Vary") // a Plain handler negotiates, and says so, itself
+		}
 		rt.plain.ServeHTTP(ex, r)
 		return
 	}

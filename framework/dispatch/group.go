@@ -10,12 +10,16 @@ import (
 // group is the set of routes that share a method and a pattern: what the
 // ServeMux matches as one. Its routes differ only in their conditions.
 type group struct {
-	id         int      // the Observation.RouteID of its requests
-	key        string   // "GET /api/hello", as registered on the ServeMux
-	pattern    string   // "/api/hello", the route label of observations
-	routes     []*route // most specific first
-	negotiates bool     // some route writes a negotiated body: Vary: Accept
-	reads      bool     // some route reads a body: its type matters
+	id         int         // the Observation.RouteID of its requests
+	key        string      // "GET /api/hello", as registered on the ServeMux
+	pattern    string      // "/api/hello", the route label of observations
+	routes     []*route    // most specific first
+	negotiates bool        // some route writes a negotiated body: Vary: Accept
+	reads      bool        // some route reads a body: its type matters
+	cors       *corsPolicy // the routes' CORS policy; nil for none
+	// varyAccept is the Vary of a negotiated answer: Accept, and what
+	// the CORS policy adds.
+	varyAccept []string
 
 	// For the answers when no route's conditions hold, made once.
 	readable   string // body types any route reads: a 415's Accept header

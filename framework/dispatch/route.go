@@ -47,6 +47,11 @@ type Route struct {
 	// (a Stream's Header).
 	Headers []ResponseHeader
 
+	// CORS, when enabled, lets pages of the origins it allows call the
+	// route from a browser (Spring's @CrossOrigin, or its CORS settings);
+	// see cors.go. Routes that share a method and a pattern share one.
+	CORS *CORS
+
 	// Handler is the route's action: Returns, Accepts, Exchanges or Runs
 	// for a typed one, Plain for an http.Handler.
 	Handler Handler

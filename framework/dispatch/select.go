@@ -34,7 +34,7 @@ func (g *group) choose(ex *exchange, r *http.Request) (choice, error) {
 		body = bodyTypeOf(r)
 	}
 	if g.negotiates { // every answer here depends on Accept, errors too
-		ex.Header()["Vary"] = varyAccept
+		ex.Header()["Vary"] = g.varyAccept
 	}
 
 	var consumable, acceptable bool
