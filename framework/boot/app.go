@@ -310,16 +310,16 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		PrometheusTypes: metrics.ContentTypes,
 		Metrics:         a.metrics,
 		Probes:          a.probes,
-		HealthDisplay:   s.management.health,
+		HealthDisplay:   healthDisplay(s),
 		DiskSpace:       s.management.actuator.diskSpace,
 		HealthGroups:    s.management.actuator.healthGroups,
 		Build:           buildInfo,
 		// A profile must be sent before server.write-timeout cuts it off.
-		MaxCPUProfile:  max(s.server.writeTimeout-time.Second, time.Second),
-		Exchanges:      exchanges,
-		ShutdownAccess: s.management.actuator.shutdownAccess,
-		Shutdown:       sync.OnceFunc(func() { close(a.shutdownRequested) }),
-		Loggers:        a.loggers,
+		MaxCPUProfile: max(s.server.writeTimeout-time.Second, time.Second),
+		Exchanges:     exchanges,
+		Access:        s.management.actuator.access,
+		Shutdown:      sync.OnceFunc(func() { close(a.shutdownRequested) }),
+		Loggers:       a.loggers,
 	}
 	if err := actuator.CheckHealthGroups(managementOpts); err != nil {
 		// Reported as a bad setting, with its value and where it was set.
@@ -337,6 +337,10 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	opts := dispatch.Options{Logger: a.Logger(dispatchLogger), Classify: classify(svc.Classify),
 		MaxBodyBytes: int64(s.server.maxRequestSize), Observers: observers, RequestIDs: s.server.accessLog,
 		Catalog: catalog, Tracer: a.tracing.Tracer()}
+	// Security, when on, guards both ports with the same rules.
+	if opts.Guard, err = a.securityGuard(s.security, s.management.basePath()); err != nil {
+		return nil, err
+	}
 	routes := withCORS(slices.Concat(a.routes, docs), s.cors.service)
 	if !s.management.ownPort() {
 		routes = append(routes, management...)

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/management/actuator"
 )
 
 // frameworkHelp says what each of the framework's settings does, for
@@ -16,7 +17,7 @@ import (
 // has no meaning here, or a meaning no binding, so the list cannot drift.
 // The map is built when --help or a listing asks, not at every start-up.
 var frameworkHelp = sync.OnceValue(func() map[string]string {
-	return map[string]string{
+	help := map[string]string{
 		"server.port":                                "listening port; 0 picks a free one",
 		"server.address":                             "the network address (an IP, v4 or v6, or a host name) server.port listens on; none: every interface",
 		"server.max-request-size":                    "larger request bodies are refused with 413 (B, KB, MB, GB, TB, or bytes)",
@@ -51,6 +52,11 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"server.shutdown-delay":                      "readiness reports OUT_OF_SERVICE this long before the listeners close",
 		"server.access-log.enabled":                  "one log line per request",
 		"app.openapi.ui.enabled":                     "serve Swagger UI at /swagger-ui.html, reading /v3/api-docs",
+		"app.security.user.name":                     "the user of HTTP Basic; setting it or the password turns security on (docs/security.md)",
+		"app.security.user.password":                 "the user's password, {bcrypt}, {argon2}, {pbkdf2} or {noop} (no {id}: {noop}, warned about); required once security is on",
+		"app.security.user.roles":                    "the user's roles (ACTUATOR opens the management endpoints other than health and info)",
+		"app.security.permit-all":                    "with security on, path patterns anyone may call (/api/**, /v3/api-docs/**, /users/{id}, *.json)",
+		"management.endpoint.health.roles":           "with security on, the roles that see health's when-authorized components and details; none: any authenticated user",
 		"management.endpoints.web.exposure.include":  "management endpoints reachable over HTTP (* for all)",
 		"management.endpoints.web.exposure.exclude":  "... minus these",
 		"management.endpoint.env.show-values":        "always shows values in /actuator/env (secrets stay masked); never, when-authorized",
@@ -65,13 +71,15 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"app.application.name":                       "the application's name, the service.name of its spans (OTEL_SERVICE_NAME overrides it); unset, the service's own name",
 		"logging.format":                             "text or json log lines on stdout",
 		"logging.level.root":                         "level of every logger: TRACE, DEBUG, INFO, WARN, ERROR, OFF; --logging.level.<name> sets the logger <name> and those below it (<service>, <service>.dispatch, <service>.accesslog, ...; see /actuator/loggers) or a group (web, and the service's own)",
-		"management.endpoint.health.show-details":    "always shows the health components' details; never, when-authorized",
+		"management.endpoint.health.show-details":    "always shows the health components' details; never; when-authorized: to an authenticated user (see management.endpoint.health.roles)",
 		"management.endpoint.health.show-components": "always lists the health components (db, redis); defaults to show-details",
 		"management.endpoints.web.base-path":         "where the management endpoints live (/ for the root, without an index)",
 		"management.server.base-path":                "prefixes the base path when management has a port of its own",
 		"management.health.diskspace.path":           "the file system the diskSpace health component watches",
 		"management.health.diskspace.threshold":      "diskSpace is DOWN with less free than this (B, KB, MB, GB)",
 		"management.endpoint.shutdown.access":        "unrestricted lets POST /actuator/shutdown (when exposed) stop the service; none, read-only",
+		accessDefaultKey:                             "the access of every endpoint whose management.endpoint.<id>.access is unset: none, read-only (GET only), unrestricted; unset: each endpoint's default (shutdown none, the others unrestricted)",
+		accessMaxPermittedKey:                        "no endpoint has more access than this: none, read-only, unrestricted",
 		"management.httpexchanges.recording.enabled": "keep the last 100 requests for /actuator/httpexchanges",
 		"app.session.store-type":                     "memory or redis: where HTTP sessions live",
 		"app.session.timeout":                        "Spring Session's name for the session timeout (spring.session.timeout): wins over server.servlet.session.timeout when set",
@@ -126,6 +134,13 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"app.web.cors.allow-credentials":                        "as management.endpoints.web.cors.allow-credentials, for the service's routes",
 		"app.web.cors.max-age":                                  "as management.endpoints.web.cors.max-age, for the service's routes",
 	}
+	// Each endpoint's access (endpointaccess.go); shutdown's is above.
+	for _, id := range actuator.IDs {
+		if key := endpointAccessKey(id); help[key] == "" {
+			help[key] = "the access of /actuator/" + id + ": none (404), read-only (its GET operations only), unrestricted; default: management.endpoints.access.default"
+		}
+	}
+	return help
 })
 
 // A Setting is one setting a service reads, as --help and the

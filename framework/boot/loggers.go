@@ -24,11 +24,12 @@ const (
 	redisLogger      = "redis"      // the Redis session store
 	tracingLogger    = "tracing"    // spans that could not be exported
 	metricsLogger    = "metrics"    // metrics a scrape could not gather
+	securityLogger   = "security"   // requests refused by security (401, 403), and its start-up warnings
 )
 
 // frameworkLoggers are the framework's loggers, there whichever stores
 // are used, so that the endpoint lists the same ones on every instance.
-var frameworkLoggers = []string{serverLogger, dispatchLogger, accessLogLogger, componentsLogger, sessionsLogger, redisLogger, tracingLogger, metricsLogger}
+var frameworkLoggers = []string{serverLogger, dispatchLogger, accessLogLogger, componentsLogger, sessionsLogger, redisLogger, tracingLogger, metricsLogger, securityLogger}
 
 // webGroup is Spring's predefined group of what serves HTTP:
 // logging.level.web=DEBUG sets it.
@@ -96,9 +97,15 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 // accessLog returns an observer that logs one line per request.
 func accessLog(logger *slog.Logger) func(dispatch.Observation) {
 	return func(o dispatch.Observation) {
-		logger.LogAttrs(o.Context(), slog.LevelInfo, "request",
-			slog.String("method", o.Method), slog.String("path", o.Path()), slog.String("route", o.Route),
+		attrs := [...]slog.Attr{slog.String("method", o.Method), slog.String("path", o.Path()), slog.String("route", o.Route),
 			slog.Int("status", o.Status), slog.Int64("bytes", o.Bytes),
-			slog.Duration("duration", o.Duration), slog.String("request_id", o.RequestID))
+			slog.Duration("duration", o.Duration), slog.String("request_id", o.RequestID), {}}
+		n := len(attrs) - 1
+		// The principal, when security is on and found one.
+		if p, ok := principalAttr(o.Context()); ok {
+			attrs[n] = p
+			n++
+		}
+		logger.LogAttrs(o.Context(), slog.LevelInfo, "request", attrs[:n]...)
 	}
 }

@@ -83,6 +83,7 @@ func TestLoggersAtRunTime(t *testing.T) {
 		"tester.server":     {"", "DEBUG"},
 		"tester.tracing":    {"", "DEBUG"},
 		"tester.metrics":    {"", "DEBUG"},
+		"tester.security":   {"", "DEBUG"},
 	}
 	for name, w := range want {
 		if got.Loggers[name] != w {

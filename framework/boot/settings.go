@@ -23,9 +23,10 @@ type settings struct {
 	server     serverSettings
 	management managementSettings
 	sessions   sessionSettings
-	openapiUI  bool      // serve Swagger UI at /swagger-ui.html
-	logFormat  string    // "text" or "json"
-	logLevels  logLevels // logging.level.root and logging.level.<name>
+	security   securitySettings // on when a user is set (security.go)
+	openapiUI  bool             // serve Swagger UI at /swagger-ui.html
+	logFormat  string           // "text" or "json"
+	logLevels  logLevels        // logging.level.root and logging.level.<name>
 	// failOnUnknown refuses to start with a key that nothing reads
 	// (unknown.go), rather than warning.
 	failOnUnknown bool
@@ -94,7 +95,7 @@ type actuatorSettings struct {
 	serverBasePath  string // prefixes basePath on a management port of its own
 	diskSpace       actuator.DiskSpace
 	healthGroups    map[string][]string // user-defined health groups: name → included components
-	shutdownAccess  string              // "unrestricted" lets POST /actuator/shutdown stop the service
+	access          map[string]string   // each endpoint's access: none, read-only, unrestricted (endpointaccess.go)
 	recordExchanges bool                // keep the recent exchanges for /actuator/httpexchanges
 }
 
@@ -141,6 +142,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			actuator:     bindActuatorSettings(b, env),
 			tracing:      bindTracingSettings(b, env),
 		},
+		security:  bindSecurity(b, env),
 		openapiUI: config.Bind(b, "app.openapi.ui.enabled", false, config.Bool),
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
 		logLevels: bindLogLevels(b, loggers),
@@ -197,7 +199,7 @@ func bindActuatorSettings(b *config.Binder, env *config.Environment) actuatorSet
 			Threshold: int64(config.Bind(b, "management.health.diskspace.threshold", config.ByteSize(actuator.DefaultDiskSpaceThreshold), config.DataSize)),
 		},
 		healthGroups:    bindHealthGroups(b, env),
-		shutdownAccess:  config.Bind(b, "management.endpoint.shutdown.access", "none", config.OneOf("none", "read-only", "unrestricted")),
+		access:          bindEndpointAccess(b, env),
 		recordExchanges: config.Bind(b, "management.httpexchanges.recording.enabled", false, config.Bool),
 	}
 }

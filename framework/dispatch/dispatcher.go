@@ -43,6 +43,11 @@ type Options struct {
 	// ContextPath, when set, is the prefix every route lives under (see
 	// ContextPath): it starts with / and does not end with one.
 	ContextPath string
+
+	// Guard, when set, decides whether each request may go on to the
+	// routes (see Guard): framework/security's rules, when security is
+	// on. Nil costs nothing.
+	Guard Guard
 }
 
 // DefaultMaxBodyBytes is the request-body limit when Options leave it unset.
@@ -64,6 +69,7 @@ type Dispatcher struct {
 	// contextPath is stripped from every path before the ServeMux sees
 	// it; "" for none.
 	contextPath string
+	guard       Guard
 	exchanges   sync.Pool
 	// crossOrigin refuses state-changing requests that a browser sends
 	// from another origin (cors.go).
@@ -85,6 +91,7 @@ func New(opts Options, routes ...Route) (*Dispatcher, error) {
 		tracer:    opts.Tracer,
 		ids:       newRequestIDs(),
 		alwaysIDs: opts.RequestIDs,
+		guard:     opts.Guard,
 		// The deny handler is not used: the dispatcher calls Check, and
 		// answers a refusal with its own problem document.
 		crossOrigin: http.NewCrossOriginProtection(),
@@ -195,6 +202,14 @@ func (d *Dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	// After the preflight, which carries no credentials, as Spring
+	// Security's CorsFilter answers it before authentication.
+	if d.guard != nil {
+		var ok bool
+		if in, ok = d.guardRequest(ex, r, in); !ok {
+			return
+		}
+	}
 	d.mux.ServeHTTP(&ex.mux, in) // sets in.Pattern and the path values
 	if ex.mux.code != 0 {
 		d.answerUnmatched(ex, in, ex.mux.code)
@@ -255,7 +270,7 @@ func (d *Dispatcher) finish(ex *exchange, r *http.Request) {
 		}
 	}
 	if len(d.observers) > 0 || d.tracer != nil {
-		observe(d.observers, d.tracer, ex, r)
+		observe(d.observers, d.tracer, ex, ex.observed(r))
 	}
 	ex.release()
 	d.exchanges.Put(ex)

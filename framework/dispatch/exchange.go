@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -44,6 +45,9 @@ type state struct {
 	accept    []mediaType      // the parsed Accept header, in ranges
 	parsed    bool             // accept holds the parsed Accept header
 	rangesSet bool             // ranges holds a parsed Accept header's strings
+	// guarded is the context Options.Guard gave the request (its
+	// principal), for the observers; nil when it gave none.
+	guarded context.Context
 }
 
 // release forgets the request and drops buffers that a large request grew,

@@ -129,9 +129,13 @@ type Options struct {
 	// Exchanges are the recent requests /actuator/httpexchanges shows;
 	// nil when they are not recorded, and then there is no endpoint.
 	Exchanges *Exchanges
-	// ShutdownAccess is management.endpoint.shutdown.access: only
-	// "unrestricted" lets POST /actuator/shutdown stop the service.
-	ShutdownAccess string
+	// Access is each endpoint's access, by id, as Spring Boot 3.5's
+	// management.endpoint.<id>.access resolves it: "none" leaves the
+	// endpoint out (404, and not in the index); "read-only" keeps its GET
+	// operations only (POST /actuator/loggers/{name} is then 405,
+	// POST /actuator/shutdown 404); "unrestricted" keeps all. An id
+	// missing is DefaultAccess's.
+	Access map[string]string
 	// Shutdown begins the graceful shutdown that SIGTERM begins; nil
 	// leaves the endpoint out.
 	Shutdown func()
@@ -156,7 +160,8 @@ func Routes(opts Options) []dispatch.Route {
 	var ids []string
 	var routes []dispatch.Route
 	add := func(id string, rs ...dispatch.Route) {
-		if opts.Exposure.Exposes(id) {
+		rs = permitted(opts.access(id), rs)
+		if opts.Exposure.Exposes(id) && len(rs) > 0 {
 			ids = append(ids, id)
 			routes = append(routes, rs...)
 		}
@@ -186,7 +191,7 @@ func Routes(opts Options) []dispatch.Route {
 	if opts.Exchanges != nil {
 		add(HTTPExchanges, dispatch.Route{Method: "GET", Pattern: base + "/httpexchanges", Produces: jsonTypes, Handler: dispatch.Returns(handleExchanges(opts.Exchanges))})
 	}
-	if opts.Shutdown != nil && opts.ShutdownAccess == "unrestricted" {
+	if opts.Shutdown != nil {
 		add(Shutdown, dispatch.Route{Method: "POST", Pattern: base + "/shutdown", Produces: jsonTypes, Handler: dispatch.Returns(handleShutdown(opts.Shutdown))})
 	}
 	if opts.Loggers != nil {
@@ -197,4 +202,45 @@ func Routes(opts Options) []dispatch.Route {
 		routes = append(routes, dispatch.Route{Method: "GET", Pattern: base, Produces: jsonTypes, Handler: dispatch.Returns(handleIndex(base, ids))})
 	}
 	return routes
+}
+
+// Endpoint access levels, as management.endpoint.<id>.access names them.
+const (
+	AccessNone         = "none"
+	AccessReadOnly     = "read-only"
+	AccessUnrestricted = "unrestricted"
+)
+
+// DefaultAccess is an endpoint's access unless set: none for shutdown,
+// unrestricted for the others, as Spring Boot's endpoints declare.
+func DefaultAccess(id string) string {
+	if id == Shutdown {
+		return AccessNone
+	}
+	return AccessUnrestricted
+}
+
+func (o Options) access(id string) string {
+	if a, ok := o.Access[id]; ok {
+		return a
+	}
+	return DefaultAccess(id)
+}
+
+// permitted keeps the routes that access allows: none with none, the
+// reads (GET) with read-only, all with unrestricted.
+func permitted(access string, routes []dispatch.Route) []dispatch.Route {
+	switch access {
+	case AccessUnrestricted:
+		return routes
+	case AccessReadOnly:
+		var reads []dispatch.Route
+		for _, r := range routes {
+			if r.Method == http.MethodGet {
+				reads = append(reads, r)
+			}
+		}
+		return reads
+	}
+	return nil
 }

@@ -63,9 +63,9 @@ func TestShutdownNeedsAccessAndExposure(t *testing.T) {
 		want int
 	}{
 		{Options{Exposure: Exposure{Include: []string{"*"}}, Shutdown: begin}, 404},
-		{Options{Exposure: Exposure{Include: []string{"*"}}, Shutdown: begin, ShutdownAccess: "read-only"}, 404},
-		{Options{Exposure: Exposure{Include: []string{"health"}}, Shutdown: begin, ShutdownAccess: "unrestricted"}, 404},
-		{Options{Exposure: Exposure{Include: []string{"shutdown"}}, Shutdown: begin, ShutdownAccess: "unrestricted"}, 200},
+		{Options{Exposure: Exposure{Include: []string{"*"}}, Shutdown: begin, Access: map[string]string{Shutdown: "read-only"}}, 404},
+		{Options{Exposure: Exposure{Include: []string{"health"}}, Shutdown: begin, Access: map[string]string{Shutdown: "unrestricted"}}, 404},
+		{Options{Exposure: Exposure{Include: []string{"shutdown"}}, Shutdown: begin, Access: map[string]string{Shutdown: "unrestricted"}}, 200},
 	} {
 		h, err := dispatch.New(dispatch.Options{}, Routes(tt.opts)...)
 		if err != nil {
@@ -74,7 +74,7 @@ func TestShutdownNeedsAccessAndExposure(t *testing.T) {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("POST", "/actuator/shutdown", nil))
 		if rec.Code != tt.want {
-			t.Errorf("access %q, exposure %v: %d, want %d", tt.opts.ShutdownAccess, tt.opts.Exposure.Include, rec.Code, tt.want)
+			t.Errorf("access %q, exposure %v: %d, want %d", tt.opts.Access[Shutdown], tt.opts.Exposure.Include, rec.Code, tt.want)
 		}
 		if tt.want == 200 {
 			if body := rec.Body.String(); body != `{"message":"Shutting down, bye..."}` {
@@ -90,7 +90,7 @@ func TestShutdownNeedsAccessAndExposure(t *testing.T) {
 func TestMediaTypes(t *testing.T) {
 	var catalog dispatch.Catalog
 	routes := Routes(Options{Exposure: Exposure{Include: []string{"*"}}, Env: emptyEnv(t), Mappings: &catalog,
-		Components: func() []component.Info { return nil }, Exchanges: NewExchanges(), Shutdown: func() {}, ShutdownAccess: "unrestricted"})
+		Components: func() []component.Info { return nil }, Exchanges: NewExchanges(), Shutdown: func() {}, Access: map[string]string{Shutdown: "unrestricted"}})
 	h, err := dispatch.New(dispatch.Options{Catalog: &catalog}, routes...)
 	if err != nil {
 		t.Fatal(err)

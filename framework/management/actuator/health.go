@@ -105,11 +105,19 @@ func (h health) StatusCode() int {
 
 // HealthDisplay is what /actuator/health shows beyond the overall status:
 // management.endpoint.health.show-components and show-details, each
-// "never", "always" or "when-authorized" (treated as never: the framework
-// has no authentication).
+// "never", "always" or "when-authorized": shown to a request that
+// Authorized says yes to (with security on, an authenticated principal
+// that holds one of management.endpoint.health.roles, or any when none
+// are set, as in Spring); never when Authorized is nil.
 type HealthDisplay struct {
 	ShowComponents string
 	ShowDetails    string
+	Authorized     func(context.Context) bool
+}
+
+// shows reports whether a show-* setting shows to the request of ctx.
+func (d HealthDisplay) shows(ctx context.Context, setting string) bool {
+	return setting == "always" || setting == "when-authorized" && d.Authorized != nil && d.Authorized(ctx)
 }
 
 // healthGroup is a named subset of the components, reported on its own
@@ -124,12 +132,21 @@ type healthGroup struct {
 
 // healthEndpoint is everything /actuator/health reports.
 type healthEndpoint struct {
-	probes         *Probes
-	checks         map[string]func(context.Context) health // every component, by name
-	root           []string                                // the components of the root report
-	groups         map[string]healthGroup
-	showComponents bool
-	showDetails    bool
+	probes  *Probes
+	checks  map[string]func(context.Context) health // every component, by name
+	root    []string                                // the components of the root report
+	groups  map[string]healthGroup
+	display HealthDisplay
+}
+
+// showComponents and showDetails say what the request of ctx is shown.
+// As in Spring, details shown mean components shown too.
+func (h *healthEndpoint) showComponents(ctx context.Context) bool {
+	return h.display.shows(ctx, h.display.ShowComponents) || h.showDetails(ctx)
+}
+
+func (h *healthEndpoint) showDetails(ctx context.Context) bool {
+	return h.display.shows(ctx, h.display.ShowDetails)
 }
 
 func newHealthEndpoint(opts Options) *healthEndpoint {
@@ -138,10 +155,9 @@ func newHealthEndpoint(opts Options) *healthEndpoint {
 		p = NewProbes()
 	}
 	h := &healthEndpoint{
-		probes:         p,
-		checks:         map[string]func(context.Context) health{},
-		showComponents: opts.HealthDisplay.ShowComponents == "always" || opts.HealthDisplay.ShowDetails == "always",
-		showDetails:    opts.HealthDisplay.ShowDetails == "always",
+		probes:  p,
+		checks:  map[string]func(context.Context) health{},
+		display: opts.HealthDisplay,
 	}
 	h.checks["ping"] = func(context.Context) health { return health{Status: statusUp} }
 	h.checks["diskSpace"] = opts.DiskSpace.check
@@ -246,15 +262,15 @@ func (p *Probes) readinessState() string {
 // report aggregates components into a report, showing them as the
 // display settings say. extra are statuses that count without being
 // shown.
-func (h *healthEndpoint) report(components map[string]health, extra ...string) health {
+func (h *healthEndpoint) report(ctx context.Context, components map[string]health, extra ...string) health {
 	statuses := extra
 	for _, c := range components {
 		statuses = append(statuses, c.Status)
 	}
 	r := health{Status: aggregate(statuses)}
-	if h.showComponents {
+	if h.showComponents(ctx) {
 		for name, c := range components {
-			components[name] = h.shown(c)
+			components[name] = h.shown(ctx, c)
 		}
 		r.Components = components
 	}
@@ -262,8 +278,8 @@ func (h *healthEndpoint) report(components map[string]health, extra ...string) h
 }
 
 // shown is c with its details when the display settings show them.
-func (h *healthEndpoint) shown(c health) health {
-	if !h.showDetails {
+func (h *healthEndpoint) shown(ctx context.Context, c health) health {
+	if !h.showDetails(ctx) {
 		c.Details = nil
 	}
 	return c
@@ -273,7 +289,7 @@ func (h *healthEndpoint) shown(c health) health {
 // with the service's own readiness, so that a shutting-down instance is
 // OUT_OF_SERVICE here too, and the names of the groups.
 func (h *healthEndpoint) handleHealth(r *dispatch.Request) (health, error) {
-	report := h.report(h.check(r.Context(), h.root), h.probes.readinessState())
+	report := h.report(r.Context(), h.check(r.Context(), h.root), h.probes.readinessState())
 	report.Groups = slices.Sorted(maps.Keys(h.groups))
 	return report, nil
 }
@@ -291,18 +307,18 @@ func (h *healthEndpoint) handleHealthPath(r *dispatch.Request) (health, error) {
 		if !nested {
 			return h.groupReport(r.Context(), g), nil
 		}
-		if h.showComponents && slices.Contains(g.members, rest) {
-			return h.shown(h.check(r.Context(), []string{rest})[rest]), nil
+		if h.showComponents(r.Context()) && slices.Contains(g.members, rest) {
+			return h.shown(r.Context(), h.check(r.Context(), []string{rest})[rest]), nil
 		}
-	} else if !nested && h.showComponents && slices.Contains(h.root, first) {
-		return h.shown(h.check(r.Context(), []string{first})[first]), nil
+	} else if !nested && h.showComponents(r.Context()) && slices.Contains(h.root, first) {
+		return h.shown(r.Context(), h.check(r.Context(), []string{first})[first]), nil
 	}
 	return health{}, &dispatch.Error{Status: http.StatusNotFound, Detail: "No health component or group is named '" + dispatch.Clip(path) + "'."}
 }
 
 // groupReport reports the members of g, aggregated.
 func (h *healthEndpoint) groupReport(ctx context.Context, g healthGroup) health {
-	r := h.report(h.check(ctx, g.members))
+	r := h.report(ctx, h.check(ctx, g.members))
 	if g.dependenciesOutOfService && r.Status == statusDown {
 		r.Status = statusOutOfService
 	}

@@ -1,0 +1,59 @@
+package boot
+
+import (
+	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/management/actuator"
+)
+
+// The access settings of the management endpoints, Spring Boot 3.5's:
+// each endpoint's management.endpoint.<id>.access, or when unset
+// management.endpoints.access.default, or when that is unset the
+// endpoint's own default (none for shutdown, unrestricted for the
+// others); then no more than management.endpoints.access.max-permitted.
+const (
+	accessDefaultKey      = "management.endpoints.access.default"
+	accessMaxPermittedKey = "management.endpoints.access.max-permitted"
+)
+
+// accessLevels are the levels, from the least to the most permitted.
+var accessLevels = []string{actuator.AccessNone, actuator.AccessReadOnly, actuator.AccessUnrestricted}
+
+var accessLevel = config.OneOf(accessLevels...)
+
+// endpointAccessKey is the access setting of the endpoint id.
+func endpointAccessKey(id string) string { return "management.endpoint." + id + ".access" }
+
+// bindEndpointAccess resolves every endpoint's access as Spring Boot's
+// PropertiesEndpointAccessResolver does.
+func bindEndpointAccess(b *config.Binder, env *config.Environment) map[string]string {
+	fallback := config.Bind(b, accessDefaultKey, "", optionalAccessLevel)
+	ceiling := config.Bind(b, accessMaxPermittedKey, actuator.AccessUnrestricted, accessLevel)
+	access := make(map[string]string, len(actuator.IDs))
+	for _, id := range actuator.IDs {
+		def := actuator.DefaultAccess(id)
+		if fallback != "" {
+			def = fallback
+		}
+		a := config.Bind(b, endpointAccessKey(id), def, accessLevel)
+		access[id] = lessPermitted(a, ceiling)
+	}
+	return access
+}
+
+// optionalAccessLevel reads an access level, or nothing.
+func optionalAccessLevel(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	return accessLevel(s)
+}
+
+// lessPermitted is the less permitted of two access levels.
+func lessPermitted(a, b string) string {
+	for _, level := range accessLevels {
+		if a == level || b == level {
+			return level
+		}
+	}
+	return a
+}
