@@ -108,6 +108,17 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		// Micrometer's distribution settings, named by meter.
 		"management.metrics.distribution.percentiles-histogram.http.server.requests": "publish http_server_requests_seconds as a histogram with Micrometer's buckets (_bucket), not only _count, _sum and _max; on by default while spans are exported, for the exemplars on its buckets",
 		"management.metrics.tags.application":                                        "a label of every series of /actuator/prometheus (application=...), as Spring's dashboards select on; any management.metrics.tags.<key> adds a label <key>",
+
+		// Bearer tokens, an OAuth 2.0 resource server (jwtsettings.go).
+		"app.security.oauth2.resourceserver.jwt.jwk-set-uri":                 "the URL of the issuer's JWK set, the public keys tokens are signed with (http:// or https://); cached, fetched again after 5m, or for a kid it lacks at most once per 30s. Setting a key source turns bearer-token authentication on",
+		"app.security.oauth2.resourceserver.jwt.issuer-uri":                  "the issuer's URL: a token's iss must be it; without jwk-set-uri, its keys are found through its discovery document (<issuer>/.well-known/openid-configuration, then RFC 8414's oauth-authorization-server)",
+		"app.security.oauth2.resourceserver.jwt.public-key-location":         "a PEM file (file:path too) holding the RSA public key tokens are signed with, when neither jwk-set-uri nor issuer-uri is set",
+		"app.security.oauth2.resourceserver.jwt.audiences":                   "a token's aud must hold one of these (none: aud is not checked)",
+		"app.security.oauth2.resourceserver.jwt.jws-algorithms":              "the signature algorithms accepted: RS256, RS384, RS512, ES256, ES384, ES512, PS256, PS384, PS512",
+		"app.security.oauth2.resourceserver.jwt.authorities-claim-name":      "the claim a token's authorities come from (none: scope, else scp), a string split at the delimiter or a list",
+		"app.security.oauth2.resourceserver.jwt.authorities-claim-delimiter": "what splits an authorities claim that is a string (none: a space)",
+		"app.security.oauth2.resourceserver.jwt.authority-prefix":            "put before each of a token's authorities (read: SCOPE_read); empty for none",
+		"app.security.oauth2.resourceserver.jwt.principal-claim-name":        "the claim that names a token's principal",
 	}
 })
 

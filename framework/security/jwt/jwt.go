@@ -116,7 +116,7 @@ type OptionError struct {
 
 func (e *OptionError) Error() string { return e.Option + ": " + e.Reason }
 
-// New returns an authenticator for opts. It reads the public key file, and
+// New returns an authenticator for opts; its errors are *OptionError. It reads the public key file, and
 // with IssuerURI alone it looks up the issuer's discovery document; an
 // issuer that cannot be reached now (a refused connection, a timeout, a
 // 5xx) is looked up again when the first token comes, rather than stop
@@ -136,8 +136,8 @@ func New(ctx context.Context, opts Options) (*Authenticator, error) {
 		a.algorithms = []string{"RS256"}
 	}
 	for _, alg := range a.algorithms {
-		if !supportedAlgorithm(alg) {
-			return nil, &OptionError{"jws-algorithms", fmt.Sprintf("%q is not one of RS256, RS384, RS512, ES256, ES384, ES512, PS256, PS384, PS512", alg)}
+		if !IsSignatureAlgorithm(alg) {
+			return nil, &OptionError{"jws-algorithms", fmt.Sprintf("%q is not one of %s", alg, SignatureAlgorithms)}
 		}
 	}
 	if a.delimiter == "" {
@@ -166,7 +166,11 @@ func New(ctx context.Context, opts Options) (*Authenticator, error) {
 		}
 		a.keys = newRemoteKeys(client, a.now, d.jwkSetURI)
 	case opts.PublicKeyLocation != "":
-		k, err := readPublicKey(opts.PublicKeyLocation, a.algorithms)
+		// As Spring Boot, the key fixes the algorithm: exactly one, RSA.
+		if len(a.algorithms) != 1 || !isRSA(a.algorithms[0]) {
+			return nil, &OptionError{"jws-algorithms", "want exactly one RSA algorithm (RS256, say) with public-key-location, an RSA public key"}
+		}
+		k, err := readPublicKey(opts.PublicKeyLocation, a.algorithms[0])
 		if err != nil {
 			return nil, &OptionError{"public-key-location", err.Error()}
 		}

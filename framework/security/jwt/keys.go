@@ -52,15 +52,19 @@ func (k publicKey) fits(alg string) bool {
 	return false
 }
 
-// supportedAlgorithm reports whether alg is one of Spring's
-// SignatureAlgorithm values: the asymmetric algorithms of RFC 7518.
-func supportedAlgorithm(alg string) bool {
-	switch alg {
-	case "RS256", "RS384", "RS512", "ES256", "ES384", "ES512", "PS256", "PS384", "PS512":
-		return true
-	}
-	return false
+// SignatureAlgorithms are the algorithms Options.JWSAlgorithms may name:
+// Spring's SignatureAlgorithm values, the asymmetric algorithms of RFC
+// 7518. HS256 and the others that sign with a shared secret are not
+// among them, as the keys here are public.
+const SignatureAlgorithms = "RS256, RS384, RS512, ES256, ES384, ES512, PS256, PS384, PS512"
+
+// IsSignatureAlgorithm reports whether alg is one of SignatureAlgorithms.
+func IsSignatureAlgorithm(alg string) bool {
+	return len(alg) == 5 && slices.Contains(strings.Split(SignatureAlgorithms, ", "), alg)
 }
+
+// isRSA reports whether alg signs with an RSA key.
+func isRSA(alg string) bool { return strings.HasPrefix(alg, "RS") || strings.HasPrefix(alg, "PS") }
 
 // keyPicker hands jwx the keys for one token, and remembers why there
 // were none, in words of ours.
@@ -111,12 +115,8 @@ type staticKey []publicKey
 func (k staticKey) lookup(context.Context, string) ([]publicKey, error) { return k, nil }
 
 // readPublicKey reads the PEM file at location (file: prefix allowed): an
-// RSA public key, as Spring Boot reads public-key-location, for exactly
-// one RSA algorithm.
-func readPublicKey(location string, algorithms []string) (staticKey, error) {
-	if len(algorithms) != 1 || !strings.HasPrefix(algorithms[0], "RS") && !strings.HasPrefix(algorithms[0], "PS") {
-		return nil, errors.New("a public key needs exactly one RSA algorithm in jws-algorithms (RS256, say)")
-	}
+// RSA public key, as Spring Boot reads public-key-location.
+func readPublicKey(location, algorithm string) (staticKey, error) {
 	data, err := os.ReadFile(strings.TrimPrefix(location, "file:"))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the public key file: %w", err)
@@ -129,7 +129,7 @@ func readPublicKey(location string, algorithms []string) (staticKey, error) {
 	if err := jwk.Export(key, &raw); err != nil || key.KeyType() != jwa.RSA() {
 		return nil, errors.New("the key is not an RSA public key")
 	}
-	return staticKey{{kty: jwa.RSA(), alg: algorithms[0], raw: &raw}}, nil
+	return staticKey{{kty: jwa.RSA(), alg: algorithm, raw: &raw}}, nil
 }
 
 // remoteKeys is an issuer's JWK set, fetched over HTTP and cached. It is
