@@ -161,6 +161,8 @@ func New(ctx context.Context, opts Options) (*Authenticator, error) {
 		a.keys = newRemoteKeys(client, a.now, func(context.Context) (string, error) { return opts.JWKSetURI, nil })
 	case opts.IssuerURI != "":
 		d := &discovery{client: client, issuer: opts.IssuerURI}
+		ctx, cancel := context.WithTimeout(ctx, FetchTimeout)
+		defer cancel()
 		if err := d.resolve(ctx); err != nil && !errors.Is(err, errIssuerUnreachable) {
 			return nil, &OptionError{"issuer-uri", err.Error()}
 		}

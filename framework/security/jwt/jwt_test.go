@@ -286,6 +286,13 @@ func TestAuthenticateRefusals(t *testing.T) {
 	payload, _ := json.Marshal(claims(c))
 	none := noneHeader + "." + base64.RawURLEncoding.EncodeToString(payload) + "."
 	valid := k.sign(t, jwa.RS256(), claims(c))
+	// An HMAC token keyed with the public key's bytes: the classic
+	// confusion of a verifier that lets the token choose the algorithm.
+	pub, _ := x509.MarshalPKIXPublicKey(k.private.Public())
+	hmac, err := jws.Sign(payload, jws.WithKey(jwa.HS256(), pub))
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	for _, tc := range []struct {
 		name, header, want string
@@ -299,6 +306,7 @@ func TestAuthenticateRefusals(t *testing.T) {
 		{"expired", "Bearer " + k.sign(t, jwa.RS256(), claims(c, "exp", c.unix(-61*time.Second))), "Jwt expired"},
 		{"not yet valid", "Bearer " + k.sign(t, jwa.RS256(), claims(c, "nbf", c.unix(61*time.Second))), "Jwt used before"},
 		{"alg not accepted", "Bearer " + k.sign(t, jwa.RS384(), claims(c)), "Another algorithm expected"},
+		{"HS256 keyed with the public key", "Bearer " + string(hmac), "Another algorithm expected"},
 		{"unknown kid", "Bearer " + unknown.sign(t, jwa.RS256(), claims(c)), "no matching key"},
 		{"another key, same kid", "Bearer " + stranger.sign(t, jwa.RS256(), claims(c)), "Invalid signature"},
 		{"payload changed", "Bearer " + tamper(valid, claims(c, "sub", "mallory")), "Invalid signature"},
