@@ -116,11 +116,12 @@ type OptionError struct {
 
 func (e *OptionError) Error() string { return e.Option + ": " + e.Reason }
 
-// New returns an authenticator for opts; its errors are *OptionError. It reads the public key file, and
-// with IssuerURI alone it looks up the issuer's discovery document; an
-// issuer that cannot be reached now (a refused connection, a timeout, a
-// 5xx) is looked up again when the first token comes, rather than stop
-// start-up, as Spring resolves it lazily. ctx bounds that look-up.
+// New returns an authenticator for opts; its errors are *OptionError. It
+// reads the public key file, and with IssuerURI alone it looks up the
+// issuer's discovery document (within FetchTimeout and ctx); an issuer
+// that cannot be reached now (a refused connection, a timeout, a 5xx) is
+// looked up again when the first token comes, rather than stop start-up,
+// as Spring resolves it lazily.
 func New(ctx context.Context, opts Options) (*Authenticator, error) {
 	a := &Authenticator{
 		issuer:     opts.IssuerURI,
