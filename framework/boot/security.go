@@ -31,13 +31,14 @@ const (
 // when it is off.
 type securitySettings struct {
 	user        *security.User
-	noop        bool     // the password is kept as it is: warned about at start-up
-	permitAll   []string // path patterns anyone may call
-	healthRoles []string // who sees health's when-authorized details; none: anyone authenticated
+	bearer      security.Authenticator // bearer tokens, when a key source is set (jwtsettings.go)
+	noop        bool                   // the password is kept as it is: warned about at start-up
+	permitAll   []string               // path patterns anyone may call
+	healthRoles []string               // who sees health's when-authorized details; none: anyone authenticated
 }
 
-// on reports whether security is on.
-func (s securitySettings) on() bool { return s.user != nil }
+// on reports whether security is on: a user or a token key source is set.
+func (s securitySettings) on() bool { return s.user != nil || s.bearer != nil }
 
 // bindSecurity reads the user and the rules. A user is on when its name
 // or its password is set. Spring Boot then generates a password when none
@@ -138,7 +139,7 @@ func (a *App) securityGuard(s securitySettings, managementBase string) (dispatch
 		return nil, nil
 	}
 	logger := a.Logger(securityLogger)
-	if s.noop {
+	if s.user != nil && s.noop {
 		logger.Warn("the password of "+userPasswordKey+" is kept as it is ({noop}, or no {id}); store it encoded: {bcrypt}, {argon2} or {pbkdf2}",
 			"user", s.user.Name)
 	}
@@ -147,8 +148,15 @@ func (a *App) securityGuard(s securitySettings, managementBase string) (dispatch
 	if err := a.metrics.Registerer().Register(refusals); err != nil {
 		return nil, err
 	}
+	var authenticators []security.Authenticator
+	if s.user != nil {
+		authenticators = append(authenticators, security.NewBasic(*s.user))
+	}
+	if s.bearer != nil {
+		authenticators = append(authenticators, s.bearer)
+	}
 	g := &security.Guard{
-		Authenticators: []security.Authenticator{security.NewBasic(*s.user)},
+		Authenticators: authenticators,
 		Rules:          securityRules(s, managementBase),
 		Logger:         logger,
 		Refused: func(status int, reason string) {

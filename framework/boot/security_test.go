@@ -66,9 +66,15 @@ func checkSpringHeaders(t *testing.T, r response) {
 	}
 }
 
-// checkRefused checks a 401 or 403: a problem document, the challenge
-// on a 401, and never the password.
+// checkRefused checks a 401 or 403: a problem document, HTTP Basic's
+// challenge on a 401, and never the password.
 func checkRefused(t *testing.T, r response, status int) problem {
+	t.Helper()
+	return checkRefusedWith(t, r, status, func(challenge string) bool { return challenge == `Basic realm="Realm"` })
+}
+
+// checkRefusedWith is checkRefused with the test of a 401's challenge.
+func checkRefusedWith(t *testing.T, r response, status int, challenged func(string) bool) problem {
 	t.Helper()
 	if r.status != status {
 		t.Fatalf("%s: %d %s, want %d", r.request, r.status, r.body, status)
@@ -78,8 +84,8 @@ func checkRefused(t *testing.T, r response, status int) problem {
 		t.Errorf("%s: %v (Content-Type %q), want a problem document", r.request, err, r.header.Get("Content-Type"))
 	}
 	challenge := r.header.Get("WWW-Authenticate")
-	if status == http.StatusUnauthorized && challenge != `Basic realm="Realm"` {
-		t.Errorf("%s: WWW-Authenticate %q, want Spring's Basic realm=\"Realm\"", r.request, challenge)
+	if status == http.StatusUnauthorized && !challenged(challenge) {
+		t.Errorf("%s: WWW-Authenticate %q, not the challenge wanted", r.request, challenge)
 	}
 	if status == http.StatusForbidden && challenge != "" {
 		t.Errorf("%s: a 403 with WWW-Authenticate %q", r.request, challenge)

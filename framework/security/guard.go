@@ -48,8 +48,20 @@ func (g *Guard) Check(w http.ResponseWriter, r *http.Request, requestID func() s
 	for _, a := range g.Authenticators {
 		p, err := a.Authenticate(r)
 		if err != nil {
+			f := (*Failure)(nil)
+			if !errors.As(err, &f) {
+				// Not the client's fault: the keys a token is checked
+				// with cannot be fetched, say. Spring answers 500; 503
+				// tells the client that trying again later may work.
+				if g.Logger != nil {
+					g.Logger.LogAttrs(r.Context(), slog.LevelError, "credentials could not be checked",
+						slog.String("method", r.Method), slog.String("path", r.URL.Path),
+						slog.String("error", err.Error()), slog.String("request_id", requestID()))
+				}
+				return nil, &dispatch.Error{Status: http.StatusServiceUnavailable, Detail: "the credentials cannot be checked now; try again later"}
+			}
 			challenge, reason := a.Challenge(), err.Error()
-			if f := (*Failure)(nil); errors.As(err, &f) && f.Challenge != "" {
+			if f.Challenge != "" {
 				challenge = f.Challenge
 			}
 			w.Header().Set("WWW-Authenticate", challenge)

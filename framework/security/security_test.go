@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/security"
 	"github.com/springport/greeter/framework/security/password"
 )
@@ -110,5 +111,30 @@ func TestBasic(t *testing.T) {
 		if p != nil || !errors.As(err, &f) || f.Challenge != security.BasicChallenge {
 			t.Errorf("%q: %v %v, want a Failure with Basic's challenge", bad, p, err)
 		}
+	}
+}
+
+// brokenAuthenticator cannot check what it is given: its key source is
+// down, say.
+type brokenAuthenticator struct{}
+
+func (brokenAuthenticator) Authenticate(*http.Request) (*security.Principal, error) {
+	return nil, errors.New("the JWK set cannot be fetched: connection refused")
+}
+func (brokenAuthenticator) Challenge() string { return "Bearer" }
+
+// TestGuardServerFault: an authenticator that fails for a reason that is
+// not the client's (not a *Failure) makes a 503, not a 401 that would
+// tell the client its credentials are wrong.
+func TestGuardServerFault(t *testing.T) {
+	g := &security.Guard{Authenticators: []security.Authenticator{brokenAuthenticator{}}, Rules: new(security.Rules)}
+	w := httptest.NewRecorder()
+	_, err := g.Check(w, httptest.NewRequest("GET", "/x", nil), func() string { return "id-1" })
+	var de *dispatch.Error
+	if !errors.As(err, &de) || de.Status != http.StatusServiceUnavailable {
+		t.Fatalf("Check = %v, want a 503", err)
+	}
+	if c := w.Header().Get("WWW-Authenticate"); c != "" {
+		t.Errorf("WWW-Authenticate %q on a server fault, want none", c)
 	}
 }

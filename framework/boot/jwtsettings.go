@@ -1,0 +1,90 @@
+package boot
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strings"
+
+	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/security/jwt"
+)
+
+// jwtPrefix is where the resource server's settings live: Spring Boot's
+// spring.security.oauth2.resourceserver.jwt.*, spring. renamed app.
+const jwtPrefix = "app.security.oauth2.resourceserver.jwt."
+
+// bindJWT reads the bearer-token settings, and says whether a key source
+// (jwk-set-uri, issuer-uri or public-key-location) is set: what turns
+// bearer-token authentication on, with no other switch, as in Spring
+// Boot. jwt.New with the options gives the authenticator
+// (newJWTAuthenticator refuses its errors with their settings' origins).
+func bindJWT(b *config.Binder) (jwt.Options, bool) {
+	o := jwt.Options{
+		JWKSetURI:                 config.Bind(b, jwtPrefix+"jwk-set-uri", "", webURL),
+		IssuerURI:                 config.Bind(b, jwtPrefix+"issuer-uri", "", webURL),
+		PublicKeyLocation:         config.Bind(b, jwtPrefix+"public-key-location", "", publicKeyLocation),
+		Audiences:                 config.Bind(b, jwtPrefix+"audiences", nil, config.List),
+		JWSAlgorithms:             config.Bind(b, jwtPrefix+"jws-algorithms", []string{"RS256"}, jwsAlgorithms),
+		AuthoritiesClaimName:      config.Bind(b, jwtPrefix+"authorities-claim-name", "", config.String),
+		AuthoritiesClaimDelimiter: config.Bind(b, jwtPrefix+"authorities-claim-delimiter", "", config.String),
+		AuthorityPrefix:           new(config.Bind(b, jwtPrefix+"authority-prefix", "SCOPE_", config.String)),
+		PrincipalClaimName:        config.Bind(b, jwtPrefix+"principal-claim-name", "sub", config.String),
+	}
+	if o.PrincipalClaimName == "" {
+		b.Refuse(jwtPrefix+"principal-claim-name", "want a claim's name, such as sub or preferred_username")
+	}
+	return o, o.JWKSetURI != "" || o.IssuerURI != "" || o.PublicKeyLocation != ""
+}
+
+// newJWTAuthenticator returns jwt.New(ctx, opts), or nil after refusing,
+// through b, the setting that New could not use (a public key file that
+// cannot be read, an issuer whose discovery document names another), with
+// its value and origin; b.Err() then says why. New's errors are each a
+// *jwt.OptionError.
+func newJWTAuthenticator(ctx context.Context, b *config.Binder, opts jwt.Options) *jwt.Authenticator {
+	a, err := jwt.New(ctx, opts)
+	if bad, ok := errors.AsType[*jwt.OptionError](err); ok {
+		b.Refuse(jwtPrefix+bad.Option, bad.Reason)
+		return nil
+	}
+	return a
+}
+
+// webURL takes an http:// or https:// URL with a host, as Spring accepts
+// for the JWK set and the issuer (plain http too, for a test issuer or
+// one behind a sidecar).
+func webURL(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", errors.New("want an http:// or https:// URL, such as https://idp.example.com/realms/main")
+	}
+	return s, nil
+}
+
+// publicKeyLocation takes a file's path, file: prefix allowed. Spring's
+// classpath: resources have no counterpart in a Go binary.
+func publicKeyLocation(s string) (string, error) {
+	if strings.HasPrefix(s, "classpath:") {
+		return "", errors.New("want a file's path (file: prefix allowed): a Go service has no classpath")
+	}
+	return s, nil
+}
+
+// jwsAlgorithms takes a list of Spring's SignatureAlgorithm names, in
+// upper case as JWS writes them.
+func jwsAlgorithms(s string) ([]string, error) {
+	list, _ := config.List(s)
+	if len(list) == 0 {
+		return nil, errors.New("want at least one of " + jwt.SignatureAlgorithms)
+	}
+	for _, alg := range list {
+		if !jwt.IsSignatureAlgorithm(alg) {
+			return nil, errors.New("want each of " + jwt.SignatureAlgorithms + " (HS256 and none are not accepted: the keys are public)")
+		}
+	}
+	return list, nil
+}

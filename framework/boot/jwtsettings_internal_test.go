@@ -1,0 +1,107 @@
+package boot
+
+// The bearer-token settings as bindJWT reads them, and the refusals of
+// jwt.New as newJWTAuthenticator reports them: with the setting, its
+// value and its origin.
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/springport/greeter/framework/config"
+)
+
+func TestBindJWT(t *testing.T) {
+	env, err := config.Load(config.Options{Args: []string{
+		// spring. keys are read as their app. twins.
+		"--spring.security.oauth2.resourceserver.jwt.issuer-uri=https://idp.example.com/realms/main",
+		"--app.security.oauth2.resourceserver.jwt.audiences=greeter, api",
+		"--app.security.oauth2.resourceserver.jwt.jws-algorithms=RS256,ES256",
+		"--app.security.oauth2.resourceserver.jwt.authority-prefix=",
+		"--app.security.oauth2.resourceserver.jwt.authorities-claim-name=roles",
+		"--app.security.oauth2.resourceserver.jwt.principal-claim-name=preferred_username",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := config.NewBinder(env)
+	o, on := bindJWT(b)
+	if err := b.Err(); err != nil || !on {
+		t.Fatalf("got on=%v, %v; want on, no error", on, err)
+	}
+	if o.IssuerURI != "https://idp.example.com/realms/main" || o.JWKSetURI != "" ||
+		!slices.Equal(o.Audiences, []string{"greeter", "api"}) || !slices.Equal(o.JWSAlgorithms, []string{"RS256", "ES256"}) ||
+		o.AuthorityPrefix == nil || *o.AuthorityPrefix != "" || o.AuthoritiesClaimName != "roles" || o.PrincipalClaimName != "preferred_username" {
+		t.Errorf("got %+v", o)
+	}
+
+	b = config.NewBinder(mustLoad(t))
+	o, on = bindJWT(b)
+	if on || b.Err() != nil {
+		t.Errorf("no key source: got on=%v, %v; want off", on, b.Err())
+	}
+	if !slices.Equal(o.JWSAlgorithms, []string{"RS256"}) || *o.AuthorityPrefix != "SCOPE_" || o.PrincipalClaimName != "sub" {
+		t.Errorf("Spring's defaults: got %+v", o)
+	}
+}
+
+func mustLoad(t *testing.T, args ...string) *config.Environment {
+	t.Helper()
+	env, err := config.Load(config.Options{Args: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+func TestBindJWTRefusals(t *testing.T) {
+	for _, tc := range []struct{ arg, want string }{
+		{"jwk-set-uri=ftp://idp.example.com/keys", "want an http:// or https:// URL"},
+		{"issuer-uri=idp.example.com", "want an http:// or https:// URL"},
+		{"public-key-location=classpath:key.pub", "a Go service has no classpath"},
+		{"jws-algorithms=HS256", "HS256 and none are not accepted"},
+		{"jws-algorithms=", "want at least one of RS256"},
+		{"principal-claim-name=", "want a claim's name"},
+	} {
+		key, value, _ := strings.Cut(tc.arg, "=")
+		arg := "--" + jwtPrefix + tc.arg
+		b := config.NewBinder(mustLoad(t, arg))
+		bindJWT(b)
+		err := b.Err()
+		for _, want := range []string{jwtPrefix + key, `"` + value + `"`, "command-line argument " + arg, tc.want} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: got %v; want it to say %q", tc.arg, err, want)
+			}
+		}
+	}
+}
+
+func TestNewJWTAuthenticatorRefusals(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.pub")
+	for _, tc := range []struct {
+		args      []string
+		key, want string
+	}{
+		{[]string{"--" + jwtPrefix + "public-key-location=file:" + missing}, "public-key-location", "cannot read the public key file"},
+		{[]string{"--" + jwtPrefix + "public-key-location=jwtsettings.go"}, "public-key-location", "want a PEM file"},
+		{[]string{"--" + jwtPrefix + "public-key-location=jwtsettings.go", "--" + jwtPrefix + "jws-algorithms=ES256"}, "jws-algorithms", "exactly one RSA algorithm"},
+	} {
+		b := config.NewBinder(mustLoad(t, tc.args...))
+		o, on := bindJWT(b)
+		if !on || b.Err() != nil {
+			t.Fatalf("%v: got on=%v, %v", tc.args, on, b.Err())
+		}
+		if a := newJWTAuthenticator(context.Background(), b, o); a != nil {
+			t.Errorf("%v: got an authenticator", tc.args)
+		}
+		err := b.Err()
+		for _, want := range []string{jwtPrefix + tc.key, "command-line argument --" + jwtPrefix + tc.key, tc.want} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%v: got %v; want it to say %q", tc.args, err, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,378 @@
+// Package jwt authenticates requests by an OAuth 2.0 bearer token that is
+// a signed JWT, as a Spring Boot resource server does with
+// spring.security.oauth2.resourceserver.jwt.* (app.… here). It is the one
+// adapter for github.com/lestrrat-go/jwx/v3: nothing else in the module
+// imports jwx.
+//
+// A request's token (RFC 6750: Authorization: Bearer <token>) is checked
+// as Spring Security's default JwtDecoder checks one: the signature, by a
+// key of the issuer's JWK set (or a configured RSA public key), with an
+// algorithm of Options.JWSAlgorithms; exp and nbf, with 60 s of clock
+// skew; iss when an issuer is configured; aud when audiences are. Its
+// principal is then named by a claim (sub), and its authorities are the
+// scopes of its scope or scp claim, each prefixed SCOPE_.
+package jwt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	jwxjwt "github.com/lestrrat-go/jwx/v3/jwt"
+
+	"github.com/springport/greeter/framework/security"
+)
+
+// Options are the resource server's settings, with Spring Boot's meaning;
+// the zero value of each is Spring's default. One key source is used: the
+// JWK set at JWKSetURI; else the one IssuerURI's discovery document
+// names; else the RSA key at PublicKeyLocation.
+type Options struct {
+	// JWKSetURI is where the issuer's public keys are published (a JWK
+	// set, RFC 7517), over https:// or http://.
+	JWKSetURI string
+	// IssuerURI is the issuer's identifier: without JWKSetURI, its keys
+	// are found through its discovery document (see discovery.go); with
+	// or without, a token's iss must be it.
+	IssuerURI string
+	// PublicKeyLocation is a PEM file (file: prefix allowed) holding the
+	// one RSA public key tokens are signed with, when neither URI is set.
+	PublicKeyLocation string
+	// Audiences, when set, are the aud values of which a token must
+	// carry at least one.
+	Audiences []string
+	// JWSAlgorithms are the signature algorithms accepted (RS256 unset,
+	// as Spring); with PublicKeyLocation, exactly one RSA algorithm.
+	JWSAlgorithms []string
+	// AuthoritiesClaimName is the claim the authorities come from; unset,
+	// scope, else scp.
+	AuthoritiesClaimName string
+	// AuthoritiesClaimDelimiter splits a claim that is a string (a space
+	// unset); a claim that is a list gives one authority per element.
+	AuthoritiesClaimDelimiter string
+	// AuthorityPrefix goes before each authority; nil is SCOPE_, and
+	// a pointer to "" is no prefix at all, as Spring allows.
+	AuthorityPrefix *string
+	// PrincipalClaimName is the claim that names the principal; unset,
+	// sub.
+	PrincipalClaimName string
+
+	// Client fetches the JWK set and the discovery document; unset, a
+	// client with FetchTimeout.
+	Client *http.Client
+	// Now is the clock tokens are checked against; unset, time.Now.
+	Now func() time.Time
+}
+
+// Defaults, as Spring Security's and Nimbus's.
+const (
+	// clockSkew is how far exp and nbf may be off, as Spring's
+	// JwtTimestampValidator allows.
+	clockSkew = 60 * time.Second
+	// FetchTimeout bounds each request for the JWK set or the discovery
+	// document, so that a request holding a token never waits on a
+	// stalled issuer longer than this.
+	FetchTimeout = 5 * time.Second
+	// maxDocumentSize bounds the JWK set and the discovery document
+	// read: a set of a few keys is a few KiB.
+	maxDocumentSize = 1 << 20
+	// KeysLifetime is how long a fetched JWK set is used before it is
+	// fetched again (Nimbus's cache time-to-live, which Spring uses).
+	KeysLifetime = 5 * time.Minute
+	// RefetchInterval bounds how often the JWK set is fetched: a token
+	// whose kid is not in the set (a key the issuer just rotated in)
+	// makes it fetched again at most once per interval (Nimbus's rate
+	// limit), so that a flood of tokens with made-up kids cannot make
+	// this service hammer the issuer.
+	RefetchInterval = 30 * time.Second
+)
+
+// Authenticator authenticates requests by their bearer token. It is safe
+// for concurrent use.
+type Authenticator struct {
+	keys       keySource
+	issuer     string
+	audiences  []string
+	algorithms []string
+	claim      string // "" : scope, else scp
+	delimiter  string
+	prefix     string
+	principal  string
+	now        func() time.Time
+}
+
+var _ security.Authenticator = (*Authenticator)(nil)
+
+// OptionError is an Option that cannot be used: a public key file that
+// cannot be read, an issuer whose discovery document names another.
+// Option is Spring's name of the setting (issuer-uri, say).
+type OptionError struct {
+	Option string
+	Reason string
+}
+
+func (e *OptionError) Error() string { return e.Option + ": " + e.Reason }
+
+// New returns an authenticator for opts; its errors are *OptionError. It
+// reads the public key file, and with IssuerURI alone it looks up the
+// issuer's discovery document (within FetchTimeout and ctx); an issuer
+// that cannot be reached now (a refused connection, a timeout, a 5xx) is
+// looked up again when the first token comes, rather than stop start-up,
+// as Spring resolves it lazily.
+func New(ctx context.Context, opts Options) (*Authenticator, error) {
+	a := &Authenticator{
+		issuer:     opts.IssuerURI,
+		audiences:  opts.Audiences,
+		algorithms: opts.JWSAlgorithms,
+		claim:      opts.AuthoritiesClaimName,
+		delimiter:  opts.AuthoritiesClaimDelimiter,
+		prefix:     "SCOPE_",
+		principal:  opts.PrincipalClaimName,
+		now:        opts.Now,
+	}
+	if len(a.algorithms) == 0 {
+		a.algorithms = []string{"RS256"}
+	}
+	for _, alg := range a.algorithms {
+		if !IsSignatureAlgorithm(alg) {
+			return nil, &OptionError{"jws-algorithms", fmt.Sprintf("%q is not one of %s", alg, SignatureAlgorithms)}
+		}
+	}
+	if a.delimiter == "" {
+		a.delimiter = " "
+	}
+	if opts.AuthorityPrefix != nil {
+		a.prefix = *opts.AuthorityPrefix
+	}
+	if a.principal == "" {
+		a.principal = "sub"
+	}
+	if a.now == nil {
+		a.now = time.Now
+	}
+	client := opts.Client
+	if client == nil {
+		client = &http.Client{Timeout: FetchTimeout}
+	}
+	switch {
+	case opts.JWKSetURI != "":
+		a.keys = newRemoteKeys(client, a.now, func(context.Context) (string, error) { return opts.JWKSetURI, nil })
+	case opts.IssuerURI != "":
+		d := &discovery{client: client, issuer: opts.IssuerURI}
+		ctx, cancel := context.WithTimeout(ctx, FetchTimeout)
+		defer cancel()
+		if err := d.resolve(ctx); err != nil && !errors.Is(err, errIssuerUnreachable) {
+			return nil, &OptionError{"issuer-uri", err.Error()}
+		}
+		a.keys = newRemoteKeys(client, a.now, d.jwkSetURI)
+	case opts.PublicKeyLocation != "":
+		// As Spring Boot, the key fixes the algorithm: exactly one, RSA.
+		if len(a.algorithms) != 1 || !isRSA(a.algorithms[0]) {
+			return nil, &OptionError{"jws-algorithms", "want exactly one RSA algorithm (RS256, say) with public-key-location, an RSA public key"}
+		}
+		k, err := readPublicKey(opts.PublicKeyLocation, a.algorithms[0])
+		if err != nil {
+			return nil, &OptionError{"public-key-location", err.Error()}
+		}
+		a.keys = k
+	default:
+		return nil, &OptionError{"jwk-set-uri", "no key source: set jwk-set-uri, issuer-uri or public-key-location"}
+	}
+	return a, nil
+}
+
+// Challenge is the WWW-Authenticate header of a 401 to a request without
+// credentials, as Spring's BearerTokenAuthenticationEntryPoint writes it.
+func (a *Authenticator) Challenge() string { return "Bearer" }
+
+// Authenticate returns the principal of r's bearer token: (nil, nil)
+// without one; a *security.Failure when it is malformed, badly signed,
+// expired or not for this service; another error when the keys to check
+// it could not be had (the issuer is unreachable), which is the server's
+// trouble, not the client's, as Spring answers it with a 500.
+func (a *Authenticator) Authenticate(r *http.Request) (*security.Principal, error) {
+	token, found, ok := bearerToken(r)
+	if !found {
+		return nil, nil
+	}
+	if !ok {
+		return nil, invalid("Bearer token is malformed")
+	}
+	tok, err := a.verify(r.Context(), token)
+	if err != nil {
+		return nil, err
+	}
+	return &security.Principal{Name: a.name(tok), Authorities: a.authorities(tok)}, nil
+}
+
+// bearerToken finds the token of r's Authorization header, as Spring's
+// DefaultBearerTokenResolver does: found when the header's scheme is
+// Bearer (in any case), ok when the token has RFC 6750's b64token form.
+func bearerToken(r *http.Request) (token string, found, ok bool) {
+	h := r.Header.Get("Authorization")
+	if len(h) < len("bearer") || !strings.EqualFold(h[:len("bearer")], "bearer") {
+		return "", false, false
+	}
+	token, ok = strings.CutPrefix(h[len("bearer"):], " ")
+	return token, true, ok && isB64Token(token)
+}
+
+// isB64Token reports whether s is RFC 6750's b64token: one or more of
+// letters, digits and -._~+/, then any number of =.
+func isB64Token(s string) bool {
+	body := strings.TrimRight(s, "=")
+	if body == "" {
+		return false
+	}
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~+/", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// invalid is the failure of a token that was given and cannot be used.
+// The description is Spring's, and says why without quoting the token or
+// anything from it, which is the caller's input.
+func invalid(reason string) *security.Failure {
+	return &security.Failure{
+		Challenge: `Bearer error="invalid_token", error_description="` + reason + `", error_uri="https://tools.ietf.org/html/rfc6750#section-3.1"`,
+		Reason:    reason,
+	}
+}
+
+// decodeFailure is the failure of a token that could not be decoded or
+// checked, described as Spring's NimbusJwtDecoder does.
+func decodeFailure(reason string) *security.Failure {
+	return invalid("An error occurred while attempting to decode the Jwt: " + reason)
+}
+
+// verify checks token's signature and claims, and returns it parsed.
+func (a *Authenticator) verify(ctx context.Context, token string) (jwxjwt.Token, error) {
+	// A JWS in compact form has three parts; a JWE (five) is refused
+	// here, as Spring's default decoder refuses encrypted tokens.
+	if strings.Count(token, ".") != 2 {
+		return nil, decodeFailure("Malformed token")
+	}
+	p := &keyPicker{a: a, ctx: ctx}
+	tok, err := jwxjwt.ParseString(token,
+		jwxjwt.WithKeyProvider(p),
+		jwxjwt.WithValidate(true),
+		jwxjwt.WithResetValidators(true),
+		jwxjwt.WithValidator(jwxjwt.IsExpirationValid()),
+		jwxjwt.WithValidator(jwxjwt.IsNbfValid()),
+		jwxjwt.WithValidator(jwxjwt.ValidatorFunc(a.checkClaims)),
+		jwxjwt.WithAcceptableSkew(clockSkew),
+		jwxjwt.WithClock(jwxjwt.ClockFunc(a.now)),
+	)
+	if err == nil {
+		return tok, nil
+	}
+	// What went wrong, in words of ours: jwx's own messages may quote
+	// the token's header (its kid), which is the caller's input.
+	var reason reasonError
+	switch {
+	case p.err != nil:
+		return nil, p.err
+	case p.reason != "":
+		return nil, decodeFailure(p.reason)
+	case errors.As(err, &reason):
+		return nil, decodeFailure(string(reason))
+	case errors.Is(err, jwxjwt.TokenExpiredError()):
+		return nil, decodeFailure("Jwt expired")
+	case errors.Is(err, jwxjwt.TokenNotYetValidError()):
+		return nil, decodeFailure("Jwt used before its nbf")
+	case p.picked:
+		return nil, decodeFailure("Signed JWT rejected: Invalid signature")
+	}
+	return nil, decodeFailure("Malformed token")
+}
+
+// reasonError is why a token was refused, in words that quote nothing of
+// it.
+type reasonError string
+
+func (e reasonError) Error() string { return string(e) }
+
+// checkClaims checks iss and aud as Spring's JwtIssuerValidator and
+// JwtAudienceValidator do.
+func (a *Authenticator) checkClaims(_ context.Context, tok jwxjwt.Token) error {
+	if a.issuer != "" {
+		if iss, _ := tok.Issuer(); iss != a.issuer {
+			return reasonError("The iss claim is not valid")
+		}
+	}
+	if len(a.audiences) > 0 {
+		aud, _ := tok.Audience()
+		for _, want := range a.audiences {
+			for _, got := range aud {
+				if got == want {
+					return nil
+				}
+			}
+		}
+		return reasonError("The aud claim is not valid")
+	}
+	return nil
+}
+
+// name is the principal's name: the value of the principal claim (sub),
+// written as a string; empty when the token has none, as Spring's name
+// is null then.
+func (a *Authenticator) name(tok jwxjwt.Token) string {
+	var v any
+	if tok.Get(a.principal, &v) != nil {
+		return ""
+	}
+	switch v := v.(type) {
+	case string:
+		return v
+	case nil:
+		return ""
+	case float64, bool, int64, int:
+		return fmt.Sprint(v)
+	}
+	return ""
+}
+
+// authorities are the token's scopes, prefixed, as Spring's
+// JwtGrantedAuthoritiesConverter finds them: the authorities claim, or
+// unset, scope, else scp; a string is split at the delimiter, a list
+// gives one per string element.
+func (a *Authenticator) authorities(tok jwxjwt.Token) []string {
+	var v any
+	found := false
+	if a.claim != "" {
+		found = tok.Get(a.claim, &v) == nil
+	} else {
+		found = tok.Get("scope", &v) == nil || tok.Get("scp", &v) == nil
+	}
+	if !found {
+		return nil
+	}
+	var out []string
+	switch v := v.(type) {
+	case string:
+		for s := range strings.SplitSeq(v, a.delimiter) {
+			if s != "" {
+				out = append(out, a.prefix+s)
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if s, ok := e.(string); ok {
+				out = append(out, a.prefix+s)
+			}
+		}
+	case []string:
+		for _, s := range v {
+			out = append(out, a.prefix+s)
+		}
+	}
+	return out
+}
