@@ -54,21 +54,7 @@ func TestSwaggerUI(t *testing.T) {
 		t.Errorf("with app.openapi.ui.enabled unset, /swagger-ui.html answers %d, want 404", r.status)
 	}
 	s := start(t, []string{"--app.openapi.ui.enabled=true"}, nil)
-	browse := func(args ...string) string {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-		defer cancel()
-		// The profile directory keeps runs apart; the virtual time budget
-		// lets the page's scripts fetch and render the document before
-		// Chromium dumps or shoots it.
-		args = append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-			"--user-data-dir=" + t.TempDir(), "--virtual-time-budget=10000", "--window-size=1280,1600"}, args...)
-		out, err := exec.CommandContext(ctx, chromium, append(args, s.base+"/swagger-ui.html")...).Output()
-		if err != nil {
-			t.Fatalf("chromium %v: %v", args, err)
-		}
-		return string(out)
-	}
+	browse := func(args ...string) string { return chromiumPage(t, chromium, s.base+"/swagger-ui.html", args...) }
 	dom := browse("--dump-dom")
 	for _, want := range []string{`class="swagger-ui"`, "greeter", "/api/messages/{index}", "Append a message", "opblock-tag"} {
 		if !strings.Contains(dom, want) {
@@ -82,4 +68,40 @@ func TestSwaggerUI(t *testing.T) {
 		t.Fatalf("no screenshot of the page: %v", err)
 	}
 	t.Logf("screenshot of Swagger UI (%d bytes): %s", info.Size(), shot)
+	if strings.Contains(dom, "btn authorize") {
+		t.Errorf("Swagger UI offers to authorize, with security off")
+	}
+}
+
+// TestSwaggerUIAuthorize: with a user, Swagger UI (left open by
+// app.security.permit-all) renders its Authorize button from the
+// document's securitySchemes, and a locked padlock on each operation
+// that needs credentials.
+func TestSwaggerUIAuthorize(t *testing.T) {
+	chromium := tool(t, "GREETER_TEST_CHROMIUM", "Chromium")
+	s := start(t, []string{"--app.openapi.ui.enabled=true", "--app.security.user.name=ops", "--app.security.user.password={noop}secret",
+		"--app.security.permit-all=/swagger-ui.html,/swagger-ui/**,/v3/api-docs/**,/api/hello"}, nil)
+	dom := chromiumPage(t, chromium, s.base+"/swagger-ui.html", "--dump-dom")
+	for _, want := range []string{"btn authorize", "authorization__btn", "/api/messages/{index}"} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("the rendered page lacks %q: Swagger UI offers no authorization", want)
+		}
+	}
+}
+
+// chromiumPage loads url in headless Chromium with args (--dump-dom
+// returns the rendered page). The profile directory keeps runs apart;
+// the virtual time budget lets the page's scripts fetch and render the
+// document before Chromium dumps or shoots it.
+func chromiumPage(t *testing.T, chromium, url string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	args = append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+		"--user-data-dir=" + t.TempDir(), "--virtual-time-budget=10000", "--window-size=1280,1600"}, args...)
+	out, err := exec.CommandContext(ctx, chromium, append(args, url)...).Output()
+	if err != nil {
+		t.Fatalf("chromium %v: %v", args, err)
+	}
+	return string(out)
 }

@@ -297,7 +297,8 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	}
 	catalog := &dispatch.Catalog{}
 	docs := openapi.Routes(openapi.Info{Title: svc.Name, Version: moduleVersion(buildInfo), Description: svc.Description,
-		License: svc.License, Tags: svc.Tags, ContextPath: s.server.contextPath}, a.routes)
+		License: svc.License, Tags: svc.Tags, ContextPath: s.server.contextPath,
+		Security: openAPISecurity(s.security, s.management.basePath())}, a.routes)
 	if s.openapiUI {
 		docs = append(docs, swaggerui.Routes()...)
 	}

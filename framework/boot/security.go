@@ -12,6 +12,7 @@ import (
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/management/actuator"
+	"github.com/springport/greeter/framework/management/openapi"
 	"github.com/springport/greeter/framework/security"
 	"github.com/springport/greeter/framework/security/password"
 )
@@ -196,4 +197,16 @@ func healthDisplay(s settings) actuator.HealthDisplay {
 		d.Authorized = healthAuthorized(s.security.healthRoles)
 	}
 	return d
+}
+
+// openAPISecurity is what the OpenAPI document says of security: its
+// schemes, and which operations the rules leave open; nil when security
+// is off.
+func openAPISecurity(s securitySettings, managementBase string) *openapi.Security {
+	if !s.on() {
+		return nil
+	}
+	rules := securityRules(s, managementBase)
+	return &openapi.Security{Basic: s.user != nil, Bearer: s.bearer != nil,
+		Open: func(path string) bool { return rules.Decide(path, nil) == security.Allowed }}
 }

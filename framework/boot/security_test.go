@@ -7,6 +7,7 @@ package boot_test
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"strings"
@@ -359,4 +360,39 @@ func TestSecurityLetsPreflightsThrough(t *testing.T) {
 		t.Errorf("preflight of GET /actuator/env: %d, Access-Control-Allow-Origin %q, want 200 for %s", r.status, r.header.Get("Access-Control-Allow-Origin"), opsOrigin)
 	}
 	checkRefused(t, send(t, nil, "GET", s.URL+"/actuator/env", "", "Origin: "+opsOrigin), http.StatusUnauthorized)
+}
+
+// TestSecurityInTheOpenAPIDocument: with a user, the document served
+// names HTTP Basic, and an operation needs it unless
+// app.security.permit-all leaves its path open.
+func TestSecurityInTheOpenAPIDocument(t *testing.T) {
+	t.Parallel()
+	s := start(t, securedArgs(t, "USER", "--app.security.permit-all=/hello/**,/v3/api-docs/**"), nil)
+	r := send(t, nil, "GET", s.URL+"/v3/api-docs", "")
+	if r.status != http.StatusOK {
+		t.Fatalf("GET /v3/api-docs: %d %s", r.status, r.body)
+	}
+	var doc struct {
+		Components struct {
+			SecuritySchemes map[string]map[string]string `json:"securitySchemes"`
+		} `json:"components"`
+		Paths map[string]map[string]struct {
+			Security []map[string][]string `json:"security"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal([]byte(r.body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Components.SecuritySchemes["basicAuth"]; got["type"] != "http" || got["scheme"] != "basic" {
+		t.Errorf("securitySchemes.basicAuth = %v, want HTTP Basic", got)
+	}
+	if _, ok := doc.Components.SecuritySchemes["bearerAuth"]; ok {
+		t.Errorf("securitySchemes names bearerAuth, with no token key source set")
+	}
+	if op, ok := doc.Paths["/hello"]["get"]; !ok || len(op.Security) != 0 {
+		t.Errorf("GET /hello (permitted to all): security %v, want []", op.Security)
+	}
+	if op, ok := doc.Paths["/store"]["get"]; !ok || len(op.Security) != 1 || op.Security[0]["basicAuth"] == nil {
+		t.Errorf("GET /store: security %v, want [{basicAuth: []}]", op.Security)
+	}
 }

@@ -45,6 +45,36 @@ type Info struct {
 	// (server.servlet.context-path), "" for none: the document's server
 	// URL, so that Swagger UI and generated clients call the paths under it.
 	ContextPath string
+	// Security says how callers authenticate; nil when no one needs to.
+	Security *Security
+}
+
+// Security is what the document says of authentication: the schemes a
+// caller may use (components.securitySchemes, which gives Swagger UI its
+// Authorize button) and, for each operation, whether it needs one.
+type Security struct {
+	Basic  bool // HTTP Basic, as basicAuth
+	Bearer bool // a bearer token, a JWT, as bearerAuth
+	// Open reports whether anyone may call path (an OpenAPI path, such as
+	// /api/messages/{index}) without credentials; such an operation's
+	// security is [], the others' any one of the schemes.
+	Open func(path string) bool
+}
+
+// schemes returns the document's securitySchemes, and the requirement
+// of an operation that needs credentials: any one of them.
+func (s *Security) schemes() (object, []any) {
+	schemes := object{}
+	var anyOf []any
+	if s.Basic {
+		schemes["basicAuth"] = object{"type": "http", "scheme": "basic"}
+		anyOf = append(anyOf, object{"basicAuth": []any{}})
+	}
+	if s.Bearer {
+		schemes["bearerAuth"] = object{"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
+		anyOf = append(anyOf, object{"bearerAuth": []any{}})
+	}
+	return schemes, anyOf
 }
 
 // Tag names a group of operations and says what they have in common.
@@ -76,7 +106,11 @@ func Document(info Info, routes []dispatch.RouteInfo) map[string]any {
 			item = object{}
 			paths[k.path] = item
 		}
-		item[k.method] = b.operation(k.method, k.path, groups[k])
+		op := b.operation(k.method, k.path, groups[k])
+		if info.Security != nil && (info.Security.Open == nil || !info.Security.Open(k.path)) {
+			_, op["security"] = info.Security.schemes()
+		}
+		item[k.method] = op
 	}
 	b.schemas.components["Problem"] = problemSchema()
 	doc := object{
@@ -92,6 +126,10 @@ func Document(info Info, routes []dispatch.RouteInfo) map[string]any {
 			"schemas":   b.schemas.components,
 			"responses": b.responses,
 		},
+	}
+	if info.Security != nil {
+		schemes, _ := info.Security.schemes()
+		doc["components"].(object)["securitySchemes"] = schemes
 	}
 	if len(info.Tags) > 0 {
 		tags := make([]any, len(info.Tags))

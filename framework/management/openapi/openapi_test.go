@@ -354,3 +354,47 @@ func TestDocumentInfo(t *testing.T) {
 		t.Errorf("a document without tags has /tags %s", got)
 	}
 }
+
+// TestDocumentSecurity: with security, the document names the schemes
+// (which gives Swagger UI its Authorize button) and each operation says
+// whether it needs one: any of them, or none when the rules leave it
+// open.
+func TestDocumentSecurity(t *testing.T) {
+	infos, err := dispatch.Describe(
+		dispatch.Route{Method: "GET", Pattern: "/open", Handler: returns("hi")},
+		dispatch.Route{Method: "GET", Pattern: "/closed/{id}", Inputs: []dispatch.Input{dispatch.Path[int64]("id")}, Handler: returns("hi")},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(path string) bool { return path == "/open" }
+	for _, tt := range []struct {
+		name     string
+		security *Security
+		want     map[string]string
+	}{
+		{"off", nil, map[string]string{
+			"/components/securitySchemes":        `<missing>`,
+			"/paths/~1open/get/security":         `[]`,
+			"/paths/~1closed~1{id}/get/security": `[]`,
+		}},
+		{"basic", &Security{Basic: true, Open: open}, map[string]string{
+			"/components/securitySchemes":        `{"basicAuth":{"scheme":"basic","type":"http"}}`,
+			"/paths/~1open/get/security":         `[]`,
+			"/paths/~1closed~1{id}/get/security": `[{"basicAuth":[]}]`,
+		}},
+		{"basic and bearer", &Security{Basic: true, Bearer: true, Open: open}, map[string]string{
+			"/components/securitySchemes/bearerAuth": `{"bearerFormat":"JWT","scheme":"bearer","type":"http"}`,
+			"/paths/~1closed~1{id}/get/security":     `[{"basicAuth":[]},{"bearerAuth":[]}]`,
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := decoded(t, Document(Info{Title: "t", Version: "1", Security: tt.security}, infos))
+			for ptr, want := range tt.want {
+				if got := pointer(doc, ptr); got != want {
+					t.Errorf("%s:\ngot  %s\nwant %s", ptr, got, want)
+				}
+			}
+		})
+	}
+}

@@ -28,8 +28,8 @@ func (b *builder) operation(method, path string, routes []dispatch.RouteInfo) ob
 	if tags := tagsOf(routes); len(tags) > 0 {
 		op["tags"] = tags
 	}
-	// The service has no authentication yet: every operation says so,
-	// rather than leaving tools to guess.
+	// Open to anyone unless Info.Security says otherwise (Document): the
+	// operation says so, rather than leaving tools to guess.
 	op["security"] = []any{}
 	if params := b.parameters(path, routes); len(params) > 0 {
 		op["parameters"] = params
