@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -80,14 +81,79 @@ func TestSwaggerUI(t *testing.T) {
 func TestSwaggerUIAuthorize(t *testing.T) {
 	chromium := tool(t, "GREETER_TEST_CHROMIUM", "Chromium")
 	s := start(t, []string{"--app.openapi.ui.enabled=true", "--app.security.user.name=ops", "--app.security.user.password={noop}secret",
-		"--app.security.permit-all=/swagger-ui.html,/swagger-ui/**,/v3/api-docs/**,/api/hello"}, nil)
+		"--app.security.permit-all=/swagger-ui.html,/swagger-ui/**,/v3/api-docs/**,/api/hello", "--server.access-log.enabled=true"}, nil)
 	dom := chromiumPage(t, chromium, s.base+"/swagger-ui.html", "--dump-dom")
 	for _, want := range []string{"btn authorize", "authorization__btn", "/api/messages/{index}"} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("the rendered page lacks %q: Swagger UI offers no authorization", want)
 		}
 	}
+
+	// Then as a user would: authorize in the dialog, then Try it out on
+	// GET /api/messages, which needs the user. (Not before authorizing:
+	// a 401 with WWW-Authenticate: Basic makes the browser ask for a
+	// password itself, which a headless one waits on for ever.)
+	b := newBrowser(t, chromium)
+	b.navigate(s.base + "/swagger-ui.html")
+	deadline := time.Now().Add(time.Minute)
+	for b.run(`document.readyState == "complete" && location.pathname.startsWith("/swagger-ui/")`) != "true" {
+		if time.Now().After(deadline) {
+			t.Fatalf("Swagger UI's page did not load within a minute: %s", b.run(`document.readyState + " " + location.href`))
+		}
+	}
+	b.run(swaggerUIActions)
+	b.run(`actions.authorize("ops", "secret")`)
+	if got := b.run(`actions.execute()`); got != "200" {
+		t.Errorf("Try it out after authorizing in the dialog: %s, want 200", got)
+	}
+	// The request carried the user's credentials.
+	s.WaitForLog(t, regexp.MustCompile(`msg=request method=GET path=/api/messages .*status=200 .*principal=ops`))
 }
+
+// swaggerUIActions defines, in Swagger UI's page, what a user does:
+// authorize in the dialog with a name and a password, and run GET
+// /api/messages with Try it out, returning the status shown. Each step
+// waits for what it needs to appear, up to 20 s.
+const swaggerUIActions = `window.actions = {
+  find: async (sel, root = document) => {
+    const end = Date.now() + 20000;
+    for (;;) {
+      const e = root.querySelector(sel);
+      if (e) return e;
+      if (Date.now() > end) throw new Error("nothing matches " + sel);
+      await new Promise(r => setTimeout(r, 50));
+    }
+  },
+  type: (input, text) => {
+    // React keeps its own copy of an input's value: set it as a keystroke would.
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set.call(input, text);
+    input.dispatchEvent(new Event("input", {bubbles: true}));
+  },
+  authorize: async (name, password) => {
+    (await actions.find(".btn.authorize")).click();
+    const dialog = await actions.find(".auth-container");
+    actions.type(await actions.find("input[type=text]", dialog), name);
+    actions.type(await actions.find("input[type=password]", dialog), password);
+    (await actions.find(".auth-btn-wrapper .authorize", dialog)).click();
+    // Authorized: the dialog offers to log out instead.
+    const end = Date.now() + 20000;
+    while (![...dialog.querySelectorAll("button")].some(b => b.textContent.trim() == "Logout")) {
+      if (Date.now() > end) throw new Error("the dialog did not authorize: " + dialog.innerText);
+      await new Promise(r => setTimeout(r, 50));
+    }
+    (await actions.find(".btn-done", dialog)).click();
+  },
+  execute: async () => {
+    const op = await actions.find("#operations-messages-getApiMessages");
+    if (!op.classList.contains("is-open")) (await actions.find(".opblock-summary-control", op)).click();
+    const tryOut = await actions.find(".try-out__btn", op);
+    if (!tryOut.classList.contains("cancel")) tryOut.click();
+    const clear = op.querySelector(".btn-clear");
+    if (clear) clear.click();
+    (await actions.find(".execute", op)).click();
+    return (await actions.find(".live-responses-table tbody .response-col_status", op)).textContent.trim();
+  },
+}; "defined"`
 
 // chromiumPage loads url in headless Chromium with args (--dump-dom
 // returns the rendered page). The profile directory keeps runs apart;
