@@ -5,6 +5,9 @@ package boot_test
 // them, with Spring Boot's actuator rules.
 
 import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
@@ -25,16 +28,25 @@ import (
 // document names itself and its JWK set.
 type testIssuer struct {
 	url string
-	key *rsa.PrivateKey
+	key crypto.Signer
+	alg jwa.SignatureAlgorithm
 }
 
+// newTestIssuer signs with an RSA key (RS256).
 func newTestIssuer(t *testing.T) *testIssuer {
 	t.Helper()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
 	}
-	is := &testIssuer{key: key}
+	return serveIssuer(t, key, jwa.RS256())
+}
+
+// serveIssuer serves the discovery document and the JWK set of an
+// issuer that signs with key and alg.
+func serveIssuer(t *testing.T, key crypto.Signer, alg jwa.SignatureAlgorithm) *testIssuer {
+	t.Helper()
+	is := &testIssuer{key: key, alg: alg}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"issuer":%q,"jwks_uri":%q}`, is.url, is.url+"/jwks")
@@ -70,7 +82,7 @@ func (is *testIssuer) token(t *testing.T, claims map[string]any) string {
 	}
 	h := jws.NewHeaders()
 	_ = h.Set(jws.KeyIDKey, "k1")
-	out, err := jws.Sign(payload, jws.WithKey(jwa.RS256(), is.key, jws.WithProtectedHeaders(h)))
+	out, err := jws.Sign(payload, jws.WithKey(is.alg, is.key, jws.WithProtectedHeaders(h)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,4 +147,25 @@ func TestSecurityBearerTokenRoles(t *testing.T) {
 	}
 	user := is.token(t, map[string]any{"sub": "bob", "roles": []string{"USER"}})
 	checkRefused(t, send(t, nil, "GET", s.URL+"/actuator/env", "", bearerHeader(user)), http.StatusForbidden)
+}
+
+// TestSecurityBearerTokenES256: an issuer that signs with an EC key, and
+// jws-algorithms that says so; an RS256 token of another issuer is
+// refused.
+func TestSecurityBearerTokenES256(t *testing.T) {
+	t.Parallel()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	is := serveIssuer(t, key, jwa.ES256())
+	s := start(t, []string{"--app.security.oauth2.resourceserver.jwt.issuer-uri=" + is.url,
+		"--app.security.oauth2.resourceserver.jwt.jws-algorithms=ES256"}, nil)
+	if r := send(t, nil, "GET", s.URL+"/store", "", bearerHeader(is.token(t, map[string]any{"sub": "carol"}))); r.status != http.StatusOK {
+		t.Errorf("GET /store with an ES256 token: %d %s, want 200", r.status, r.body)
+	}
+	other := newTestIssuer(t)
+	forged := other.token(t, map[string]any{"sub": "carol", "iss": is.url})
+	checkRefusedWith(t, send(t, nil, "GET", s.URL+"/store", "", bearerHeader(forged)), http.StatusUnauthorized,
+		func(c string) bool { return strings.HasPrefix(c, `Bearer error="invalid_token"`) })
 }
