@@ -96,6 +96,20 @@ func (s *serveOnce) serve() {
 	s.h.ServeHTTP(s.w, s.r)
 }
 
+// loop serves the request once, which must answer 200, then as many
+// times as b asks, counting allocations.
+func (s *serveOnce) loop(b *testing.B) {
+	b.Helper()
+	s.serve()
+	if s.w.status != http.StatusOK {
+		b.Fatalf("status %d", s.w.status)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s.serve()
+	}
+}
+
 // serviceHandler builds the service's handler as run does with no
 // arguments and no environment: the embedded settings, metrics on.
 func serviceHandler(tb testing.TB) http.Handler {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net/http"
 	"testing"
 
 	"github.com/springport/greeter/framework/security/password"
@@ -30,14 +29,7 @@ func BenchmarkSecuredRequest(b *testing.B) {
 			if v.auth {
 				s.r.SetBasicAuth("ops", "s3cret")
 			}
-			s.serve()
-			if s.w.status != http.StatusOK {
-				b.Fatalf("status %d", s.w.status)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				s.serve()
-			}
+			s.loop(b)
 		})
 	}
 }

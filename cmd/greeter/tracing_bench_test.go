@@ -32,14 +32,7 @@ func BenchmarkTracedRequest(b *testing.B) {
 			if v.traceparent != "" {
 				s.r.Header.Set("Traceparent", v.traceparent)
 			}
-			s.serve()
-			if s.w.status != http.StatusOK {
-				b.Fatalf("status %d", s.w.status)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				s.serve()
-			}
+			s.loop(b)
 		})
 	}
 }

@@ -145,13 +145,7 @@ func TestServerTLSReload(t *testing.T) {
 	// taken, and the old one stays served until both are in place.
 	testpki.WriteFile(t, dir, "server.key", keyPEM)
 	testpki.WriteFile(t, dir, "server.crt", certPEM)
-	// Modification times may be coarse: make sure they changed.
-	later := time.Now().Add(time.Minute)
-	for _, p := range []string{certPath, keyPath} {
-		if err := os.Chtimes(p, later, later); err != nil {
-			t.Fatal(err)
-		}
-	}
+	touchLater(t, certPath, keyPath)
 	boottest.WaitFor(t, "the renewed certificate to be served", func() bool { return served(second) })
 	if served(first) {
 		t.Error("the old certificate is still served after the renewed one")
@@ -187,10 +181,7 @@ func TestServerTLSTrustReload(t *testing.T) {
 		t.Fatal("before the trust file changes, want the old CA's client served and the new one's refused")
 	}
 	testpki.WriteFile(t, dir, "clients.crt", newClients.PEM)
-	later := time.Now().Add(time.Minute) // modification times may be coarse
-	if err := os.Chtimes(trust, later, later); err != nil {
-		t.Fatal(err)
-	}
+	touchLater(t, trust)
 	boottest.WaitFor(t, "the new CA's client to be served", func() bool { return served(newClient) })
 	if served(oldClient) {
 		t.Error("the replaced CA's client is still served")
@@ -223,18 +214,39 @@ func TestServerTLSRefused(t *testing.T) {
 		{"client-auth without a CA", []string{"--server.ssl.certificate=" + cert, "--server.ssl.certificate-private-key=" + key, "--server.ssl.client-auth=need"}, []string{"server.ssl.client-auth", "server.ssl.trust-certificate"}},
 		{"trust file not PEM", []string{"--server.ssl.certificate=" + cert, "--server.ssl.certificate-private-key=" + key, "--server.ssl.trust-certificate=" + filepath.Join(dir, "server.key")}, []string{"server.ssl.trust-certificate"}},
 	} {
-		stderr, err := failToStart(t, c.args, nil)
-		if err == nil {
-			t.Errorf("%s: started, want refused", c.name)
-			continue
-		}
-		for _, w := range c.want {
-			if !strings.Contains(stderr, w) {
-				t.Errorf("%s: the error does not say %q:\n%s", c.name, w, stderr)
-			}
-		}
-		if strings.Contains(stderr, "PRIVATE KEY") || strings.Contains(stderr, string(keyPEM[30:60])) {
+		stderr, refused := expectRefused(t, c.name, c.args, c.want)
+		if refused && strings.Contains(stderr, "PRIVATE KEY") || strings.Contains(stderr, string(keyPEM[30:60])) {
 			t.Errorf("%s: the error shows key material:\n%s", c.name, stderr)
 		}
 	}
+}
+
+// touchLater moves the files' modification times a minute ahead, as a
+// reload notices a change by them and they may be coarse.
+func touchLater(t *testing.T, paths ...string) {
+	t.Helper()
+	later := time.Now().Add(time.Minute)
+	for _, p := range paths {
+		if err := os.Chtimes(p, later, later); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// expectRefused runs the tester with args, which must stop start-up with
+// a report that says each of want; it returns the report, and whether
+// start-up was refused.
+func expectRefused(t *testing.T, name string, args, want []string) (string, bool) {
+	t.Helper()
+	stderr, err := failToStart(t, args, nil)
+	if err == nil {
+		t.Errorf("%s: started, want refused", name)
+		return "", false
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("%s: the error does not say %q:\n%s", name, w, stderr)
+		}
+	}
+	return stderr, true
 }
