@@ -195,11 +195,11 @@ func (a *App) mustBeStarting(method string) {
 func build[S any](ctx context.Context, svc Service[S], env *config.Environment, logs io.Writer) (_ *App, err error) {
 	b := config.NewBinder(env)
 	s := bindSettings(b, env, svc.loggerNames())
-	if s.jwtOn && b.Err() == nil {
+	if s.security.jwtOn && b.Err() == nil {
 		// Made while binding, so that a key source that is wrong (a
 		// discovery document of another issuer, a key file that is not
 		// one) is refused as its setting.
-		if bearer := newJWTAuthenticator(ctx, b, s.jwt); bearer != nil {
+		if bearer := newJWTAuthenticator(ctx, b, s.security.jwt); bearer != nil {
 			s.security.bearer = bearer
 		}
 	}

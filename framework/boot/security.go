@@ -14,6 +14,7 @@ import (
 	"github.com/springport/greeter/framework/management/actuator"
 	"github.com/springport/greeter/framework/management/openapi"
 	"github.com/springport/greeter/framework/security"
+	"github.com/springport/greeter/framework/security/jwt"
 	"github.com/springport/greeter/framework/security/password"
 )
 
@@ -31,11 +32,16 @@ const (
 // securitySettings are what the settings say of security; user is nil
 // when it is off.
 type securitySettings struct {
-	user        *security.User
-	bearer      security.Authenticator // bearer tokens, when a key source is set (jwtsettings.go)
-	noop        bool                   // the password is kept as it is: warned about at start-up
-	permitAll   []string               // path patterns anyone may call
-	healthRoles []string               // who sees health's when-authorized details; none: anyone authenticated
+	user *security.User
+	// jwt are the bearer-token settings (jwtsettings.go); jwtOn says a
+	// key source is set. bearer is the authenticator made from them,
+	// while the settings bind (build).
+	jwt         jwt.Options
+	jwtOn       bool
+	bearer      security.Authenticator
+	noop        bool     // the password is kept as it is: warned about at start-up
+	permitAll   []string // path patterns anyone may call
+	healthRoles []string // who sees health's when-authorized details; none: anyone authenticated
 }
 
 // on reports whether security is on: a user or a token key source is set.
@@ -55,6 +61,7 @@ func bindSecurity(b *config.Binder, env *config.Environment) securitySettings {
 		permitAll:   config.Bind(b, permitAllKey, nil, pathPatterns),
 		healthRoles: config.Bind(b, healthRolesKey, nil, config.List),
 	}
+	s.jwt, s.jwtOn = bindJWT(b)
 	if !isSet(env, userNameKey) && !isSet(env, userPasswordKey) {
 		if isSet(env, userRolesKey) {
 			b.Refuse(userRolesKey, "roles without a user: set "+userPasswordKey+" (and "+userNameKey+") to turn security on")

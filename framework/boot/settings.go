@@ -14,7 +14,6 @@ import (
 	"github.com/springport/greeter/framework/management/actuator"
 	"github.com/springport/greeter/framework/management/metrics"
 	"github.com/springport/greeter/framework/management/tracing"
-	"github.com/springport/greeter/framework/security/jwt"
 )
 
 // settings are the framework's own settings, one struct per area, with
@@ -32,10 +31,6 @@ type settings struct {
 	// (unknown.go), rather than warning.
 	failOnUnknown bool
 	cors          corsSettings // which pages of other origins may call (cors.go)
-	// jwt are the bearer-token settings (jwtsettings.go); jwtOn says a
-	// key source is set, which turns bearer-token authentication on.
-	jwt   jwt.Options
-	jwtOn bool
 }
 
 type serverSettings struct {
@@ -164,7 +159,6 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 		s.management.port = -1 // the same port: shared
 	}
 	s.management.tls = bindManagementTLS(b, env, s.server.tls, s.management.ownPort())
-	s.jwt, s.jwtOn = bindJWT(b)
 	return s
 }
 
