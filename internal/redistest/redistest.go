@@ -24,12 +24,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/internal/testproc"
 )
 
 // readyTimeout bounds each wait for a deployment to come up or settle. A
@@ -55,33 +57,6 @@ func requireBinaries(t testing.TB) {
 	}
 }
 
-// freePorts returns n distinct loopback ports that were free a moment
-// ago. Another process may take one before redis-server binds it; start
-// then tries again with other ports.
-func freePorts(t testing.TB, n int) []int {
-	t.Helper()
-	ports := make([]int, n)
-	// Every listener stays open until all are chosen, so that the kernel
-	// gives n different ports.
-	lns := make([]net.Listener, n)
-	defer func() {
-		for _, ln := range lns {
-			if ln != nil {
-				ln.Close()
-			}
-		}
-	}()
-	for i := range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatalf("finding a free loopback port: %v", err)
-		}
-		lns[i] = ln
-		ports[i] = ln.Addr().(*net.TCPAddr).Port
-	}
-	return ports
-}
-
 // process is one redis-server the test started.
 type process struct {
 	name   string // for messages: "cluster node 2", "sentinel 1"...
@@ -104,7 +79,7 @@ const startAttempts = 3
 func start(t testing.TB, name, dir string, nports int, tlsConf *tls.Config, args func(ports []int) []string) *process {
 	t.Helper()
 	for attempt := 1; ; attempt++ {
-		ports := freePorts(t, nports)
+		ports := testproc.FreePorts(t, nports)
 		p := launch(t, name, dir, ports[0], tlsConf, args(ports))
 		err := p.waitReady()
 		if err == nil {
@@ -132,7 +107,7 @@ func launch(t testing.TB, name, dir string, port int, tlsConf *tls.Config, args 
 	cmd.Dir = dir
 	cmd.Stdout = out
 	cmd.Stderr = out
-	killWithParent(cmd)
+	testproc.KillWithParent(cmd, syscall.SIGKILL)
 	if err := cmd.Start(); err != nil {
 		out.Close()
 		t.Fatalf("starting %s (redis-server %s): %v", name, strings.Join(args, " "), err)
