@@ -1,6 +1,7 @@
 package pgtest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -92,11 +93,44 @@ func (s *Server) Promote(t testing.TB) {
 	})
 }
 
-// Kill ends the server at once (SIGKILL to the postmaster), as a crash
-// does: its clients' connections break, and nothing is shut down cleanly.
+// Kill ends the server at once, as a crash of its machine or container
+// does: SIGKILL to the postmaster and every process it started, so that
+// its clients' connections break and nothing is shut down cleanly. It
+// returns once none of them is left: PostgreSQL refuses to start on data
+// whose shared memory a process still holds.
 func (s *Server) Kill(t testing.TB) {
 	t.Helper()
+	pgid := s.cmd.Process.Pid // the postmaster leads a process group of its own
+	if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("killing %s: %v", s.name, err)
+	}
 	s.signalAndWait(t, syscall.SIGKILL)
+	deadline := time.Now().Add(readyTimeout)
+	for groupAlive(pgid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("processes of %s still run %v after SIGKILL", s.name, readyTimeout)
+		}
+		time.Sleep(pollInterval)
+	}
+}
+
+// groupAlive reports whether a process of group pgid is still running
+// (zombies, already detached from shared memory, do not count), from
+// /proc; where there is none it reports false.
+func groupAlive(pgid int) bool {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, path := range stats {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue // exited meanwhile
+		}
+		// pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses.
+		fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(fields) >= 3 && fields[0] != "Z" && fields[2] == strconv.Itoa(pgid) {
+			return true
+		}
+	}
+	return false
 }
 
 // Stop shuts the server down as an operator does (SIGINT, PostgreSQL's
@@ -156,6 +190,11 @@ func (s *Server) launch(t testing.TB) {
 	s.cmd = Command(t, "postgres", "-D", s.Data, "-p", strconv.Itoa(s.Port),
 		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off")
 	s.cmd.Dir = s.dir
+	// A group of its own, for Kill.
+	if s.cmd.SysProcAttr == nil {
+		s.cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	s.cmd.SysProcAttr.Setpgid = true
 	s.cmd.Stdout, s.cmd.Stderr = out, out
 	if err := s.cmd.Start(); err != nil {
 		out.Close()
@@ -191,7 +230,8 @@ func (s *Server) signalAndWait(t testing.TB, sig syscall.Signal) {
 		return
 	default:
 	}
-	if err := s.cmd.Process.Signal(sig); err != nil {
+	// ErrProcessDone: it exited since the look above.
+	if err := s.cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		t.Fatalf("signalling %s: %v", s.name, err)
 	}
 	select {
