@@ -12,7 +12,7 @@ import (
 
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/outage"
-	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/framework/testing/enginetest"
 	"github.com/springport/greeter/postgres"
 )
 

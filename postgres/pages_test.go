@@ -10,7 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/springport/greeter/domain/message"
-	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/framework/testing/enginetest"
 )
 
 // TestPagesStayBalanced runs random Appends, Removes and Replaces against

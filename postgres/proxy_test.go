@@ -4,7 +4,7 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/framework/testing/enginetest"
 )
 
 // faultProxy stands between a DB and the server, to make the server

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/domain/message"
-	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/framework/testing/enginetest"
 	"github.com/springport/greeter/postgres"
 )
 

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/framework/testing/enginetest"
 )
 
 // eachStore runs test once with the messages in memory and once in

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/framework/testing/enginetest"
 )
 
 // TestSpringDataSourceURLs: a JDBC URL (in SPRING_DATASOURCE_URL, its user

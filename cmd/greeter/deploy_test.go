@@ -28,7 +28,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/springport/greeter/framework/boot/boottest"
-	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/framework/testing/enginetest"
 )
 
 const (

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/framework/testing/enginetest"
 )
 
 // outageBound is how long a request may take to be refused while an

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/framework/testing/enginetest"
 )
 
 // engines are the test's own database and Redis key prefix.

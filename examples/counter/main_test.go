@@ -15,7 +15,7 @@ import (
 
 	"github.com/springport/greeter/framework/boot"
 	"github.com/springport/greeter/framework/boot/boottest"
-	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/framework/testing/enginetest"
 	"github.com/springport/greeter/internal/loc"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/springport/greeter/framework/boot/boottest"
-	"github.com/springport/greeter/internal/redistest"
+	"github.com/springport/greeter/framework/testing/redistest"
 )
 
 // TestSessionsInTLSRedis starts a Redis that speaks only TLS and asks

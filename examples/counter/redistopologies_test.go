@@ -1,14 +1,14 @@
 package main
 
 // Sessions in a Redis Cluster and in a Redis behind Sentinel, started by
-// the tests (internal/redistest), configured with Spring Boot's settings.
+// the tests (framework/testing/redistest), configured with Spring Boot's settings.
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/springport/greeter/framework/boot/boottest"
-	"github.com/springport/greeter/internal/redistest"
+	"github.com/springport/greeter/framework/testing/redistest"
 )
 
 // TestSessionsInRedisCluster keeps instances' sessions in a Cluster of

@@ -9,7 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/springport/greeter/framework/boot/boottest"
-	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/framework/testing/enginetest"
 )
 
 // TestSpringSessionTimeout: Spring Session's spring.session.timeout (here

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/springport/greeter/framework/boot/boottest"
-	"github.com/springport/greeter/internal/testpki"
+	"github.com/springport/greeter/framework/testing/testpki"
 )
 
 // onlyHTTP2 is a client that speaks HTTP/2 alone: over TLS it offers h2

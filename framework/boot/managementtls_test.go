@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/springport/greeter/internal/testpki"
+	"github.com/springport/greeter/framework/testing/testpki"
 )
 
 // TestManagementTLS: the management port of its own serves HTTPS with

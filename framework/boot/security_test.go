@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/security/password"
-	"github.com/springport/greeter/internal/testpki"
+	"github.com/springport/greeter/framework/testing/testpki"
 )
 
 // The test user's password, and its encodings as Spring's encoders

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/boot/boottest"
-	"github.com/springport/greeter/internal/testpki"
+	"github.com/springport/greeter/framework/testing/testpki"
 )
 
 // httpsClient trusts ca, offers HTTP/2 and, when given, a client

@@ -23,7 +23,7 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/component/sessiontest"
 	"github.com/springport/greeter/framework/outage"
-	"github.com/springport/greeter/internal/logtest"
+	"github.com/springport/greeter/framework/testing/logtest"
 )
 
 // sharedStore is a fakeStore that keeps component state too, as Redis

@@ -20,7 +20,7 @@ import (
 
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/memstore"
-	"github.com/springport/greeter/internal/clocktest"
+	"github.com/springport/greeter/framework/testing/clocktest"
 )
 
 // cart is a session-scoped component that records its release.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/springport/greeter/internal/logtest"
+	"github.com/springport/greeter/framework/testing/logtest"
 )
 
 // Message is a test body and result; its XML root is its type name.

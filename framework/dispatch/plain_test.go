@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/springport/greeter/internal/logtest"
+	"github.com/springport/greeter/framework/testing/logtest"
 )
 
 // TestPlain serves an http.Handler as a route: the dispatcher chooses it by

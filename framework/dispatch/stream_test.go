@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/springport/greeter/internal/logtest"
+	"github.com/springport/greeter/framework/testing/logtest"
 )
 
 // streamOf makes a Stream of n messages that fails with err after failAt

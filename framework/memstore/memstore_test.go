@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/memstore"
-	"github.com/springport/greeter/internal/clocktest"
+	"github.com/springport/greeter/framework/testing/clocktest"
 )
 
 // endLog records the ids the store reports as ended.

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/redisstore"
-	"github.com/springport/greeter/internal/clocktest"
-	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/framework/testing/clocktest"
+	"github.com/springport/greeter/framework/testing/enginetest"
 )
 
 func TestOpenRefusesBadURLs(t *testing.T) {

@@ -1,27 +1,41 @@
 package redisstore_test
 
 // Two instances of a service on one Redis, each a component container
-// with its own store, serving the number component in session scope: what
-// app.number.scope=session gives behind a load balancer.
+// with its own store, serving a random number component in session scope:
+// what greeter's app.number.scope=session gives behind a load balancer.
 
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/domain/number"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/redisstore"
-	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/framework/testing/enginetest"
 )
+
+// number is a random number drawn when its component is made, kept in
+// the session as its decimal digits.
+type number struct{ value int64 }
+
+func (n *number) Value() int64 { return n.value }
+
+func (n *number) MarshalBinary() ([]byte, error) { return strconv.AppendInt(nil, n.value, 10), nil }
+
+func (n *number) UnmarshalBinary(b []byte) (err error) {
+	n.value, err = strconv.ParseInt(string(b), 10, 64)
+	return err
+}
 
 // instance is one instance of the service: a store, a container and a
 // server that answers GET / with the session's number.
@@ -41,8 +55,8 @@ func newInstance(t *testing.T, opts redisstore.Options) *instance {
 	}
 	in := &instance{store: store, ended: watch(store)}
 	var r component.Registry
-	ref := component.Provide(&r, component.Def[*number.Number]{Name: "number", Scope: component.Session,
-		New: func(*component.Context) (*number.Number, error) { return number.New(nil), nil }})
+	ref := component.Provide(&r, component.Def[*number]{Name: "number", Scope: component.Session,
+		New: func(*component.Context) (*number, error) { return &number{rand.Int64()}, nil }})
 	if in.c, err = r.Start([]string{"default"}, component.Options{Sessions: store}); err != nil {
 		store.Close()
 		t.Fatal(err)

@@ -13,8 +13,8 @@ import (
 	"github.com/springport/greeter/framework/component/sessiontest"
 	"github.com/springport/greeter/framework/outage"
 	"github.com/springport/greeter/framework/redisstore"
-	"github.com/springport/greeter/internal/clocktest"
-	"github.com/springport/greeter/internal/enginetest"
+	"github.com/springport/greeter/framework/testing/clocktest"
+	"github.com/springport/greeter/framework/testing/enginetest"
 )
 
 // open opens a store on the test's Redis with opts (URL and Namespace are

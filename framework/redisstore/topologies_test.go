@@ -3,7 +3,7 @@ package redisstore_test
 // The store's behaviours on each way Redis is deployed: one server (the
 // machine's, GREETER_TEST_REDIS_URL), a Redis Cluster of three primaries,
 // and a primary with a replica behind Sentinel, the last two started by
-// the test (internal/redistest). One function checks the behaviours, so
+// the test (framework/testing/redistest). One function checks the behaviours, so
 // that every topology is held to the same ones.
 
 import (
@@ -19,8 +19,8 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/component/sessiontest"
 	"github.com/springport/greeter/framework/redisstore"
-	"github.com/springport/greeter/internal/enginetest"
-	"github.com/springport/greeter/internal/redistest"
+	"github.com/springport/greeter/framework/testing/enginetest"
+	"github.com/springport/greeter/framework/testing/redistest"
 )
 
 // topology is one deployment of Redis that a test started or found:

@@ -33,7 +33,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/boot"
-	"github.com/springport/greeter/internal/logtest"
+	"github.com/springport/greeter/framework/testing/logtest"
 )
 
 // Timeout bounds every wait for the program to do something. It is

@@ -8,10 +8,6 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v4"
-
-	"github.com/springport/greeter/api"
-	"github.com/springport/greeter/framework/dispatch"
-	"github.com/springport/greeter/inmem"
 )
 
 // TestYAMLLayout pins what the encoder is asked for: block style, two
@@ -35,12 +31,9 @@ tags:
 // TestYAMLRoundTrip reads what encodeYAML writes with a YAML parser: it
 // must be the same data as the JSON.
 func TestYAMLRoundTrip(t *testing.T) {
-	routes, err := dispatch.Describe(api.Routes("Hello World!", &inmem.Messages{}, api.Paging{}, nil, nil)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, doc := serviceDocument(t)
 	inputs := []any{
-		Document(Info{Title: "greeter", Version: "(devel)"}, routes),
+		doc,
 		object{
 			"": "empty key", " ": "space key", "200": 200, "true": true, "null": nil, "a: b": "x #y",
 			"long": strings.Repeat("word ", 100), "lines": "line one\nline two\n",

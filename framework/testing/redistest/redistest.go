@@ -30,8 +30,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/springport/greeter/internal/enginetest"
-	"github.com/springport/greeter/internal/testproc"
+	"github.com/springport/greeter/framework/testing/enginetest"
+	"github.com/springport/greeter/framework/testing/internal/testproc"
 )
 
 // readyTimeout bounds each wait for a deployment to come up or settle. A

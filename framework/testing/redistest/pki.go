@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/springport/greeter/internal/testpki"
+	"github.com/springport/greeter/framework/testing/testpki"
 )
 
 // pki is a certificate authority made for one test, and the server and

@@ -28,8 +28,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/internal/enginetest"
-	"github.com/springport/greeter/internal/testproc"
+	"github.com/springport/greeter/framework/testing/enginetest"
+	"github.com/springport/greeter/framework/testing/internal/testproc"
 )
 
 // serverUser is the account the server programs run as when the tests

@@ -5,7 +5,7 @@ import (
 	"crypto/x509"
 	"testing"
 
-	"github.com/springport/greeter/internal/testpki"
+	"github.com/springport/greeter/framework/testing/testpki"
 )
 
 // TestCertificates: a server certificate verifies for 127.0.0.1 and a

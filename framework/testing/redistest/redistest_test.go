@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/springport/greeter/internal/enginetest"
-	"github.com/springport/greeter/internal/testproc"
+	"github.com/springport/greeter/framework/testing/enginetest"
+	"github.com/springport/greeter/framework/testing/internal/testproc"
 )
 
 // TestRequireBinariesSkipsOrFailsWithoutRedis checks the convention the

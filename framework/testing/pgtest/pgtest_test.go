@@ -13,8 +13,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/springport/greeter/internal/enginetest"
-	"github.com/springport/greeter/internal/testproc"
+	"github.com/springport/greeter/framework/testing/enginetest"
+	"github.com/springport/greeter/framework/testing/internal/testproc"
 )
 
 // TestFailoverToAPromotedStandby walks through what the failover tests

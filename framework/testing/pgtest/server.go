@@ -16,7 +16,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/springport/greeter/internal/testproc"
+	"github.com/springport/greeter/framework/testing/internal/testproc"
 )
 
 // readyTimeout bounds each wait for a server to come up, promote or stop,
