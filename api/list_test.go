@@ -10,7 +10,7 @@ import (
 
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/dispatch"
-	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/messagestore/inmem"
 )
 
 // TestListPages checks GET /api/messages with and without paging: the

@@ -9,7 +9,7 @@ import (
 
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/management/openapi"
-	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/messagestore/inmem"
 )
 
 // greeterDocument loads greeter's OpenAPI document, as /v3/api-docs

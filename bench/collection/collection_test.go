@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/springport/greeter/domain/message"
-	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/messagestore/inmem"
 )
 
 // heldBudget is the target for one million 20-byte messages.

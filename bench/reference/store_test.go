@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/messagestore/inmem"
 )
 
 func TestStoreEndpoints(t *testing.T) {

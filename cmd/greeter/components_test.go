@@ -13,7 +13,7 @@ import (
 
 	"github.com/springport/greeter/domain/dateformat"
 	"github.com/springport/greeter/framework/component"
-	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/messagestore/inmem"
 )
 
 // numbers reads val-a then val-b with client.

@@ -51,7 +51,7 @@ import (
 
 	"github.com/springport/greeter/api"
 	"github.com/springport/greeter/framework/dispatch"
-	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/messagestore/inmem"
 )
 
 func init() {

@@ -9,7 +9,7 @@ import (
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
-	"github.com/springport/greeter/postgres"
+	"github.com/springport/greeter/messagestore/postgres"
 )
 
 // settings are greeter's own settings; the framework binds its own

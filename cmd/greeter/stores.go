@@ -6,8 +6,8 @@ import (
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/boot"
 	"github.com/springport/greeter/framework/management/actuator"
-	"github.com/springport/greeter/inmem"
-	"github.com/springport/greeter/postgres"
+	"github.com/springport/greeter/messagestore/inmem"
+	"github.com/springport/greeter/messagestore/postgres"
 )
 
 // postgresLogger is greeter's own logger, greeter.postgres: the PostgreSQL

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/config"
-	"github.com/springport/greeter/framework/redisstore"
+	"github.com/springport/greeter/framework/session/redisstore"
 )
 
 // redisSettings are where the Redis session store finds Redis, with

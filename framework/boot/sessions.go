@@ -5,8 +5,8 @@ import (
 
 	"github.com/springport/greeter/framework/management/actuator"
 	"github.com/springport/greeter/framework/management/metrics"
-	"github.com/springport/greeter/framework/memstore"
-	"github.com/springport/greeter/framework/redisstore"
+	"github.com/springport/greeter/framework/session/memstore"
+	"github.com/springport/greeter/framework/session/redisstore"
 )
 
 // openSessions opens the session store that app.session.store-type names:

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/component"
-	"github.com/springport/greeter/framework/memstore"
+	"github.com/springport/greeter/framework/session/memstore"
 )
 
 // The tests declare their own components from these types. Dependencies

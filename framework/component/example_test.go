@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/springport/greeter/framework/component"
-	"github.com/springport/greeter/framework/memstore"
+	"github.com/springport/greeter/framework/session/memstore"
 )
 
 // Sequence hands out increasing numbers.

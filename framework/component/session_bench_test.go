@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/springport/greeter/framework/component"
-	"github.com/springport/greeter/framework/memstore"
+	"github.com/springport/greeter/framework/session/memstore"
 )
 
 // BenchmarkSessionCreatingRequest serves requests without a session

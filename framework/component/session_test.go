@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/component"
-	"github.com/springport/greeter/framework/memstore"
+	"github.com/springport/greeter/framework/session/memstore"
 	"github.com/springport/greeter/framework/testing/clocktest"
 )
 

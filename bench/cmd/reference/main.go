@@ -11,7 +11,7 @@ import (
 	"os"
 
 	"github.com/springport/greeter/bench/reference"
-	"github.com/springport/greeter/postgres"
+	"github.com/springport/greeter/messagestore/postgres"
 )
 
 func main() {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/component/sessiontest"
-	"github.com/springport/greeter/framework/memstore"
-	"github.com/springport/greeter/framework/redisstore"
+	"github.com/springport/greeter/framework/session/memstore"
+	"github.com/springport/greeter/framework/session/redisstore"
 )
 
 // A session store's package holds it to the contract in one test: the

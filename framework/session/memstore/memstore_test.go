@@ -10,7 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/springport/greeter/framework/memstore"
+	"github.com/springport/greeter/framework/session/memstore"
 	"github.com/springport/greeter/framework/testing/clocktest"
 )
 
@@ -251,7 +251,7 @@ func TestSessionsClose(t *testing.T) {
 // another to make room: the path a flood of cookieless requests takes.
 // Its cost per session must not grow with the number held.
 //
-//	go test -run '^$' -bench CreateWhenFull -benchmem ./framework/memstore
+//	go test -run '^$' -bench CreateWhenFull -benchmem ./framework/session/memstore
 func BenchmarkCreateWhenFull(b *testing.B) {
 	for _, held := range []int{1_000, 100_000} {
 		b.Run(strconv.Itoa(held), func(b *testing.B) {

@@ -11,7 +11,7 @@ import (
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/management/actuator"
 	"github.com/springport/greeter/framework/outage"
-	"github.com/springport/greeter/framework/redisstore"
+	"github.com/springport/greeter/framework/session/redisstore"
 )
 
 // A service that runs as several instances keeps its sessions in Redis:

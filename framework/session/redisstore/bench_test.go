@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/framework/redisstore"
+	"github.com/springport/greeter/framework/session/redisstore"
 )
 
 // BenchmarkSessionRoundTrip is what one request of a session-scoped

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/springport/greeter/framework/memstore"
+	"github.com/springport/greeter/framework/session/memstore"
 )
 
 // A store hands out session ids and reports each session's end, whatever

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/springport/greeter/framework/redisstore"
+	"github.com/springport/greeter/framework/session/redisstore"
 	"github.com/springport/greeter/framework/testing/clocktest"
 	"github.com/springport/greeter/framework/testing/enginetest"
 )

@@ -11,7 +11,7 @@ import (
 
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/testing/enginetest"
-	"github.com/springport/greeter/postgres"
+	"github.com/springport/greeter/messagestore/postgres"
 )
 
 // scaleVar enables TestMillionMessages, which takes a few minutes and a

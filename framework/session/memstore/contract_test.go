@@ -6,7 +6,7 @@ import (
 
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/component/sessiontest"
-	"github.com/springport/greeter/framework/memstore"
+	"github.com/springport/greeter/framework/session/memstore"
 )
 
 func TestSessionsContract(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/domain/message"
-	"github.com/springport/greeter/postgres"
+	"github.com/springport/greeter/messagestore/postgres"
 )
 
 // fill appends n messages of size bytes each in one statement: message i

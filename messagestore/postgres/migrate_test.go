@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/testing/enginetest"
-	"github.com/springport/greeter/postgres"
+	"github.com/springport/greeter/messagestore/postgres"
 )
 
 // TestInstancesStartingTogetherMigrateOnce starts several instances at the

@@ -13,7 +13,7 @@ import (
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/outage"
 	"github.com/springport/greeter/framework/testing/enginetest"
-	"github.com/springport/greeter/postgres"
+	"github.com/springport/greeter/messagestore/postgres"
 )
 
 // operations are every call a DB answers, for checking that each fails

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/component"
-	"github.com/springport/greeter/framework/redisstore"
+	"github.com/springport/greeter/framework/session/redisstore"
 	"github.com/springport/greeter/framework/testing/enginetest"
 )
 

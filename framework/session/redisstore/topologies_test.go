@@ -18,7 +18,7 @@ import (
 
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/component/sessiontest"
-	"github.com/springport/greeter/framework/redisstore"
+	"github.com/springport/greeter/framework/session/redisstore"
 	"github.com/springport/greeter/framework/testing/enginetest"
 	"github.com/springport/greeter/framework/testing/redistest"
 )

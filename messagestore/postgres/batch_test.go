@@ -16,7 +16,7 @@ import (
 	"github.com/springport/greeter/domain/message/messagetest"
 	"github.com/springport/greeter/framework/outage"
 	"github.com/springport/greeter/framework/testing/enginetest"
-	"github.com/springport/greeter/postgres"
+	"github.com/springport/greeter/messagestore/postgres"
 )
 
 // The tests of batching hold the bounds row in a transaction of their own,

@@ -5,7 +5,7 @@ import (
 
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/domain/message/messagetest"
-	"github.com/springport/greeter/inmem"
+	"github.com/springport/greeter/messagestore/inmem"
 )
 
 func TestMessagesContract(t *testing.T) {

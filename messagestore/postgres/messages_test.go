@@ -7,7 +7,7 @@ import (
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/domain/message/messagetest"
 	"github.com/springport/greeter/framework/testing/enginetest"
-	"github.com/springport/greeter/postgres"
+	"github.com/springport/greeter/messagestore/postgres"
 )
 
 // pageSizes are the page sizes the store is tested with: the default,
