@@ -120,7 +120,7 @@ func serviceHandler(tb testing.TB) http.Handler {
 // serviceHandlerWith is serviceHandler with arguments.
 func serviceHandlerWith(tb testing.TB, args ...string) http.Handler {
 	tb.Helper()
-	app, err := boot.New(context.Background(), greeter(), args, noEnvironment, io.Discard)
+	app, err := boot.New(context.Background(), greeter(), boot.Process{Args: args, LookupEnv: noEnvironment})
 	if err != nil {
 		tb.Fatal(err)
 	}

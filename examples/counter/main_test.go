@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -112,7 +111,7 @@ func TestWhatTheFrameworkGives(t *testing.T) {
 	}
 
 	var help boottest.Output
-	if err := boot.Run(context.Background(), service, []string{"--help"}, boottest.Env(nil), &help, io.Discard); err != nil ||
+	if err := boot.Run(context.Background(), service, boot.Process{Args: []string{"--help"}, Stdout: &help}); err != nil ||
 		!regexp.MustCompile(`--counter.max-step\s+100\s+the largest step`).MatchString(help.String()) {
 		t.Errorf("--help: %v\n%s", err, help.String())
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -192,7 +191,7 @@ func (a *App) mustBeStarting(method string) {
 // bottom: the loggers, the session store, the service (Service.Start), the
 // management endpoints, the routes and the handlers of the ports. It
 // listens on nothing. What it opened is closed when it fails.
-func build[S any](ctx context.Context, svc Service[S], env *config.Environment, logs io.Writer) (_ *App, err error) {
+func build[S any](ctx context.Context, svc Service[S], env *config.Environment, p Process) (_ *App, err error) {
 	b := config.NewBinder(env)
 	s := bindSettings(b, env, svc.loggerNames())
 	if s.security.jwtOn && b.Err() == nil {
@@ -215,7 +214,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	if err := b.Err(); err != nil && !s.failOnUnknown {
 		return nil, err
 	}
-	keys := checkKeys(env, b.Keys(), b.Keys()[framework:], variableNamesOf(ctx))
+	keys := checkKeys(env, b.Keys(), b.Keys()[framework:], p.variableNames())
 	var unknown error
 	if s.failOnUnknown {
 		unknown = keys.refusal()
@@ -229,7 +228,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 			a.Close()
 		}
 	}()
-	a.loggers = svc.newLoggers(newLogger(s.logFormat, logs).Handler(), s.logLevels)
+	a.loggers = svc.newLoggers(newLogger(s.logFormat, p.Stdout).Handler(), s.logLevels)
 	a.logger = a.Logger(serverLogger)
 	a.logger.Info(profilesMessage(env.ExplicitProfiles(), env.DefaultProfiles()))
 	for _, w := range env.Warnings() {

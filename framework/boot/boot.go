@@ -53,7 +53,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -122,30 +121,29 @@ type Service[S any] struct {
 	Start func(ctx context.Context, app *App, settings S) error
 }
 
-// Main is a service's whole main function: it runs svc with the
-// process's arguments, environment and standard streams (see Run), and
-// exits with status 1 when Run fails, having reported why. Tests run the
-// same service through Run (boottest does), with arguments and an
-// environment of their own.
+// Main is a service's whole main function: it runs svc in this program's
+// process (OSProcess: its arguments, environment and standard streams;
+// see Run), and exits with status 1 when Run fails, having reported why.
+// Tests run the same service through Run (boottest does), with arguments
+// and an environment of their own.
 func Main[S any](svc Service[S]) {
-	ctx := WithVariableNames(context.Background(), processVariableNames(os.Environ()))
-	if err := Run(ctx, svc, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr); err != nil {
+	if err := Run(context.Background(), svc, OSProcess()); err != nil {
 		os.Exit(1) // Run has reported it
 	}
 }
 
-// Run runs svc until ctx is cancelled, the process gets SIGINT or SIGTERM,
-// or POST /actuator/shutdown asks it to stop, then shuts it down
-// gracefully. args are the command-line arguments without the program's
-// name; lookupEnv looks up environment variables (os.LookupEnv); log lines
-// go to stdout, and a failure to start is reported on stderr and returned.
-// A shutdown that does not finish within server.shutdown-timeout returns an
-// error too.
-func Run[S any](ctx context.Context, svc Service[S], args []string, lookupEnv func(string) (string, bool), stdout, stderr io.Writer) (err error) {
+// Run runs svc in process p until ctx is cancelled, the process gets
+// SIGINT or SIGTERM, or POST /actuator/shutdown asks it to stop, then
+// shuts it down gracefully. Log lines go to p.Stdout; a failure to start
+// is reported on p.Stderr and returned. A shutdown that does not finish
+// within server.shutdown-timeout returns an error too.
+func Run[S any](ctx context.Context, svc Service[S], p Process) (err error) {
+	p = p.orDefaults()
+	args, lookupEnv, stdout := p.Args, p.LookupEnv, p.Stdout
 	var env *config.Environment
 	defer func() {
 		if err != nil {
-			fmt.Fprintln(stderr, err)
+			fmt.Fprintln(p.Stderr, err)
 			var se startupError
 			if errors.As(err, &se) && strings.EqualFold(logFormat(env, args, lookupEnv), "json") {
 				// A log pipeline that reads JSON lines gets the report as
@@ -175,7 +173,7 @@ func Run[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 	if err != nil {
 		return startupError{err}
 	}
-	a, err := build(ctx, svc, env, stdout)
+	a, err := build(ctx, svc, env, p)
 	if ctx.Err() != nil {
 		if err == nil {
 			a.Close()
@@ -209,21 +207,22 @@ func Run[S any](ctx context.Context, svc Service[S], args []string, lookupEnv fu
 			address: s.management.address, addressSetting: "management.server.address", tls: s.management.tls, http2: s.server.http2,
 			value: settingValue(env, "management.server.port", strconv.Itoa(s.management.port))})
 	}
-	return serve(ctx, stop, ports, s.server, a.probes, a.logger)
+	return serve(ctx, stop, ports, s.server, a.probes, a.logger, p.Listening)
 }
 
-// New builds svc from args and the environment as Run does, without
-// listening: for tests and benchmarks that serve App.Handler themselves.
-// Log lines go to logs. The caller closes the App.
-func New[S any](ctx context.Context, svc Service[S], args []string, lookupEnv func(string) (string, bool), logs io.Writer) (*App, error) {
+// New builds svc in process p as Run does, without listening: for tests
+// and benchmarks that serve App.Handler themselves. Log lines go to
+// p.Stdout. The caller closes the App.
+func New[S any](ctx context.Context, svc Service[S], p Process) (*App, error) {
+	p = p.orDefaults()
 	if err := svc.check(); err != nil {
 		return nil, err
 	}
-	env, err := svc.loadContext(ctx, args, lookupEnv)
+	env, err := svc.loadContext(ctx, p.Args, p.LookupEnv)
 	if err != nil {
 		return nil, err
 	}
-	return build(ctx, svc, env, logs)
+	return build(ctx, svc, env, p)
 }
 
 // load loads svc's settings: its packaged resources, the files beside it,

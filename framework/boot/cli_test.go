@@ -14,7 +14,7 @@ import (
 func TestVersionFlag(t *testing.T) {
 	t.Parallel()
 	var out, errOut boottest.Output
-	if err := boot.Run(context.Background(), tester(), []string{"--version"}, boottest.Env(nil), &out, &errOut); err != nil {
+	if err := boot.Run(context.Background(), tester(), boot.Process{Args: []string{"--version"}, Stdout: &out, Stderr: &errOut}); err != nil {
 		t.Fatalf("--version: %v\n%s", err, errOut.String())
 	}
 	if got := out.String(); !strings.HasPrefix(got, "tester github.com/springport/greeter ") || errOut.String() != "" {
@@ -28,7 +28,7 @@ func TestVersionFlag(t *testing.T) {
 func TestHelpListsEverySetting(t *testing.T) {
 	t.Parallel()
 	var out, errOut boottest.Output
-	if err := boot.Run(context.Background(), tester(), []string{"--help"}, boottest.Env(nil), &out, &errOut); err != nil {
+	if err := boot.Run(context.Background(), tester(), boot.Process{Args: []string{"--help"}, Stdout: &out, Stderr: &errOut}); err != nil {
 		t.Fatalf("--help: %v\n%s", err, errOut.String())
 	}
 	settings, err := boot.Settings(tester())
@@ -100,7 +100,7 @@ func TestFailureReportIsAlsoAJSONRecord(t *testing.T) {
 		{"--logging.format=json", "--app.config.location=nowhere/"},
 	} {
 		var out, errOut boottest.Output
-		err := boot.Run(context.Background(), tester(), args, boottest.Env(nil), &out, &errOut)
+		err := boot.Run(context.Background(), tester(), boot.Process{Args: args, Stdout: &out, Stderr: &errOut})
 		if err == nil {
 			t.Fatalf("%q: the service started", args)
 		}

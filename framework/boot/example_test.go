@@ -3,7 +3,6 @@ package boot_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http/httptest"
 	"testing/fstest"
 
@@ -35,8 +34,9 @@ var name = dispatch.Path[string]("name")
 // the arguments, and serves requests through its handler: the service's
 // route and the framework's endpoints.
 func Example() {
-	noVariables := func(string) (string, bool) { return "", false } // a test's environment: none
-	app, err := boot.New(context.Background(), hello, []string{"--hello.greeting=Bonjour"}, noVariables, io.Discard)
+	// Arguments of the example's own, no environment variables, and the
+	// log lines discarded.
+	app, err := boot.New(context.Background(), hello, boot.Process{Args: []string{"--hello.greeting=Bonjour"}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -42,7 +42,7 @@ func refuse(t *testing.T, args []string, env map[string]string) refusal {
 	// Without boottest's deadline, which a slow refusal under the race
 	// detector could reach: the limit checked is on processor time.
 	var stdout, stderr boottest.Output
-	err := boot.Run(context.Background(), tester(), args, boottest.Env(env), &stdout, &stderr)
+	err := boot.Run(context.Background(), tester(), boot.Process{Args: args, LookupEnv: boottest.Env(env), Stdout: &stdout, Stderr: &stderr})
 	took := processorTime(t) - start
 	runtime.ReadMemStats(&after)
 	if err == nil {

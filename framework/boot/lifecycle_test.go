@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"slices"
@@ -113,7 +112,7 @@ func TestStoresAreClosedOnceInReverseOrder(t *testing.T) {
 	t.Run("Close twice", func(t *testing.T) {
 		t.Parallel()
 		var log closeLog
-		app, err := boot.New(context.Background(), storesService(&log, ok), nil, boottest.Env(nil), io.Discard)
+		app, err := boot.New(context.Background(), storesService(&log, ok), boot.Process{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +173,7 @@ func TestAppRefusesMisuse(t *testing.T) {
 	}
 
 	svc.Start = func(ctx context.Context, app *boot.App, _ struct{}) error { kept = app; return nil }
-	app, err := boot.New(context.Background(), svc, nil, boottest.Env(nil), io.Discard)
+	app, err := boot.New(context.Background(), svc, boot.Process{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +188,7 @@ func TestAppRefusesMisuse(t *testing.T) {
 
 // TestQuietServiceIsFound: a service that logs nothing at INFO (no
 // "started" line) is still found on its free port, since Run tells the
-// ports it listens on (boot.WithListening).
+// ports it listens on (boot.Process.Listening).
 func TestQuietServiceIsFound(t *testing.T) {
 	t.Parallel()
 	s := start(t, []string{"--logging.level.root=WARN", "--management.server.port=0"}, nil)

@@ -44,16 +44,6 @@ type Address struct {
 	Addr    net.Addr // where it listens: with server.port=0, the port chosen
 }
 
-type listeningKey struct{}
-
-// WithListening returns a copy of ctx that makes Run call listening with
-// the ports it listens on, once every one is bound and before any is
-// served: how a test or a supervisor learns the ports chosen for port 0
-// without reading the log, whatever its level.
-func WithListening(ctx context.Context, listening func([]Address)) context.Context {
-	return context.WithValue(ctx, listeningKey{}, listening)
-}
-
 // inFlight counts the requests being handled, so that the stores are not
 // closed under a request that a shutdown cut off but whose handler still
 // runs: http.Server.Close does not wait for handlers.
@@ -119,7 +109,7 @@ func listenAddress(s string) (string, error) {
 // it uses is not closed under it. With server.shutdown=immediate the
 // listeners and connections close at once instead (closeNow). stop, called once shutdown begins, lets
 // a second SIGINT or SIGTERM end the process at once.
-func serve(ctx context.Context, stop func(), ports []port, s serverSettings, probes *actuator.Probes, logger *slog.Logger) error {
+func serve(ctx context.Context, stop func(), ports []port, s serverSettings, probes *actuator.Probes, logger *slog.Logger, listening func([]Address)) error {
 	// Listen on every port before serving on any, so that a taken port
 	// fails start-up as a whole.
 	listeners := make([]net.Listener, 0, len(ports))
@@ -143,7 +133,7 @@ func serve(ctx context.Context, stop func(), ports []port, s serverSettings, pro
 		listeners = append(listeners, ln)
 		addrs = append(addrs, Address{Setting: p.setting, Addr: ln.Addr()})
 	}
-	if listening, ok := ctx.Value(listeningKey{}).(func([]Address)); ok {
+	if listening != nil {
 		listening(addrs)
 	}
 	var handling inFlight

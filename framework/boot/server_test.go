@@ -169,7 +169,7 @@ func otherLocalAddr(t *testing.T) net.IP {
 }
 
 // listenerOf is the address Run reported for the listener that setting
-// chose, through boot.WithListening.
+// chose, through boot.Process.Listening.
 func listenerOf(t *testing.T, s *boottest.Instance, setting string) *net.TCPAddr {
 	t.Helper()
 	for _, a := range s.Addresses {

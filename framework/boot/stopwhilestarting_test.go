@@ -77,11 +77,13 @@ func stopWhileLoading(t *testing.T, what string, waiting func() bool) {
 	var listened atomic.Bool
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ctx = boot.WithListening(ctx, func([]boot.Address) { listened.Store(true) })
 	var stdout, stderr boottest.Output
+	p := boottest.Inputs([]string{"--server.port=0"}, nil)
+	p.Stdout, p.Stderr = &stdout, &stderr
+	p.Listening = func([]boot.Address) { listened.Store(true) }
 	returned := make(chan error, 1)
 	go func() {
-		returned <- boot.Run(ctx, tester(), []string{"--server.port=0"}, boottest.Env(nil), &stdout, &stderr)
+		returned <- boot.Run(ctx, tester(), p)
 	}()
 
 	boottest.WaitFor(t, what, waiting)
@@ -126,7 +128,6 @@ func TestStopWhileServiceStarts(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var listened, closed atomic.Bool
-	ctx = boot.WithListening(ctx, func([]boot.Address) { listened.Store(true) })
 	svc := tester()
 	start := svc.Start
 	svc.Start = func(ctx context.Context, app *boot.App, s testerSettings) error {
@@ -135,7 +136,10 @@ func TestStopWhileServiceStarts(t *testing.T) {
 		return start(ctx, app, s)
 	}
 	var stdout, stderr boottest.Output
-	err := boot.Run(ctx, svc, []string{"--server.port=0"}, boottest.Env(nil), &stdout, &stderr)
+	p := boottest.Inputs([]string{"--server.port=0"}, nil)
+	p.Stdout, p.Stderr = &stdout, &stderr
+	p.Listening = func([]boot.Address) { listened.Store(true) }
+	err := boot.Run(ctx, svc, p)
 	if err == nil || !strings.Contains(err.Error(), "stopped while starting") {
 		t.Errorf("Run returned %v, want that it stopped while starting", err)
 	}

@@ -8,7 +8,6 @@ package boot
 // only where it is unlikely to be anything but a setting.
 
 import (
-	"context"
 	"maps"
 	"regexp"
 	"slices"
@@ -121,26 +120,6 @@ func (idx *keyIndex) variableHint(name string) string {
 		return ""
 	}
 	return "did you mean " + near + " (" + idx.variables[near] + ")?"
-}
-
-type variableNamesKey struct{}
-
-// WithVariableNames returns a copy of ctx that gives Run (and New) the
-// names of the environment variables that are set, so that start-up can
-// warn about one meant as a setting that nothing reads (SERVER_PROT), as
-// it does about keys in files and arguments. Main gives the process's;
-// without it the environment is not searched, since a lookup function
-// cannot list it. Only names are read, never values.
-func WithVariableNames(ctx context.Context, names func() []string) context.Context {
-	return context.WithValue(ctx, variableNamesKey{}, names)
-}
-
-// variableNamesOf returns the names WithVariableNames gave ctx.
-func variableNamesOf(ctx context.Context) []string {
-	if names, ok := ctx.Value(variableNamesKey{}).(func() []string); ok {
-		return names()
-	}
-	return nil
 }
 
 // processVariableNames are the names of the process's environment

@@ -195,7 +195,7 @@ type Instance struct {
 	// when the management endpoints have a port of their own; else URL.
 	ManagementURL string
 	// Addresses are the listeners as Run reported them
-	// (boot.WithListening), with the addresses they are bound to.
+	// (boot.Process.Listening), with the addresses they are bound to.
 	Addresses []boot.Address
 	cancel    context.CancelFunc
 	stopped   atomic.Bool // the test called Stop
@@ -211,17 +211,18 @@ func Start[S any](t testing.TB, svc boot.Service[S], args []string, env map[stri
 
 // Launch is Start with exactly the given arguments: they must choose a
 // free port themselves. It learns the ports from Run itself
-// (boot.WithListening), so a service that logs nothing at INFO is found
+// (boot.Process.Listening), so a service that logs nothing at INFO is found
 // too.
 func Launch[S any](t testing.TB, svc boot.Service[S], args []string, env map[string]string) *Instance {
 	t.Helper()
 	listening := make(chan []boot.Address, 1)
 	ctx, cancel := context.WithCancel(context.Background())
-	ctx = boot.WithListening(ctx, func(addrs []boot.Address) { listening <- addrs })
-	ctx = boot.WithVariableNames(ctx, variableNames(env))
 	s := &Instance{Program: newProgram(), cancel: cancel}
+	p := Inputs(args, env)
+	p.Stdout, p.Stderr = s.Stdout, s.Stderr
+	p.Listening = func(addrs []boot.Address) { listening <- addrs }
 	go func() {
-		s.err = boot.Run(ctx, svc, args, Env(env), s.Stdout, s.Stderr)
+		s.err = boot.Run(ctx, svc, p)
 		close(s.exited)
 	}()
 	t.Cleanup(func() {
@@ -290,10 +291,18 @@ func FailToStart[S any](t testing.TB, svc boot.Service[S], args []string, env ma
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
-	ctx = boot.WithVariableNames(ctx, variableNames(env))
 	var out, errOut Output
-	err = boot.Run(ctx, svc, args, Env(env), &out, &errOut)
+	p := Inputs(args, env)
+	p.Stdout, p.Stderr = &out, &errOut
+	err = boot.Run(ctx, svc, p)
 	return errOut.String(), err
+}
+
+// Inputs is a boot.Process with the given arguments and environment
+// variables (nil sets none), whose output is discarded until the caller
+// sets Stdout and Stderr: what a test gives boot.Run and boot.New.
+func Inputs(args []string, env map[string]string) boot.Process {
+	return boot.Process{Args: args, LookupEnv: Env(env), VariableNames: variableNames(env)}
 }
 
 // Env looks variables up in vars: a variable in vars is set, even to the
@@ -306,7 +315,7 @@ func Env(vars map[string]string) func(string) (string, bool) {
 }
 
 // variableNames lists the variables of vars, as boot.Main lists the
-// process's (boot.WithVariableNames), so that a variable nothing reads
+// process's (boot.Process.VariableNames), so that a variable nothing reads
 // is warned about as it would be in production.
 func variableNames(vars map[string]string) func() []string {
 	return func() []string { return slices.Collect(maps.Keys(vars)) }

@@ -84,7 +84,7 @@ func ExampleStartProcess() {
 // capitals, as in Spring Boot.
 func ExampleEnv() {
 	env := boottest.Env(map[string]string{"HELLO_GREETING": "Hallo"})
-	app, err := boot.New(context.Background(), hello, nil, env, io.Discard)
+	app, err := boot.New(context.Background(), hello, boot.Process{LookupEnv: env})
 	if err != nil {
 		fmt.Println(err)
 		return

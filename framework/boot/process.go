@@ -1,0 +1,61 @@
+package boot
+
+import (
+	"io"
+	"os"
+)
+
+// Process is what Run takes from the process a service runs in: its
+// arguments and environment, where its output goes, and whom to tell when
+// it listens. Main fills it from the operating system's process; a test
+// fills it with arguments and an environment of its own (boottest does).
+type Process struct {
+	// Args are the command-line arguments, without the program's name.
+	Args []string
+	// LookupEnv looks up an environment variable, as os.LookupEnv does;
+	// nil: no variable is set.
+	LookupEnv func(key string) (string, bool)
+	// VariableNames lists the names of the variables that are set, so
+	// that start-up can warn of one meant as a setting that nothing reads
+	// (SERVER_PROT), as it does of keys in files and arguments. A lookup
+	// function cannot list the environment, hence this; nil: the
+	// environment is not searched. Only names are read, never values.
+	VariableNames func() []string
+	// Stdout receives the log lines; Stderr the failure report. Nil
+	// discards them.
+	Stdout, Stderr io.Writer
+	// Listening, when set, is called with the ports Run listens on, once
+	// every one is bound and before any is served: how a test or a
+	// supervisor learns the ports chosen for port 0 without reading the
+	// log, whatever its level.
+	Listening func([]Address)
+}
+
+// OSProcess is the process that runs this program: os.Args without the
+// program's name, the process's environment, os.Stdout and os.Stderr.
+func OSProcess() Process {
+	return Process{Args: os.Args[1:], LookupEnv: os.LookupEnv, VariableNames: processVariableNames(os.Environ()),
+		Stdout: os.Stdout, Stderr: os.Stderr}
+}
+
+// orDefaults fills what p leaves nil.
+func (p Process) orDefaults() Process {
+	if p.LookupEnv == nil {
+		p.LookupEnv = func(string) (string, bool) { return "", false }
+	}
+	if p.Stdout == nil {
+		p.Stdout = io.Discard
+	}
+	if p.Stderr == nil {
+		p.Stderr = io.Discard
+	}
+	return p
+}
+
+// variableNames is what VariableNames lists, none when it is nil.
+func (p Process) variableNames() []string {
+	if p.VariableNames == nil {
+		return nil
+	}
+	return p.VariableNames()
+}
