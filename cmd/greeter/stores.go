@@ -6,6 +6,7 @@ import (
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/boot"
 	"github.com/springport/greeter/framework/management/actuator"
+	"github.com/springport/greeter/framework/management/metrics"
 	"github.com/springport/greeter/messagestore/inmem"
 	"github.com/springport/greeter/messagestore/postgres"
 )
@@ -37,6 +38,6 @@ func openMessages(ctx context.Context, app *boot.App, s settings) (message.Store
 	// The pool under the names Spring Boot gives its DataSource
 	// (dataSource) and HikariCP's first pool, so that Spring's dashboards
 	// find them.
-	app.ConnectionPool("dataSource", "HikariPool-1", db.PoolStats)
+	app.ConnectionPool("dataSource", "HikariPool-1", func() metrics.PoolStats { return metrics.PoolStats(db.PoolStats()) })
 	return db.Messages(), nil
 }

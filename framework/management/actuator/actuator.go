@@ -157,45 +157,59 @@ func Routes(opts Options) []dispatch.Route {
 	if base == "/" {
 		base = ""
 	}
+	// Each endpoint, in the index's order; one whose source the options
+	// leave nil (no components, no exchanges recorded...) is left out.
+	get := func(pattern string, handler dispatch.Handler) dispatch.Route {
+		return dispatch.Route{Method: "GET", Pattern: base + pattern, Produces: jsonTypes, Handler: handler}
+	}
+	endpoints := []struct {
+		id     string
+		given  bool
+		routes func() []dispatch.Route
+	}{
+		{Health, true, func() []dispatch.Route { return healthRoutes(base, opts) }},
+		{Info, true, func() []dispatch.Route {
+			return []dispatch.Route{get("/info", dispatch.Returns(handleInfo(opts.Build)))}
+		}},
+		{Env, true, func() []dispatch.Route {
+			property := get("/env/{name}", dispatch.Returns(handleEnvProperty(opts)))
+			property.Errors, property.Inputs = []int{http.StatusNotFound}, []dispatch.Input{envName}
+			return []dispatch.Route{get("/env", dispatch.Returns(handleEnv(opts))), property}
+		}},
+		{ConfigProps, true, func() []dispatch.Route { return configPropsRoutes(base, opts) }},
+		{Beans, opts.Components != nil, func() []dispatch.Route {
+			return []dispatch.Route{get("/beans", dispatch.Returns(handleBeans(opts.Components)))}
+		}},
+		{Mappings, opts.Mappings != nil, func() []dispatch.Route {
+			return []dispatch.Route{get("/mappings", dispatch.Returns(handleMappings(opts.Mappings)))}
+		}},
+		{Metrics, opts.Metrics != nil, func() []dispatch.Route { return metricsRoutes(base, opts.Metrics) }},
+		{Prometheus, opts.Prometheus != nil, func() []dispatch.Route {
+			return []dispatch.Route{{Method: "GET", Pattern: base + "/prometheus", Produces: opts.PrometheusTypes, Handler: dispatch.Plain(opts.Prometheus)}}
+		}},
+		{ThreadDump, true, func() []dispatch.Route { return threadDumpRoutes(base) }},
+		{HeapDump, true, func() []dispatch.Route { return []dispatch.Route{heapDumpRoute(base)} }},
+		{CPUProfile, true, func() []dispatch.Route { return []dispatch.Route{cpuProfileRoute(base, opts.MaxCPUProfile)} }},
+		{HTTPExchanges, opts.Exchanges != nil, func() []dispatch.Route {
+			return []dispatch.Route{get("/httpexchanges", dispatch.Returns(handleExchanges(opts.Exchanges)))}
+		}},
+		{Shutdown, opts.Shutdown != nil, func() []dispatch.Route {
+			shutdown := get("/shutdown", dispatch.Returns(handleShutdown(opts.Shutdown)))
+			shutdown.Method = "POST"
+			return []dispatch.Route{shutdown}
+		}},
+		{Loggers, opts.Loggers != nil, func() []dispatch.Route { return loggersRoutes(base, opts.Loggers) }},
+	}
 	var ids []string
 	var routes []dispatch.Route
-	add := func(id string, rs ...dispatch.Route) {
-		rs = permitted(opts.access(id), rs)
-		if opts.Exposure.Exposes(id) && len(rs) > 0 {
-			ids = append(ids, id)
+	for _, e := range endpoints {
+		if !e.given || !opts.Exposure.Exposes(e.id) {
+			continue
+		}
+		if rs := permitted(opts.access(e.id), e.routes()); len(rs) > 0 {
+			ids = append(ids, e.id)
 			routes = append(routes, rs...)
 		}
-	}
-	add(Health, healthRoutes(base, opts)...)
-	add(Info, dispatch.Route{Method: "GET", Pattern: base + "/info", Produces: jsonTypes, Handler: dispatch.Returns(handleInfo(opts.Build))})
-	add(Env,
-		dispatch.Route{Method: "GET", Pattern: base + "/env", Produces: jsonTypes, Handler: dispatch.Returns(handleEnv(opts))},
-		dispatch.Route{Method: "GET", Pattern: base + "/env/{name}", Produces: jsonTypes, Errors: []int{http.StatusNotFound}, Inputs: []dispatch.Input{envName}, Handler: dispatch.Returns(handleEnvProperty(opts))},
-	)
-	add(ConfigProps, configPropsRoutes(base, opts)...)
-	if opts.Components != nil {
-		add(Beans, dispatch.Route{Method: "GET", Pattern: base + "/beans", Produces: jsonTypes, Handler: dispatch.Returns(handleBeans(opts.Components))})
-	}
-	if opts.Mappings != nil {
-		add(Mappings, dispatch.Route{Method: "GET", Pattern: base + "/mappings", Produces: jsonTypes, Handler: dispatch.Returns(handleMappings(opts.Mappings))})
-	}
-	if opts.Metrics != nil {
-		add(Metrics, metricsRoutes(base, opts.Metrics)...)
-	}
-	if opts.Prometheus != nil {
-		add(Prometheus, dispatch.Route{Method: "GET", Pattern: base + "/prometheus", Produces: opts.PrometheusTypes, Handler: dispatch.Plain(opts.Prometheus)})
-	}
-	add(ThreadDump, threadDumpRoutes(base)...)
-	add(HeapDump, heapDumpRoute(base))
-	add(CPUProfile, cpuProfileRoute(base, opts.MaxCPUProfile))
-	if opts.Exchanges != nil {
-		add(HTTPExchanges, dispatch.Route{Method: "GET", Pattern: base + "/httpexchanges", Produces: jsonTypes, Handler: dispatch.Returns(handleExchanges(opts.Exchanges))})
-	}
-	if opts.Shutdown != nil {
-		add(Shutdown, dispatch.Route{Method: "POST", Pattern: base + "/shutdown", Produces: jsonTypes, Handler: dispatch.Returns(handleShutdown(opts.Shutdown))})
-	}
-	if opts.Loggers != nil {
-		add(Loggers, loggersRoutes(base, opts.Loggers)...)
 	}
 	// The index last, once every exposed endpoint is known.
 	if base != "" {
