@@ -9,6 +9,8 @@ import (
 
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/management/actuator"
+	"github.com/springport/greeter/framework/management/tracing"
+	"github.com/springport/greeter/framework/ssl"
 )
 
 // frameworkHelp says what each of the framework's settings does, for
@@ -197,13 +199,13 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 			if name, ok := healthGroupName(key); ok && s.Help == "" {
 				s.Help = "the health components of the health group " + name
 			}
-			if name, ok := strings.CutPrefix(key, tracingHeaders); ok && s.Help == "" {
+			if name, ok := strings.CutPrefix(key, tracing.HeadersPrefix); ok && s.Help == "" {
 				s.Help = "the header " + name + " of every span export"
 			}
-			if rest, ok := strings.CutPrefix(key, pemBundles); ok && s.Help == "" {
+			if rest, ok := strings.CutPrefix(key, ssl.PEMBundles); ok && s.Help == "" {
 				s.Help = "a file of the PEM SSL bundle " + rest
 			}
-			if name, ok := strings.CutPrefix(key, resourceAttributes); ok && s.Help == "" {
+			if name, ok := strings.CutPrefix(key, tracing.ResourceAttributesPrefix); ok && s.Help == "" {
 				s.Help = "the resource attribute " + name + " of the spans"
 			}
 			list = append(list, s)
@@ -212,9 +214,9 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 	// The framework's maps, a key per entry, bound only for the keys
 	// that are set.
 	list = append(list,
-		Setting{Key: tracingHeaders + "<name>", Help: "the HTTP header <name> sent with every span export (" + tracingHeaders +
+		Setting{Key: tracing.HeadersPrefix + "<name>", Help: "the HTTP header <name> sent with every span export (" + tracing.HeadersPrefix +
 			"authorization: Authorization), a secret, masked; none set: the pairs name=value of OTEL_EXPORTER_OTLP_HEADERS, comma-separated, percent-encoded"},
-		Setting{Key: resourceAttributes + "<key>", Help: "the attribute <key> of the spans' resource, set or overridden (deployment.environment); " +
+		Setting{Key: tracing.ResourceAttributesPrefix + "<key>", Help: "the attribute <key> of the spans' resource, set or overridden (deployment.environment); " +
 			"the pairs key=value of OTEL_RESOURCE_ATTRIBUTES set them too, beneath these"},
 		Setting{Key: "management.endpoint.health.group.<name>.include", Help: "the health components (ping, diskSpace, db, redis, the service's own) " +
 			"of the health group <name>, served at /actuator/health/<name>; a component that does not exist stops start-up"},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/session/redisstore"
+	"github.com/springport/greeter/framework/ssl"
 )
 
 // redisSettings are where the Redis session store finds Redis, with
@@ -39,8 +40,8 @@ func bindRedisSettings(b *config.Binder) redisSettings {
 		Database:       config.Bind(b, p+"database", 0, config.IntIn(0, 1<<31-1)),
 		ClientName:     config.Bind(b, p+"client-name", "", config.String),
 		Namespace:      config.Bind(b, "app.session.redis.namespace", "app:session", config.String),
-		ConnectTimeout: config.Bind(b, p+"connect-timeout", 3*time.Second, atLeast100ms),
-		Timeout:        config.Bind(b, p+"timeout", 3*time.Second, atLeast100ms),
+		ConnectTimeout: config.Bind(b, p+"connect-timeout", 3*time.Second, config.Timeout),
+		Timeout:        config.Bind(b, p+"timeout", 3*time.Second, config.Timeout),
 		Sentinel: redisstore.Sentinel{
 			Master:   config.Bind(b, p+"sentinel.master", "", config.String),
 			Nodes:    config.Bind(b, p+"sentinel.nodes", nil, nodeList),
@@ -61,7 +62,7 @@ func bindRedisSettings(b *config.Binder) redisSettings {
 	if enabled {
 		o.TLS = &tls.Config{MinVersion: tls.VersionTLS12}
 		if bundle != "" {
-			o.TLS = bindPEMBundle(b, p+"ssl.bundle", bundle)
+			o.TLS = ssl.BindPEMClient(b, p+"ssl.bundle", bundle)
 		}
 	}
 	if o.Sentinel.Master != "" && len(o.Sentinel.Nodes) == 0 {

@@ -13,6 +13,7 @@ import (
 	"crypto/x509"
 
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/ssl"
 )
 
 // sslKeys are the names of one port's TLS settings.
@@ -89,7 +90,7 @@ func (s sslSettings) load(b *config.Binder) *tlsFiles {
 	}
 	var clientCAs *x509.CertPool
 	if s.trust != "" {
-		if pem, read := readPEMFile(b, k.trust, s.trust); !read {
+		if pem, read := ssl.ReadPEMFile(b, k.trust, s.trust); !read {
 			ok = false
 		} else if clientCAs = x509.NewCertPool(); !clientCAs.AppendCertsFromPEM(pem) {
 			b.Refuse(k.trust, "the file holds no PEM certificate")
@@ -99,8 +100,8 @@ func (s sslSettings) load(b *config.Binder) *tlsFiles {
 	if !ok {
 		return nil
 	}
-	certPEM, certRead := readPEMFile(b, k.certificate, s.certificate)
-	keyPEM, keyRead := readPEMFile(b, k.privateKey, s.privateKey)
+	certPEM, certRead := ssl.ReadPEMFile(b, k.certificate, s.certificate)
+	keyPEM, keyRead := ssl.ReadPEMFile(b, k.privateKey, s.privateKey)
 	if !certRead || !keyRead {
 		return nil
 	}

@@ -99,11 +99,6 @@ type actuatorSettings struct {
 	recordExchanges bool                // keep the recent exchanges for /actuator/httpexchanges
 }
 
-// atLeast100ms parses a duration of at least 100 ms: the bound of the
-// timeouts that a request waits for. Shorter ones would parse, and leave
-// no time for a request, a command or a connection.
-var atLeast100ms = config.DurationAtLeast(100 * time.Millisecond)
-
 // bindSettings reads the framework's settings from env through b. --help
 // binds with it too, to list the settings and their defaults from the same
 // calls. loggers are the names logging.level.<name> may set from the
@@ -114,10 +109,10 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			port:              config.Bind(b, "server.port", 8080, config.Port),
 			address:           config.Bind(b, "server.address", "", listenAddress),
 			maxRequestSize:    config.Bind(b, "server.max-request-size", config.ByteSize(1<<20), config.DataSize),
-			readHeaderTimeout: config.Bind(b, "server.read-header-timeout", 5*time.Second, atLeast100ms),
-			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, atLeast100ms),
-			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, atLeast100ms),
-			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, atLeast100ms),
+			readHeaderTimeout: config.Bind(b, "server.read-header-timeout", 5*time.Second, config.Timeout),
+			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, config.Timeout),
+			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, config.Timeout),
+			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, config.Timeout),
 			shutdown:          bindShutdownMode(b),
 			shutdownTimeout:   bindShutdownTimeout(b, env),
 			shutdownDelay:     config.Bind(b, "server.shutdown-delay", 0, config.DurationOrZero),
@@ -227,12 +222,6 @@ func bindCommonTags(b *config.Binder) map[string]string {
 	return tags
 }
 
-// The prefixes of the tracing settings that are maps, a key per entry.
-const (
-	tracingHeaders     = "management.otlp.tracing.headers."
-	resourceAttributes = "management.opentelemetry.resource-attributes."
-)
-
 // bindTracingSettings reads Spring Boot's tracing settings, and
 // OpenTelemetry's variables (OTEL_EXPORTER_OTLP_ENDPOINT...; see
 // tracing.BindVariables), which stand in for the settings that are not
@@ -248,8 +237,8 @@ func bindTracingSettings(b *config.Binder, env *config.Environment) tracing.Opti
 	// line; the environment cannot list its variables, so there it is
 	// OTEL_EXPORTER_OTLP_HEADERS that sets them.
 	headers := map[string]string{}
-	for _, key := range env.KeysWithPrefix(tracingHeaders) {
-		name := strings.TrimPrefix(key, tracingHeaders)
+	for _, key := range env.KeysWithPrefix(tracing.HeadersPrefix) {
+		name := strings.TrimPrefix(key, tracing.HeadersPrefix)
 		headers[name] = config.Bind(b, key, "", tracing.HeaderValue(name))
 	}
 	if len(headers) == 0 {
@@ -261,9 +250,9 @@ func bindTracingSettings(b *config.Binder, env *config.Environment) tracing.Opti
 		Endpoint:           config.Bind(b, "management.otlp.tracing.endpoint", otel.Endpoint, tracing.ParseEndpoint),
 		Headers:            headers,
 		Compression:        config.Bind(b, "management.otlp.tracing.compression", cmp.Or(otel.Compression, "none"), tracing.ParseCompression),
-		Timeout:            config.Bind(b, "management.otlp.tracing.timeout", cmp.Or(otel.Timeout, 10*time.Second), atLeast100ms),
+		Timeout:            config.Bind(b, "management.otlp.tracing.timeout", cmp.Or(otel.Timeout, 10*time.Second), config.Timeout),
 		Service:            config.Bind(b, "app.application.name", "", config.String),
-		ResourceAttributes: config.BindPrefixed(b, resourceAttributes, nil, config.String),
+		ResourceAttributes: config.BindPrefixed(b, tracing.ResourceAttributesPrefix, nil, config.String),
 		Variables:          otel,
 	}
 }

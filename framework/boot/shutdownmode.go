@@ -27,8 +27,8 @@ func bindShutdownMode(b *config.Binder) string {
 // wait. Either may be set; both set to different waits is refused rather
 // than one silently losing.
 func bindShutdownTimeout(b *config.Binder, env *config.Environment) time.Duration {
-	phase := config.Bind(b, shutdownPhase, 30*time.Second, atLeast100ms)
-	timeout := config.Bind(b, shutdownTimeoutKey, phase, atLeast100ms)
+	phase := config.Bind(b, shutdownPhase, 30*time.Second, config.Timeout)
+	timeout := config.Bind(b, shutdownTimeoutKey, phase, config.Timeout)
 	if timeout != phase && isSet(env, shutdownPhase) {
 		b.Refuse(shutdownTimeoutKey, "it and "+shutdownPhase+" name the same wait, and they differ; set one of them")
 	}

@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/management/tracing"
 )
 
 const failOnUnknownKey = "app.config.fail-on-unknown"
@@ -44,8 +45,8 @@ var readFamilies = []string{
 	"logging.level.",
 	"management.endpoint.health.group.",
 	"management.metrics.tags.",
-	tracingHeaders,
-	resourceAttributes,
+	tracing.HeadersPrefix,
+	tracing.ResourceAttributesPrefix,
 	"app.ssl.bundle.",
 }
 

@@ -40,6 +40,11 @@ func Duration(s string) (time.Duration, error) {
 	return d, nil
 }
 
+// Timeout parses a timeout that a request, a command or a connection
+// waits for: a duration (as Duration) of at least 100 ms. Shorter ones
+// would parse, and leave no time for the work they bound.
+var Timeout = DurationAtLeast(100 * time.Millisecond)
+
 // DurationAtLeast returns a parser of durations (as Duration) no shorter
 // than min: a timeout of 10ns parses, and makes a server refuse every
 // request.

@@ -1,8 +1,11 @@
-package boot
-
-// SSL bundles, as Spring Boot 3 declares them: a named set of PEM files
-// (app.ssl.bundle.pem.<name>.*) that a client setting names
-// (app.data.redis.ssl.bundle=<name>) instead of repeating the paths.
+// Package ssl reads what Spring Boot's org.springframework.boot.ssl
+// reads: SSL bundles, a named set of PEM files (app.ssl.bundle.pem.<name>.*)
+// that a setting names (app.data.redis.ssl.bundle=<name>) instead of
+// repeating the paths, and the PEM files that TLS settings name. Every
+// subsystem that speaks TLS (the server, the Redis client) binds its files
+// through it, so that a file that cannot be read is refused the same way,
+// with the setting that names it.
+package ssl
 
 import (
 	"crypto/tls"
@@ -15,9 +18,10 @@ import (
 	"github.com/springport/greeter/framework/config"
 )
 
-const pemBundles = "app.ssl.bundle.pem."
+// PEMBundles is the prefix of the PEM bundles' settings.
+const PEMBundles = "app.ssl.bundle.pem."
 
-// bindPEMBundle reads the PEM bundle name, which the setting key names,
+// BindPEMClient reads the PEM bundle name, which the setting key names,
 // into a TLS client configuration: truststore.certificate is the CA (or
 // CAs) the server's certificate must be signed by (the system's when
 // unset), keystore.certificate and keystore.private-key the client's own
@@ -25,8 +29,8 @@ const pemBundles = "app.ssl.bundle.pem."
 // file:path too. A bundle that is not declared, or a file that cannot be
 // read or holds no usable PEM, is refused with the setting that names it;
 // nil is returned then.
-func bindPEMBundle(b *config.Binder, key, name string) *tls.Config {
-	prefix := pemBundles + name + "."
+func BindPEMClient(b *config.Binder, key, name string) *tls.Config {
+	prefix := PEMBundles + name + "."
 	trust := config.Bind(b, prefix+"truststore.certificate", "", config.String)
 	cert := config.Bind(b, prefix+"keystore.certificate", "", config.String)
 	privateKey := config.Bind(b, prefix+"keystore.private-key", "", config.String)
@@ -37,7 +41,7 @@ func bindPEMBundle(b *config.Binder, key, name string) *tls.Config {
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
 	ok := true
 	if trust != "" {
-		if pem, read := readPEMFile(b, prefix+"truststore.certificate", trust); !read {
+		if pem, read := ReadPEMFile(b, prefix+"truststore.certificate", trust); !read {
 			ok = false
 		} else {
 			cfg.RootCAs = x509.NewCertPool()
@@ -56,8 +60,8 @@ func bindPEMBundle(b *config.Binder, key, name string) *tls.Config {
 		b.Refuse(prefix+"keystore.certificate", "a client certificate needs its private key: set "+prefix+"keystore.private-key")
 		ok = false
 	default:
-		certPEM, certRead := readPEMFile(b, prefix+"keystore.certificate", cert)
-		keyPEM, keyRead := readPEMFile(b, prefix+"keystore.private-key", privateKey)
+		certPEM, certRead := ReadPEMFile(b, prefix+"keystore.certificate", cert)
+		keyPEM, keyRead := ReadPEMFile(b, prefix+"keystore.private-key", privateKey)
 		if !certRead || !keyRead {
 			ok = false
 			break
@@ -76,10 +80,10 @@ func bindPEMBundle(b *config.Binder, key, name string) *tls.Config {
 	return cfg
 }
 
-// readPEMFile reads the file that the setting key names, and refuses the
+// ReadPEMFile reads the file that the setting key names, and refuses the
 // setting when it cannot. The reason does not repeat the path: the value
 // shown beside it does, unless the key is one whose values are masked.
-func readPEMFile(b *config.Binder, key, path string) ([]byte, bool) {
+func ReadPEMFile(b *config.Binder, key, path string) ([]byte, bool) {
 	if strings.HasPrefix(path, "classpath:") {
 		b.Refuse(key, "a Go service has no class path: give a file path")
 		return nil, false
