@@ -84,6 +84,15 @@ func TestServiceInAModuleOfItsOwn(t *testing.T) {
 	}
 	t.Logf("the service's module requires %d modules; greeter alone uses %v", len(mod.Require), greeterOnly)
 
+	// What the optional subsystems bring in is linked only through their
+	// starters, which this service does not name.
+	linked := strings.Fields(goCmd(t, dir, "list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", "."))
+	for module, starter := range starterModules {
+		if slices.Contains(linked, module) {
+			t.Errorf("the service links %s, though it does not name the starter that brings it in (%s)", module, starter)
+		}
+	}
+
 	bin := filepath.Join(dir, "hello")
 	goCmd(t, dir, "build", "-o", bin, ".")
 	url := startBinary(t, bin, "--server.port=0")
@@ -96,6 +105,12 @@ func TestServiceInAModuleOfItsOwn(t *testing.T) {
 	if resp.StatusCode != 200 || string(body) != "Hello!" {
 		t.Errorf("GET /hello: %d %q, want 200 Hello!", resp.StatusCode, body)
 	}
+}
+
+// starterModules are the modules that only a starter brings in, with the
+// starter: a service that does not name the starter must not link them.
+var starterModules = map[string]string{
+	"github.com/redis/go-redis/v9": "framework/starter/redissession",
 }
 
 // greeterOnlyModules lists the modules that greeter's own packages build

@@ -20,6 +20,7 @@ import (
 	"github.com/springport/greeter/framework/boot"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/management/openapi"
+	"github.com/springport/greeter/framework/starter/redissession"
 )
 
 func main() { boot.Main(greeter()) }
@@ -37,7 +38,10 @@ func greeter() boot.Service[settings] {
 		Loggers:      []string{postgresLogger},
 		LoggerGroups: map[string][]string{"sql": {postgresLogger}},
 		Classify:     api.Classify,
-		Start:        build,
+		// Sessions shared by every instance, in Redis, when
+		// app.session.store-type=redis (docs/scale-out.md).
+		Starters: []boot.Starter{redissession.Starter},
+		Start:    build,
 	}
 }
 

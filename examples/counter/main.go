@@ -20,6 +20,7 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/framework/starter/redissession"
 )
 
 func main() { boot.Main(service) }
@@ -33,8 +34,11 @@ var service = boot.Service[settings]{
 	Bind: func(b *config.Binder) settings {
 		return settings{maxStep: config.Bind(b, "counter.max-step", 100, config.IntIn(1, 1_000_000))}
 	},
-	Help:  map[string]string{"counter.max-step": "the largest step one POST may add; a larger one is a 400"},
-	Start: start,
+	Help: map[string]string{"counter.max-step": "the largest step one POST may add; a larger one is a 400"},
+	// The counters may live in Redis, shared by every instance
+	// (app.session.store-type=redis).
+	Starters: []boot.Starter{redissession.Starter},
+	Start:    start,
 }
 
 // Counters are one session's counters: a session-scoped component.

@@ -91,6 +91,15 @@ func (a *App) ConnectionPool(dataSource, pool string, stats func() metrics.PoolS
 	a.metrics.ConnectionPool(dataSource, pool, stats)
 }
 
+// RedisPool reports a Redis client's connection pool on
+// /actuator/prometheus under the names Lettuce's pool meters have, read
+// at each scrape (see metrics.HTTP.RedisPool): for a starter that
+// connects to Redis.
+func (a *App) RedisPool(stats func() metrics.RedisPoolStats) {
+	a.mustBeStarting("RedisPool")
+	a.metrics.RedisPool(stats)
+}
+
 // MetricsRegisterer registers a service's own client_golang collectors in
 // the registry /actuator/prometheus serves, with the common tags
 // (management.metrics.tags.*) added to their series.
@@ -202,6 +211,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 			s.security.bearer = bearer
 		}
 	}
+	starts := svc.bindStarters(b, s.sessions.storeType)
 	framework := len(b.Keys())
 	var own S
 	if svc.Bind != nil {
@@ -214,7 +224,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	if err := b.Err(); err != nil && !s.failOnUnknown {
 		return nil, err
 	}
-	keys := checkKeys(env, b.Keys(), b.Keys()[framework:], p.variableNames())
+	keys := checkKeys(env, b.Keys(), b.Keys()[framework:], p.variableNames(), svc.starterNames())
 	var unknown error
 	if s.failOnUnknown {
 		unknown = keys.refusal()
@@ -251,9 +261,12 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		Exemplars: exportsSpans, Logger: a.Logger(metricsLogger)}); err != nil {
 		return nil, err
 	}
-	if err := a.openSessions(ctx); err != nil {
-		return nil, err
+	for _, start := range starts {
+		if err := start(ctx, a); err != nil {
+			return nil, err
+		}
 	}
+	a.openSessions()
 	err = svc.Start(ctx, a, own)
 	a.started = true
 	if err != nil {

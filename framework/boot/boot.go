@@ -15,8 +15,9 @@
 //     setting is reported at once.
 //  3. The loggers are built (logging.format, logging.level.*), under the
 //     service's name: <name>.server, <name>.dispatch, and the service's own.
-//  4. The session store is opened: in memory, or Redis
-//     (app.session.store-type), with a health indicator.
+//  4. The starters the service names (Service.Starters) start: the Redis
+//     session starter opens Redis when app.session.store-type=redis. The
+//     session store is in memory unless a starter gave one.
 //  5. Service.Start adds the service's stores, health indicators, gauges,
 //     components and routes to the App.
 //  6. The management endpoints (/actuator/*: health, info, env, beans,
@@ -110,6 +111,11 @@ type Service[S any] struct {
 	// dispatch.Options.Classify). An error it leaves alone that is an
 	// *outage.Error is a 503; any other is a 500.
 	Classify func(error) *dispatch.Error
+
+	// Starters are the optional subsystems the service includes (see
+	// Starter): Redis sessions, say. One it does not name is not linked,
+	// and its settings, when set, are refused or warned about, naming it.
+	Starters []Starter
 
 	// Start builds the service on app from its settings: its stores and
 	// their health indicators, its gauges, its components and its routes.

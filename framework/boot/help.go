@@ -1,8 +1,10 @@
 package boot
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -86,24 +88,6 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"app.session.store-type":                     "memory or redis: where HTTP sessions live",
 		"app.session.timeout":                        "Spring Session's name for the session timeout (spring.session.timeout): wins over server.servlet.session.timeout when set",
 		failOnUnknownKey:                             "true: a setting under server., management., app., logging., spring. or the service's own root that nothing reads stops start-up; false: it is warned about",
-		"app.data.redis.url":                         "the Redis of the redis session store, as redis://[user:password@]host:port/db (rediss:// for TLS), with go-redis's URL options (?dial_timeout=...); wins over host, port, username, password and database",
-		"app.data.redis.host":                        "Redis's host, when no URL is set",
-		"app.data.redis.port":                        "Redis's port, when no URL is set",
-		"app.data.redis.username":                    "the ACL user to authenticate as, when no URL is set",
-		"app.data.redis.password":                    "the password to authenticate with, when no URL is set (never shown)",
-		"app.data.redis.database":                    "the logical database (SELECT), when no URL is set; a Cluster has only 0",
-		"app.data.redis.client-name":                 "the connections' name, as CLIENT LIST shows it",
-		"app.data.redis.ssl.enabled":                 "TLS to Redis, with the system's CAs unless ssl.bundle names a bundle; on when ssl.bundle is set",
-		"app.data.redis.ssl.bundle":                  "the SSL bundle of the TLS connections: its app.ssl.bundle.pem.<name>.truststore.certificate (CA) and keystore.certificate/.private-key (client certificate)",
-		"app.data.redis.sentinel.master":             "the name of the primary that the Sentinels watch: Redis is found through them",
-		"app.data.redis.sentinel.nodes":              "the Sentinels, as host:port,host:port",
-		"app.data.redis.sentinel.username":           "the user to authenticate to the Sentinels as",
-		"app.data.redis.sentinel.password":           "the password of the Sentinels (never shown)",
-		"app.data.redis.cluster.nodes":               "some nodes of a Redis Cluster, as host:port,host:port: Redis is that Cluster",
-		"app.data.redis.cluster.max-redirects":       "bound on the MOVED/ASK redirections a command follows in a Cluster",
-		"app.session.redis.namespace":                "prefix of the session keys in Redis",
-		"app.data.redis.connect-timeout":             "bound on connecting to Redis",
-		"app.data.redis.timeout":                     "bound on each session operation in Redis, go-redis's retries included; past it the request is a 503",
 
 		// A management port of its own's TLS (managementtls.go).
 		"management.server.ssl.enabled":                 "HTTPS on management.server.port of its own; while no management.server.ssl.* is set, the port takes server.ssl's TLS; false: plain HTTP",
@@ -180,12 +164,17 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 	}
 	framework := config.NewBinder(env)
 	bindSettings(framework, env, svc.loggerNames())
+	svc.bindStarters(framework, "memory")
+	starterHelp := map[string]string{}
+	for _, st := range svc.Starters {
+		maps.Copy(starterHelp, st.Help)
+	}
 	var list []Setting
 	for _, b := range []*config.Binder{own, framework} {
 		for _, key := range b.Keys() {
 			s := Setting{Key: key, Own: b == own, Help: svc.Help[key]}
 			if !s.Own {
-				s.Help = frameworkHelp()[key]
+				s.Help = cmp.Or(frameworkHelp()[key], starterHelp[key])
 			}
 			s.Default, _ = b.Default(key)
 			if v, ok, err := env.Lookup(key); ok && err == nil {
@@ -253,6 +242,13 @@ func Undocumented[S any](svc Service[S]) ([]string, error) {
 	for key := range svc.Help {
 		if !read[key] {
 			out = append(out, key+" is in Help, but nothing reads it")
+		}
+	}
+	for _, st := range svc.Starters {
+		for key := range st.Help {
+			if !read[key] {
+				out = append(out, key+" is in the Help of the starter "+st.Name+", but nothing reads it")
+			}
 		}
 	}
 	return out, nil

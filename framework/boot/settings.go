@@ -55,10 +55,9 @@ type serverSettings struct {
 // sessionSettings say where HTTP sessions live, how long they last and
 // what the cookie that names them looks like.
 type sessionSettings struct {
-	timeout     time.Duration // a session idle this long ends
-	maxSessions int           // past it, the least recently used session ends
-	storeType   string        // "memory" or "redis"
-	redis       redisSettings
+	timeout     time.Duration           // a session idle this long ends
+	maxSessions int                     // past it, the least recently used session ends
+	storeType   string                  // "memory" or "redis"
 	cookie      component.SessionCookie // server.servlet.session.cookie.*
 }
 
@@ -167,7 +166,6 @@ func bindSessionSettings(b *config.Binder) sessionSettings {
 		timeout:     config.Bind(b, "app.session.timeout", servletTimeout, config.DurationAtLeast(time.Second)),
 		maxSessions: config.Bind(b, "server.servlet.session.max-sessions", 100_000, config.IntIn(1, 100_000_000)),
 		storeType:   config.Bind(b, "app.session.store-type", "memory", config.OneOf("memory", "redis")),
-		redis:       bindRedisSettings(b),
 		cookie:      bindSessionCookie(b),
 	}
 }

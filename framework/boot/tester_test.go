@@ -21,6 +21,7 @@ import (
 	"github.com/springport/greeter/framework/management/actuator"
 	"github.com/springport/greeter/framework/management/metrics"
 	"github.com/springport/greeter/framework/outage"
+	"github.com/springport/greeter/framework/starter/redissession"
 )
 
 // testerSettings are tester's own settings.
@@ -63,6 +64,7 @@ func (c *counter) next() int {
 func tester() boot.Service[testerSettings] {
 	return boot.Service[testerSettings]{
 		Name:        "tester",
+		Starters:    []boot.Starter{redissession.Starter},
 		Description: "The framework's test service.",
 		Resources: fstest.MapFS{
 			"application.properties":     {Data: []byte("tester.greeting=Hello from the packaged file\n")},

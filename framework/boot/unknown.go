@@ -108,13 +108,16 @@ type keyIndex struct {
 	families  []string          // readFamilies and the loader's, with their spring. twins
 	prefixes  []string          // the roots checked, each with its dot
 	keys      []string          // the keys, for suggestions
+	starters  []string          // the starters the service includes, by name
 }
 
 // checkKeys sorts the keys env sets, and the environment variables
 // variables names, by whether anything reads them. read are the keys
-// bound, own those that the service bound itself.
-func checkKeys(env *config.Environment, read, own, variables []string) keyReport {
+// bound, own those that the service bound itself; starters name the
+// starters the service includes.
+func checkKeys(env *config.Environment, read, own, variables, starters []string) keyReport {
 	idx := newKeyIndex(env, read, own)
+	idx.starters = starters
 	r := keyReport{ignored: map[string]int{}}
 	for _, k := range env.SetKeys() {
 		if strings.HasPrefix(k.Key, "spring.") && idx.isRead(k.Key) {
@@ -241,6 +244,9 @@ func (idx *keyIndex) keyHint(key string) string {
 	app, spring := config.AppTwin(key)
 	if !spring {
 		app = key
+	}
+	if starter := starterOf(app); starter != "" && !slices.Contains(idx.starters, starter) {
+		return "read by the starter " + starter + ", which this service does not include: add it to the service's Starters"
 	}
 	if rest, ok := strings.CutPrefix(app, boot2Redis); ok {
 		return "Spring Boot 2's name, not read; Spring Boot 3 names it " + strings.TrimSuffix(key, strings.TrimPrefix(app, "app.")) + "data.redis." + rest

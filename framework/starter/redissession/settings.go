@@ -1,4 +1,4 @@
-package boot
+package redissession
 
 import (
 	"crypto/tls"
@@ -24,10 +24,10 @@ type redisSettings struct {
 	locator, locatorValue string
 }
 
-// bindRedisSettings reads the app.data.redis.* settings. Redis's timeouts
+// bindRedis reads the app.data.redis.* settings. Redis's timeouts
 // are shorter than Spring's 60 s because a request waits for them: an
 // outage should be a prompt 503, not a hung client.
-func bindRedisSettings(b *config.Binder) redisSettings {
+func bindRedis(b *config.Binder) redisSettings {
 	const p = "app.data.redis."
 	url := config.Bind(b, p+"url", "", config.URL("redis", "rediss"))
 	host := config.Bind(b, p+"host", "localhost", config.String)

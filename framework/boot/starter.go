@@ -1,0 +1,125 @@
+package boot
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/framework/config"
+)
+
+// A Starter is an optional subsystem that a service names in
+// Service.Starters, as a Spring user adds a starter
+// (spring-boot-starter-data-redis) to the build: its package, and what
+// that brings in (a Redis client, say), is linked only into the services
+// that name it. Its settings are the framework's: bound with them,
+// listed by --help and the configuration reference with them.
+type Starter struct {
+	// Name is the starter's import path, which start-up names to a user
+	// who sets its settings in a service that does not include it.
+	Name string
+	// Help says what each of its settings does, by key, as Service.Help
+	// does for a service's own.
+	Help map[string]string
+	// SessionStore is the app.session.store-type it provides ("redis"),
+	// "" for none: it then calls App.UseSessionStore when that type is
+	// chosen.
+	SessionStore string
+	// Bind reads the starter's settings and returns what start-up runs
+	// with them: after the metrics are made and before the session store
+	// is opened and Service.Start runs. An error stops start-up, as one
+	// of Start's does. Bind may return nil when there is nothing to run.
+	Bind func(b *config.Binder) func(ctx context.Context, a *App) error
+}
+
+// optionalSettings are the settings of the framework's starters, by the
+// prefix of their keys: set in a service that does not include the
+// starter, they are read by nothing, and start-up says which starter to
+// add rather than only that nothing reads them. Only names: naming a
+// starter here links nothing of it.
+var optionalSettings = []struct{ prefix, starter string }{
+	{"app.data.redis.", RedisSessionStarter},
+	{"app.session.redis.", RedisSessionStarter},
+}
+
+// RedisSessionStarter is the import path of the starter that keeps HTTP
+// sessions in Redis (app.session.store-type=redis).
+const RedisSessionStarter = "github.com/springport/greeter/framework/starter/redissession"
+
+// starterOf names the starter that reads key, "" when none does.
+func starterOf(key string) string {
+	for _, o := range optionalSettings {
+		if strings.HasPrefix(key, o.prefix) {
+			return o.starter
+		}
+	}
+	return ""
+}
+
+// bindStarters binds the settings of svc's starters, and returns what
+// each runs at start-up. A session store type that none of them provides
+// is refused, naming the starter to add.
+func (svc Service[S]) bindStarters(b *config.Binder, storeType string) []func(context.Context, *App) error {
+	if storeType != "memory" && !slices.ContainsFunc(svc.Starters, func(st Starter) bool { return st.SessionStore == storeType }) {
+		b.Refuse("app.session.store-type", "the "+storeType+" session store comes with the starter "+RedisSessionStarter+": add it to the service's Starters")
+	}
+	var starts []func(context.Context, *App) error
+	for _, st := range svc.Starters {
+		if st.Bind == nil {
+			continue
+		}
+		if start := st.Bind(b); start != nil {
+			starts = append(starts, start)
+		}
+	}
+	return starts
+}
+
+// starterNames names the starters svc includes.
+func (svc Service[S]) starterNames() []string {
+	names := make([]string, len(svc.Starters))
+	for i, st := range svc.Starters {
+		names[i] = st.Name
+	}
+	return names
+}
+
+// SessionSettings are the framework's session settings, which a starter
+// that keeps sessions opens its store with.
+type SessionSettings struct {
+	StoreType   string // app.session.store-type: memory, redis
+	Timeout     time.Duration
+	MaxSessions int
+}
+
+// SessionStore is an HTTP session store that a starter gives the
+// application (App.UseSessionStore): the component container's session
+// scope lives in it, and its counts are reported as Spring Session's
+// meters.
+type SessionStore interface {
+	component.SessionStore
+	Len() int        // sessions held (or followed) now
+	Max() int        // server.servlet.session.max-sessions
+	Evicted() uint64 // sessions ended early because of Max
+	Close() error
+}
+
+// Sessions returns the session settings, for a starter that opens a
+// session store.
+func (a *App) Sessions() SessionSettings {
+	s := a.settings.sessions
+	return SessionSettings{StoreType: s.storeType, Timeout: s.timeout, MaxSessions: s.maxSessions}
+}
+
+// UseSessionStore makes store the application's HTTP session store in
+// place of the in-memory one, reports its counts, and closes it when the
+// application stops. A starter calls it when app.session.store-type names
+// its store.
+func (a *App) UseSessionStore(store SessionStore) {
+	a.mustBeStarting("UseSessionStore")
+	a.OnClose(store.Close)
+	a.sessions = store
+	a.metrics.Sessions(store.Len, store.Max(), store.Evicted)
+}

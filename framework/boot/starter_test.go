@@ -1,0 +1,79 @@
+package boot_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/springport/greeter/framework/boot"
+	"github.com/springport/greeter/framework/boot/boottest"
+	"github.com/springport/greeter/framework/starter/redissession"
+)
+
+// withoutStarters is tester without its starters, as a service that
+// includes none is built.
+func withoutStarters() boot.Service[testerSettings] {
+	svc := tester()
+	svc.Starters = nil
+	return svc
+}
+
+// TestSessionStoreOfAStarterNotIncluded checks that asking for Redis
+// sessions in a service that does not include the starter stops start-up
+// with the setting, its value, its origin and the starter to add: the
+// setting is not ignored, and sessions do not silently stay in memory.
+func TestSessionStoreOfAStarterNotIncluded(t *testing.T) {
+	t.Parallel()
+	stderr, err := boottest.FailToStart(t, withoutStarters(), []string{"--server.port=0", "--spring.session.store-type=redis"}, nil)
+	if err == nil {
+		t.Fatal("started with app.session.store-type=redis and no Redis session starter")
+	}
+	for _, want := range []string{"spring.session.store-type", "redis", "command-line argument", redissession.Starter.Name, "Starters"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("the report does not say %q:\n%s", want, stderr)
+		}
+	}
+}
+
+// TestSettingsOfAStarterNotIncluded checks that a starter's settings set
+// in a service that does not include it are warned about, naming the
+// starter, and that with the starter they are read.
+func TestSettingsOfAStarterNotIncluded(t *testing.T) {
+	t.Parallel()
+	args := []string{"--app.data.redis.host=cache"}
+	without := boottest.Start(t, withoutStarters(), args, nil)
+	want := `key=app.data.redis.host origin="command-line argument --app.data.redis.host" hint="read by the starter ` + boot.RedisSessionStarter
+	if out := without.Stdout.String(); !strings.Contains(out, want) {
+		t.Errorf("without the starter, the log does not say %s:\n%s", want, out)
+	}
+	with := boottest.Start(t, tester(), args, nil)
+	if out := with.Stdout.String(); strings.Contains(out, "key=app.data.redis.host") {
+		t.Errorf("with the starter, app.data.redis.host is reported as not read:\n%s", out)
+	}
+}
+
+// TestStarterSettingsListed checks that --help lists a starter's settings
+// with their meanings when the service includes it, and not otherwise.
+func TestStarterSettingsListed(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		svc  boot.Service[testerSettings]
+		want bool
+	}{{tester(), true}, {withoutStarters(), false}} {
+		list, err := boot.Settings(c.svc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found *boot.Setting
+		for i := range list {
+			if list[i].Key == "app.data.redis.host" {
+				found = &list[i]
+			}
+		}
+		switch {
+		case c.want && (found == nil || found.Help == "" || found.Default != "localhost"):
+			t.Errorf("with the starter, app.data.redis.host is listed as %+v, want its default localhost and its meaning", found)
+		case !c.want && found != nil:
+			t.Errorf("without the starter, app.data.redis.host is listed: %+v", *found)
+		}
+	}
+}
