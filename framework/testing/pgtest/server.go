@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -94,19 +95,25 @@ func (s *Server) Promote(t testing.TB) {
 }
 
 // Kill ends the server at once, as a crash of its machine or container
-// does: SIGKILL to the postmaster and every process it started, so that
-// its clients' connections break and nothing is shut down cleanly. It
-// returns once none of them is left: PostgreSQL refuses to start on data
-// whose shared memory a process still holds.
+// does: SIGKILL to the postmaster and to every process it started, so
+// that its clients' connections break and nothing is shut down cleanly.
+// It returns once none of them is left: PostgreSQL refuses to start on
+// data whose shared memory a process still holds. (Its children leave the
+// postmaster's process group, each calling setsid, so they are found as
+// its children, with the postmaster stopped so that it forks no more.)
 func (s *Server) Kill(t testing.TB) {
 	t.Helper()
-	pgid := s.cmd.Process.Pid // the postmaster leads a process group of its own
-	if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		t.Fatalf("killing %s: %v", s.name, err)
+	pid := s.cmd.Process.Pid
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil && !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("stopping %s: %v", s.name, err)
+	}
+	children := childrenOf(pid)
+	for _, c := range children {
+		syscall.Kill(c, syscall.SIGKILL)
 	}
 	s.signalAndWait(t, syscall.SIGKILL)
 	deadline := time.Now().Add(readyTimeout)
-	for groupAlive(pgid) {
+	for slices.ContainsFunc(children, running) {
 		if time.Now().After(deadline) {
 			t.Fatalf("processes of %s still run %v after SIGKILL", s.name, readyTimeout)
 		}
@@ -114,23 +121,37 @@ func (s *Server) Kill(t testing.TB) {
 	}
 }
 
-// groupAlive reports whether a process of group pgid is still running
-// (zombies, already detached from shared memory, do not count), from
-// /proc; where there is none it reports false.
-func groupAlive(pgid int) bool {
+// childrenOf lists the processes whose parent is pid, from /proc; none
+// where there is no /proc.
+func childrenOf(pid int) []int {
+	var children []int
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, path := range stats {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			continue // exited meanwhile
-		}
-		// pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses.
-		fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-		if len(fields) >= 3 && fields[0] != "Z" && fields[2] == strconv.Itoa(pgid) {
-			return true
+		if fields := statFields(path); len(fields) >= 2 && fields[1] == strconv.Itoa(pid) {
+			if child, err := strconv.Atoi(filepath.Base(filepath.Dir(path))); err == nil {
+				children = append(children, child)
+			}
 		}
 	}
-	return false
+	return children
+}
+
+// running reports whether process pid still runs: it exists and is not a
+// zombie (which has let go of its shared memory).
+func running(pid int) bool {
+	fields := statFields("/proc/" + strconv.Itoa(pid) + "/stat")
+	return len(fields) > 0 && fields[0] != "Z"
+}
+
+// statFields are the fields of a /proc/<pid>/stat file after the
+// command's name: state, parent, group...; none when it cannot be read.
+func statFields(path string) []string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	// pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses.
+	return strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
 }
 
 // Stop shuts the server down as an operator does (SIGINT, PostgreSQL's
@@ -190,11 +211,6 @@ func (s *Server) launch(t testing.TB) {
 	s.cmd = Command(t, "postgres", "-D", s.Data, "-p", strconv.Itoa(s.Port),
 		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off")
 	s.cmd.Dir = s.dir
-	// A group of its own, for Kill.
-	if s.cmd.SysProcAttr == nil {
-		s.cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	s.cmd.SysProcAttr.Setpgid = true
 	s.cmd.Stdout, s.cmd.Stderr = out, out
 	if err := s.cmd.Start(); err != nil {
 		out.Close()
