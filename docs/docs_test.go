@@ -440,3 +440,58 @@ func TestNamedPathsExist(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameworkPackagesTable: the table of docs/framework.md's section
+// "The packages" names every package of framework/ (but the internal
+// ones), and only packages that exist; a {a,b} in a name stands for each.
+func TestFrameworkPackagesTable(t *testing.T) {
+	var packages []string
+	err := filepath.WalkDir(filepath.Join(root, "framework"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "internal" || d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		sources, err := filepath.Glob(filepath.Join(path, "*.go"))
+		for _, s := range sources {
+			if !strings.HasSuffix(s, "_test.go") {
+				packages = append(packages, repoPath(t, path))
+				break
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(packages) < 10 {
+		t.Fatalf("found %d framework packages (%v); the walk is wrong", len(packages), packages)
+	}
+	var named []string
+	braces := regexp.MustCompile(`^(.*)\{([^}]*)\}(.*)$`)
+	for _, row := range tableRows(section(t, "docs/framework.md", "## The packages")) {
+		if len(row) < 2 {
+			continue
+		}
+		for _, m := range regexp.MustCompile("`(framework/[^`]*)`").FindAllStringSubmatch(row[1], -1) {
+			if b := braces.FindStringSubmatch(m[1]); b != nil {
+				for part := range strings.SplitSeq(b[2], ",") {
+					named = append(named, b[1]+part+b[3])
+				}
+			} else {
+				named = append(named, m[1])
+			}
+		}
+	}
+	for _, p := range packages {
+		if !slices.Contains(named, p) {
+			t.Errorf("docs/framework.md's table of packages misses %s", p)
+		}
+	}
+	for _, p := range named {
+		if !slices.Contains(packages, p) {
+			t.Errorf("docs/framework.md's table of packages names %s, which is no package of framework/", p)
+		}
+	}
+}
