@@ -10,11 +10,14 @@
 // A Route names its method, its ServeMux path pattern, its conditions
 // (Params, Consumes, Produces), its typed Inputs and its Handler, built with
 // Returns, Accepts, Exchanges or Runs from a typed function, or with Plain
-// from an http.Handler. New checks the whole table before anything is
-// served (compile.go, group.go) and refuses it, naming each misdeclared
+// from an http.Handler (route.go, handler.go, stream.go for Streams;
+// condition.go parses Params). New checks the whole table before anything
+// is served (compile.go, group.go) and refuses it, naming each misdeclared
 // route: an unknown method, an undeclared path variable, a Produces the
 // result cannot be written as, a 204 that would carry a body, two routes it
-// could not tell apart, a pattern the ServeMux refuses.
+// could not tell apart, a pattern the ServeMux refuses. Describe and a
+// Catalog list the checked routes for /actuator/mappings and the OpenAPI
+// document (describe.go).
 //
 // # A request's way through the package
 //
@@ -22,25 +25,43 @@
 //     its context first, so that every log line and problem document
 //     about the request can name it.
 //  1. dispatcher.go: ServeHTTP takes a pooled exchange (exchange.go) and
-//     lets the standard library ServeMux match the method and the path, so
-//     path matching, path variables, pattern precedence (a literal segment
-//     beats a wildcard) and the 404 and 405 decisions are the ServeMux's own.
-//  2. unmatched.go: when no route's pattern matches, the ServeMux's own
-//     plain-text answers become problem documents, OPTIONS on a known
-//     path is answered 200 with Allow, and CONNECT to an authority 405.
-//  3. select.go: the routes that share the matched method and pattern
-//     differ in their conditions, tried in Spring MVC's order; the first
-//     condition that fails for every route decides the status (415, 406,
-//     400). Of the routes that pass, the most specific wins.
-//  4. execute.go: the chosen route's inputs are converted once (input.go;
+//     gives the answer its request ID (requestid.go: the client's
+//     X-Request-Id when sane, else a new one).
+//  2. contextpath.go: with a context path, a request outside it is
+//     answered 404 (the context path alone is redirected to its slash),
+//     and one inside it goes on without it. cors.go: a CORS
+//     preflight from another origin is answered here, before the guard,
+//     as a browser sends it without credentials.
+//  3. guard.go: an Options.Guard (security) may refuse the request, or
+//     give it a context with the principal, before any route is chosen.
+//  4. dispatcher.go: the standard library ServeMux matches the method and
+//     the path, so path matching, path variables, pattern precedence (a
+//     literal segment beats a wildcard) and the 404 and 405 decisions are
+//     the ServeMux's own. unmatched.go: when no route's pattern matches,
+//     the ServeMux's own plain-text answers become problem documents,
+//     OPTIONS on a known path is answered 200 with Allow, and CONNECT to
+//     an authority 405.
+//  5. cors.go: the matched routes' CORS policy admits a cross-origin
+//     request, and the cross-origin protection refuses a state-changing
+//     one from an origin the policy does not allow (403).
+//  6. select.go: the routes that share the matched method and pattern
+//     differ in their conditions (condition.go, and the media types of
+//     mediatype.go), tried in Spring MVC's order; the first condition that
+//     fails for every route decides the status (415, 406, 400). Of the
+//     routes that pass, the most specific wins.
+//  7. execute.go: the chosen route's inputs are converted once (input.go;
 //     400 naming the parameter), its body is read (415 in a content coding,
 //     413 past the size limit, 408 past the read timeout) and decoded
 //     (codec.go; 400 when malformed, 415 for an XML charset other than
 //     UTF-8), its handler runs with the converted values (handler.go), and
 //     the result is written with the negotiated representation
-//     (representation.go, negotiate.go) and the route's success status.
-//  5. problem.go: a handler's error becomes a problem document through
+//     (representation.go, negotiate.go; a Stream element by element,
+//     stream.go) and the route's success status.
+//  8. problem.go: a handler's error becomes a problem document through
 //     Options.Classify; a panic becomes a 500 whose stack is logged, never
-//     sent. observe.go then tells the observers (metrics, access log) and
-//     the Tracer, which ends the request's span.
+//     sent, and failurelog.go keeps a flood of failures of one kind from
+//     flooding the log. observe.go then tells the observers (metrics,
+//     access log) and the Tracer, which ends the request's span.
+//
+// A test checks that this comment names every file of the package.
 package dispatch

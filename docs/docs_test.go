@@ -1,0 +1,497 @@
+// Package docs_test checks the documentation against the repository: the
+// lists in README.md and docs/ that name files, directories and fuzz
+// targets, the links between the pages, and the decision records' index,
+// so that they cannot drift from what they describe. The checks of what
+// one package declares (its loggers, its methods) live in that package's
+// tests.
+package docs_test
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// root is the repository's root, seen from this package's directory.
+const root = ".."
+
+// TestFuzzListIsTheFuzzTargets: the table of docs/testing.md's Fuzzing
+// section lists exactly the repository's fuzz targets (the func Fuzz… of
+// its test files), each with its package's directory.
+func TestFuzzListIsTheFuzzTargets(t *testing.T) {
+	var declared []string
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			if fn, ok := decl.(*ast.FuncDecl); ok && fn.Recv == nil && isFuzzTarget(fn) {
+				declared = append(declared, repoPath(t, filepath.Dir(path))+" "+fn.Name.Name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(declared) < 5 {
+		t.Fatalf("found %d fuzz targets in the repository (%v); the walk is wrong", len(declared), declared)
+	}
+
+	const doc = "docs/testing.md"
+	var listed []string
+	for _, row := range tableRows(section(t, doc, "## Fuzzing")) {
+		if len(row) < 2 || row[0] == "Package" {
+			continue
+		}
+		for target := range strings.SplitSeq(row[1], ",") {
+			listed = append(listed, strings.Trim(row[0], "`")+" "+strings.Trim(strings.TrimSpace(target), "`"))
+		}
+	}
+	for _, target := range declared {
+		if !slices.Contains(listed, target) {
+			t.Errorf("%s's fuzz table misses %s (package directory, target), which the repository declares", doc, target)
+		}
+	}
+	for _, target := range listed {
+		if !slices.Contains(declared, target) {
+			t.Errorf("%s's fuzz table lists %s (package directory, target), which the repository does not declare", doc, target)
+		}
+	}
+}
+
+// isFuzzTarget reports whether fn is a fuzz target as go test finds
+// them: FuzzXxx(*testing.F).
+func isFuzzTarget(fn *ast.FuncDecl) bool {
+	name, ok := strings.CutPrefix(fn.Name.Name, "Fuzz")
+	if !ok || name != "" && !unicode.IsUpper(rune(name[0])) || len(fn.Type.Params.List) != 1 {
+		return false
+	}
+	star, ok := fn.Type.Params.List[0].Type.(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := star.X.(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "F"
+}
+
+// TestRelativeLinksResolve: every relative Markdown link in README.md and
+// docs/ names a file or directory inside the repository, and its anchor,
+// if any, a heading of the page it points to.
+func TestRelativeLinksResolve(t *testing.T) {
+	pages := markdownPages(t)
+	links := 0
+	for _, page := range pages {
+		for _, link := range markdownLinks(read(t, page)) {
+			if regexp.MustCompile(`^[a-z][a-z0-9+.-]*:`).MatchString(link) {
+				continue // a URL: https:, mailto:
+			}
+			links++
+			target, anchor, _ := strings.Cut(link, "#")
+			path := page
+			if target != "" {
+				path = filepath.Join(filepath.Dir(page), filepath.FromSlash(target))
+			}
+			rel, err := filepath.Rel(root, path)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				t.Errorf("%s links to %s, outside the repository", repoPath(t, page), link)
+				continue
+			}
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("%s links to %s: no such file in the repository", repoPath(t, page), link)
+				continue
+			}
+			if anchor != "" && strings.HasSuffix(path, ".md") && !slices.Contains(anchors(read(t, path)), anchor) {
+				t.Errorf("%s links to %s: %s has no heading with the anchor #%s", repoPath(t, page), link, repoPath(t, path), anchor)
+			}
+		}
+	}
+	if links < 50 {
+		t.Fatalf("found %d relative links in %d pages; the parse is wrong", links, len(pages))
+	}
+}
+
+// TestDecisionIndex: docs/README.md's decision index lists every record of
+// docs/decisions/, in order, under its number and its title; a superseded
+// record is marked so in the index, and no other record points to it but
+// the one that supersedes it.
+func TestDecisionIndex(t *testing.T) {
+	records, err := filepath.Glob(filepath.Join(root, "docs", "decisions", "*.md"))
+	if err != nil || len(records) < 5 {
+		t.Fatalf("docs/decisions/*.md: %v, %d files", err, len(records))
+	}
+	slices.Sort(records)
+	index := section(t, "docs/README.md", "## Decision records")
+	entry := regexp.MustCompile(`(?m)^(\d+)\. \[(.*)\]\(decisions/([^)]+)\)(.*)$`)
+	entries := entry.FindAllStringSubmatch(index, -1)
+	if len(entries) != len(records) {
+		t.Errorf("docs/README.md's decision index has %d entries; docs/decisions/ has %d records", len(entries), len(records))
+	}
+	supersededBy := map[string]string{} // record file → the file of the record that supersedes it
+	status := regexp.MustCompile(`(?m)^Status: superseded by \[decision \d+\]\(([^)#]+)\)`)
+	for i, record := range records {
+		file := filepath.Base(record)
+		text := read(t, record)
+		number := strings.TrimLeft(strings.SplitN(file, "-", 2)[0], "0")
+		title, _, _ := strings.Cut(text, "\n")
+		title = strings.TrimPrefix(title, "# ")
+		if want := number + ". "; !strings.HasPrefix(title, want) {
+			t.Errorf("docs/decisions/%s's title %q does not start with its number, %q", file, title, want)
+		}
+		title = strings.TrimPrefix(title, number+". ")
+		if m := status.FindStringSubmatch(text); m != nil {
+			supersededBy[file] = m[1]
+		}
+		if i >= len(entries) {
+			continue
+		}
+		e := entries[i]
+		if e[1] != number || e[3] != file || strings.ReplaceAll(e[2], `\`, "") != title {
+			t.Errorf("docs/README.md's decision entry %d is %q; want %s. [%s](decisions/%s)", i+1, e[0], number, title, file)
+		}
+		if by, ok := supersededBy[file]; ok {
+			byNumber := strings.TrimLeft(strings.SplitN(by, "-", 2)[0], "0")
+			if !strings.Contains(e[4], "superseded by "+byNumber) {
+				t.Errorf("docs/README.md's decision entry %d does not say that decision %s supersedes it: %q", i+1, byNumber, e[0])
+			}
+		}
+	}
+	for _, record := range records {
+		file := filepath.Base(record)
+		for _, link := range markdownLinks(read(t, record)) {
+			target, _, _ := strings.Cut(link, "#")
+			if by, ok := supersededBy[target]; ok && by != file {
+				t.Errorf("docs/decisions/%s points to %s, which %s supersedes: point to the record in force", file, target, by)
+			}
+		}
+	}
+}
+
+// TestReadmeLayout: the layout in README.md names every directory at the
+// repository's root and every directory of framework/, and only those.
+func TestReadmeLayout(t *testing.T) {
+	_, block, ok := strings.Cut(section(t, "README.md", "## Layout"), "```\n")
+	if !ok {
+		t.Fatal("README.md's Layout section has no code block")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	listed := map[string][]string{} // parent ("" or "framework") → the directories it lists
+	parent := ""
+	for line := range strings.Lines(block) {
+		indented := strings.HasPrefix(line, " ")
+		for _, word := range strings.Fields(line) {
+			dir, ok := strings.CutSuffix(word, "/")
+			if !ok {
+				break // the description
+			}
+			dir, _, _ = strings.Cut(dir, "/") // cmd/greeter/ is in cmd/
+			switch {
+			case !indented:
+				parent = dir
+				listed[""] = append(listed[""], dir)
+			case parent == "framework":
+				listed[parent] = append(listed[parent], dir)
+			}
+		}
+	}
+	for _, parent := range []string{"", "framework"} {
+		entries, err := os.ReadDir(filepath.Join(root, parent))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dirs []string
+		for _, e := range entries {
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				dirs = append(dirs, e.Name())
+			}
+		}
+		where := "README.md's layout"
+		if parent != "" {
+			where += " under " + parent + "/"
+		}
+		for _, d := range dirs {
+			if !slices.Contains(listed[parent], d) {
+				t.Errorf("%s misses %s/", where, d)
+			}
+		}
+		for _, d := range listed[parent] {
+			if !slices.Contains(dirs, d) {
+				t.Errorf("%s names %s/, which is not in the repository", where, d)
+			}
+		}
+	}
+}
+
+// markdownPages returns README.md and the Markdown files under docs/.
+func markdownPages(t *testing.T) []string {
+	t.Helper()
+	pages := []string{filepath.Join(root, "README.md")}
+	err := filepath.WalkDir(filepath.Join(root, "docs"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".md") {
+			pages = append(pages, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pages
+}
+
+var (
+	fence      = regexp.MustCompile("(?ms)^ {0,3}(```|~~~).*?^ {0,3}(```|~~~)[^\\n]*$")
+	codeSpan   = regexp.MustCompile("(`+)[^`]*?(`+)")
+	inlineLink = regexp.MustCompile(`!?\[[^\]]*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)`)
+	refLink    = regexp.MustCompile(`(?m)^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)`)
+)
+
+// prose returns text without its code blocks and code spans, where
+// brackets and parentheses are code, not links.
+func prose(text string) string {
+	text = fence.ReplaceAllString(text, "")
+	return codeSpan.ReplaceAllString(text, "")
+}
+
+// markdownLinks returns the destinations of the inline links, images and
+// link definitions of a Markdown text.
+func markdownLinks(text string) []string {
+	text = prose(text)
+	var links []string
+	for _, re := range []*regexp.Regexp{inlineLink, refLink} {
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			links = append(links, m[1])
+		}
+	}
+	return links
+}
+
+// anchors returns the anchors GitHub gives the headings of a Markdown
+// text: lower case, punctuation dropped, spaces as hyphens, a repeated
+// one suffixed -1, -2….
+func anchors(text string) []string {
+	var out []string
+	seen := map[string]int{}
+	stripLinks := regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	for line := range strings.Lines(fence.ReplaceAllString(text, "")) {
+		heading, ok := strings.CutPrefix(strings.TrimRight(line, "\n"), "#")
+		if !ok {
+			continue
+		}
+		heading = strings.TrimLeft(heading, "#")
+		if !strings.HasPrefix(heading, " ") {
+			continue
+		}
+		heading = stripLinks.ReplaceAllString(strings.TrimSpace(heading), "$1")
+		var b strings.Builder
+		for _, r := range strings.ToLower(heading) {
+			switch {
+			case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_':
+				b.WriteRune(r)
+			case r == ' ':
+				b.WriteRune('-')
+			}
+		}
+		anchor := b.String()
+		if n := seen[anchor]; n > 0 {
+			seen[anchor]++
+			anchor = fmt.Sprintf("%s-%d", anchor, n)
+		} else {
+			seen[anchor] = 1
+		}
+		out = append(out, anchor)
+	}
+	return out
+}
+
+// section returns the lines of the page (a path from the repository's
+// root) below the heading, up to the next heading of its level or higher.
+func section(t *testing.T, page, heading string) string {
+	t.Helper()
+	level := strings.Index(heading, " ")
+	var out []string
+	in := false
+	for line := range strings.Lines(fence.ReplaceAllStringFunc(read(t, filepath.Join(root, page)), func(code string) string {
+		return strings.ReplaceAll(code, "\n#", "\n #") // a comment in a code block is no heading
+	})) {
+		if in {
+			if n := strings.Index(line, " "); n > 0 && n <= level && strings.Trim(line[:n], "#") == "" {
+				break
+			}
+			out = append(out, line)
+		} else if strings.TrimSpace(line) == heading {
+			in = true
+		}
+	}
+	if !in {
+		t.Fatalf("%s has no heading %q", page, heading)
+	}
+	return strings.Join(out, "")
+}
+
+// tableRows returns the cells of the Markdown table rows of text, the
+// header rows included, the separator rows not.
+func tableRows(text string) [][]string {
+	var rows [][]string
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "|") || strings.HasPrefix(line, "|---") {
+			continue
+		}
+		var cells []string
+		for c := range strings.SplitSeq(strings.Trim(line, "|"), " | ") {
+			cells = append(cells, strings.TrimSpace(c))
+		}
+		rows = append(rows, cells)
+	}
+	return rows
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// repoPath returns path relative to the repository's root, with slashes.
+func repoPath(t *testing.T, path string) string {
+	t.Helper()
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// notInRepository are the paths the docs name that are not in the
+// repository, each for a reason the doc gives beside it.
+var notInRepository = map[string]string{
+	"cmd/greeter/default.pgo": "docs/performance.md: a profile tried and not adopted",
+}
+
+// TestNamedPathsExist: every path of the repository that README.md and
+// docs/*.md name as code (`framework/boot/boot.go`, `messagestore/inmem/`)
+// exists, so that a file or directory moved or removed fails here until
+// the docs follow. The decision records are left out: their context tells
+// the layout of their time.
+func TestNamedPathsExist(t *testing.T) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tops []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			tops = append(tops, e.Name())
+		}
+	}
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	span := regexp.MustCompile("`([^`\\s]+)`")
+	named, exempted := 0, map[string]bool{}
+	for _, page := range append(pages, filepath.Join(root, "README.md")) {
+		for _, m := range span.FindAllStringSubmatch(fence.ReplaceAllString(read(t, page), ""), -1) {
+			top, _, ok := strings.Cut(m[1], "/")
+			if !ok || !slices.Contains(tops, top) {
+				continue
+			}
+			// Up to a pattern or a placeholder: framework/management/{actuator,…}, testdata/fuzz/<Target>.
+			path := regexp.MustCompile(`[{*<#:]`).Split(m[1], 2)[0]
+			named++
+			if _, ok := notInRepository[path]; ok {
+				exempted[path] = true
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(path))); err != nil {
+				t.Errorf("%s names %s, which is not in the repository", repoPath(t, page), m[1])
+			}
+		}
+	}
+	if named < 30 {
+		t.Fatalf("found %d paths named in the docs; the parse is wrong", named)
+	}
+	for path, why := range notInRepository {
+		if !exempted[path] {
+			t.Errorf("notInRepository lists %s (%s), which no doc names any more: remove it", path, why)
+		}
+	}
+}
+
+// TestFrameworkPackagesTable: the table of docs/framework.md's section
+// "The packages" names every package of framework/ (but the internal
+// ones), and only packages that exist; a {a,b} in a name stands for each.
+func TestFrameworkPackagesTable(t *testing.T) {
+	var packages []string
+	err := filepath.WalkDir(filepath.Join(root, "framework"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "internal" || d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		sources, err := filepath.Glob(filepath.Join(path, "*.go"))
+		for _, s := range sources {
+			if !strings.HasSuffix(s, "_test.go") {
+				packages = append(packages, repoPath(t, path))
+				break
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(packages) < 10 {
+		t.Fatalf("found %d framework packages (%v); the walk is wrong", len(packages), packages)
+	}
+	var named []string
+	braces := regexp.MustCompile(`^(.*)\{([^}]*)\}(.*)$`)
+	for _, row := range tableRows(section(t, "docs/framework.md", "## The packages")) {
+		if len(row) < 2 {
+			continue
+		}
+		for _, m := range regexp.MustCompile("`(framework/[^`]*)`").FindAllStringSubmatch(row[1], -1) {
+			if b := braces.FindStringSubmatch(m[1]); b != nil {
+				for part := range strings.SplitSeq(b[2], ",") {
+					named = append(named, b[1]+part+b[3])
+				}
+			} else {
+				named = append(named, m[1])
+			}
+		}
+	}
+	for _, p := range packages {
+		if !slices.Contains(named, p) {
+			t.Errorf("docs/framework.md's table of packages misses %s", p)
+		}
+	}
+	for _, p := range named {
+		if !slices.Contains(packages, p) {
+			t.Errorf("docs/framework.md's table of packages names %s, which is no package of framework/", p)
+		}
+	}
+}

@@ -1,0 +1,336 @@
+package boot
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The docs that list what this package declares. Their lists are checked
+// against the code here, so that a logger, a method or a field added,
+// removed or renamed fails the tests until the docs say so too.
+const (
+	frameworkDoc  = "../../docs/framework.md"
+	operationsDoc = "../../docs/operations.md"
+)
+
+// TestDocsListTheFrameworkLoggers: every list of the framework's loggers
+// (Service.Loggers' comment, docs/framework.md's Service table, the table
+// of docs/operations.md's Loggers section) names exactly frameworkLoggers,
+// and every mention of the group web exactly webGroup.
+func TestDocsListTheFrameworkLoggers(t *testing.T) {
+	service := structFieldDocs(t, "Service")
+	framework := readDoc(t, frameworkDoc)
+	operations := readDoc(t, operationsDoc)
+
+	loggersRow := tableRow(t, framework, "`Loggers`")
+	checkList(t, "Service.Loggers' comment (boot.go)", parenthesised(t, service["Loggers"], "framework's ("), frameworkLoggers)
+	checkList(t, frameworkDoc+"'s Loggers row", parenthesised(t, loggersRow, "framework's ("), frameworkLoggers)
+	checkList(t, "Service.LoggerGroups' comment (boot.go)", parenthesised(t, service["LoggerGroups"], "group web ("), webGroup)
+
+	section := markdownSection(t, operations, "## Loggers")
+	var tabled []string
+	for _, row := range tableRows(section) {
+		if name, ok := strings.CutPrefix(strings.Trim(row[0], "`"), "greeter."); ok {
+			tabled = append(tabled, name)
+		}
+	}
+	checkList(t, operationsDoc+"'s table of loggers", tabled, frameworkLoggers)
+	checkList(t, operationsDoc+"'s group web", parenthesised(t, section, "`web` ("), webGroup)
+}
+
+// TestDocsListTheAppMethods: docs/framework.md's two tables of the
+// *App's methods, what Start may call and what serves the App after it,
+// name together exactly the exported methods of App, as the code declares
+// them; a method that panics after Start (it calls mustBeStarting) is in
+// the first.
+func TestDocsListTheAppMethods(t *testing.T) {
+	methods := appMethods(t)
+	if len(methods) < 5 {
+		t.Fatalf("found %d exported methods of App in the package's files; the parse is wrong: %v", len(methods), methods)
+	}
+	section := markdownSection(t, readDoc(t, frameworkDoc), "## Run, New and the App")
+	tables := methodTables(section)
+	if len(tables) != 2 {
+		t.Fatalf("%s's section %q has %d tables of methods; want 2 (what Start may call, what serves the App after it)",
+			frameworkDoc, "Run, New and the App", len(tables))
+	}
+	var documented []string
+	for _, table := range tables {
+		documented = append(documented, table...)
+	}
+	var exported []string
+	for name, m := range methods {
+		exported = append(exported, name)
+		if m.startOnly && !slices.Contains(tables[0], name) {
+			t.Errorf("App.%s panics after Start returned (it calls mustBeStarting), but %s does not list it among what Start may call", name, frameworkDoc)
+		}
+	}
+	checkList(t, frameworkDoc+"'s tables of App's methods", documented, exported)
+}
+
+// TestDocsListTheServiceFields: docs/framework.md's table of
+// boot.Service names exactly the struct's exported fields, and every
+// Service.<Name> or App.<Name> the docs mention is a field of Service or a
+// method of App.
+func TestDocsListTheServiceFields(t *testing.T) {
+	fields := structFieldDocs(t, "Service")
+	var exported []string
+	for name := range fields {
+		exported = append(exported, name)
+	}
+	section := markdownSection(t, readDoc(t, frameworkDoc), "## boot.Service")
+	var documented []string
+	for _, row := range tableRows(section) {
+		if name := strings.Trim(row[0], "`"); name != "Field" {
+			documented = append(documented, name)
+		}
+	}
+	checkList(t, frameworkDoc+"'s table of boot.Service", documented, exported)
+
+	methods := appMethods(t)
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(docs) < 5 {
+		t.Fatalf("docs/*.md: %v, %d files", err, len(docs))
+	}
+	mention := regexp.MustCompile(`\b(Service|App)\.([A-Z]\w*)`)
+	for _, doc := range append(docs, "../../README.md") {
+		for _, m := range mention.FindAllStringSubmatch(readDoc(t, doc), -1) {
+			_, isField := fields[m[2]]
+			_, isMethod := methods[m[2]]
+			if m[1] == "Service" && !isField || m[1] == "App" && !isMethod {
+				t.Errorf("%s names %s, which boot does not declare", doc, m[0])
+			}
+		}
+	}
+}
+
+// appMethod is what the test needs of one of App's methods.
+type appMethod struct {
+	startOnly bool // it calls mustBeStarting: only Start may call it
+}
+
+// appMethods returns App's exported methods, parsed from the package's
+// files.
+func appMethods(t *testing.T) map[string]appMethod {
+	t.Helper()
+	methods := map[string]appMethod{}
+	for _, f := range packageFiles(t) {
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || !fn.Name.IsExported() || receiverType(fn) != "App" {
+				continue
+			}
+			startOnly := false
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "mustBeStarting" {
+					startOnly = true
+				}
+				return true
+			})
+			methods[fn.Name.Name] = appMethod{startOnly: startOnly}
+		}
+	}
+	return methods
+}
+
+func receiverType(fn *ast.FuncDecl) string {
+	typ := fn.Recv.List[0].Type
+	if star, ok := typ.(*ast.StarExpr); ok {
+		typ = star.X
+	}
+	if id, ok := typ.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// structFieldDocs returns the exported fields of the package's struct
+// type name, each with its doc comment's text.
+func structFieldDocs(t *testing.T, name string) map[string]string {
+	t.Helper()
+	fields := map[string]string{}
+	for _, f := range packageFiles(t) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			spec, ok := n.(*ast.TypeSpec)
+			if !ok || spec.Name.Name != name {
+				return true
+			}
+			st, ok := spec.Type.(*ast.StructType)
+			if !ok {
+				return false
+			}
+			for _, field := range st.Fields.List {
+				for _, id := range field.Names {
+					if id.IsExported() {
+						fields[id.Name] = field.Doc.Text()
+					}
+				}
+			}
+			return false
+		})
+	}
+	if len(fields) == 0 {
+		t.Fatalf("found no struct %s with exported fields in the package's files", name)
+	}
+	return fields
+}
+
+// packageFiles parses the package's non-test files, with their comments.
+func packageFiles(t *testing.T) []*ast.File {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+func readDoc(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// markdownSection returns the lines of doc from the heading line to the
+// next heading of the same or a higher level.
+func markdownSection(t *testing.T, doc, heading string) string {
+	t.Helper()
+	level := strings.Index(heading, " ")
+	var out []string
+	in := false
+	for line := range strings.Lines(doc) {
+		if in {
+			if n := strings.Index(line, " "); n > 0 && n <= level && strings.Trim(line[:n], "#") == "" {
+				break
+			}
+			out = append(out, line)
+		} else if strings.TrimSpace(line) == heading {
+			in = true
+		}
+	}
+	if !in {
+		t.Fatalf("no heading %q in the doc", heading)
+	}
+	return strings.Join(out, "")
+}
+
+// tableRows returns the cells of the Markdown table rows in text, the
+// header rows included, the separator rows not.
+func tableRows(text string) [][]string {
+	var rows [][]string
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "|") || strings.HasPrefix(line, "|---") {
+			continue
+		}
+		var cells []string
+		for c := range strings.SplitSeq(strings.Trim(line, "|"), " | ") {
+			cells = append(cells, strings.TrimSpace(c))
+		}
+		rows = append(rows, cells)
+	}
+	return rows
+}
+
+// tableRow returns the table row of doc whose first cell is first.
+func tableRow(t *testing.T, doc, first string) string {
+	t.Helper()
+	for line := range strings.Lines(doc) {
+		if strings.HasPrefix(line, "| "+first+" |") {
+			return line
+		}
+	}
+	t.Fatalf("no table row starting with %s", first)
+	return ""
+}
+
+// methodTables returns the method names of each table in section whose
+// rows name methods, as `Name(...)`.
+func methodTables(section string) [][]string {
+	var tables [][]string
+	var current []string
+	method := regexp.MustCompile("^`([A-Z]\\w*)\\(.*\\)`$")
+	for line := range strings.Lines(section) {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "|") {
+			if current != nil {
+				tables = append(tables, current)
+			}
+			current = nil
+			continue
+		}
+		cells := tableRows(line)
+		if len(cells) == 0 {
+			continue
+		}
+		if m := method.FindStringSubmatch(cells[0][0]); m != nil {
+			current = append(current, m[1])
+		}
+	}
+	if current != nil {
+		tables = append(tables, current)
+	}
+	return tables
+}
+
+// parenthesised returns the comma-separated names in text between after
+// and the closing parenthesis (up to a semicolon), without backticks and
+// without "greeter." prefixes.
+func parenthesised(t *testing.T, text, after string) []string {
+	t.Helper()
+	text = strings.Join(strings.Fields(text), " ") // a comment's lines as one
+	_, rest, ok := strings.Cut(text, after)
+	if !ok {
+		t.Fatalf("no %q in %q", after, text)
+	}
+	list, _, _ := strings.Cut(rest, ")")
+	list, _, _ = strings.Cut(list, ";")
+	var names []string
+	for n := range strings.SplitSeq(list, ",") {
+		names = append(names, strings.TrimPrefix(strings.Trim(strings.TrimSpace(n), "`"), "greeter."))
+	}
+	return names
+}
+
+// checkList reports the names the doc's list misses, and those it has that
+// the code does not.
+func checkList(t *testing.T, where string, documented, declared []string) {
+	t.Helper()
+	for _, name := range declared {
+		if !slices.Contains(documented, name) {
+			t.Errorf("%s misses %s, which the code declares", where, name)
+		}
+	}
+	for _, name := range documented {
+		if !slices.Contains(declared, name) {
+			t.Errorf("%s names %s, which the code does not declare", where, name)
+		}
+	}
+	for i, name := range documented {
+		if slices.Contains(documented[:i], name) {
+			t.Errorf("%s names %s twice", where, name)
+		}
+	}
+}
