@@ -110,7 +110,9 @@ func TestServiceInAModuleOfItsOwn(t *testing.T) {
 // starterModules are the modules that only a starter brings in, with the
 // starter: a service that does not name the starter must not link them.
 var starterModules = map[string]string{
-	"github.com/redis/go-redis/v9": "framework/starter/redissession",
+	"github.com/redis/go-redis/v9":  "framework/starter/redissession",
+	"golang.org/x/crypto":           "framework/starter/securitybasic",
+	"github.com/lestrrat-go/jwx/v3": "framework/starter/securityjwt",
 }
 
 // greeterOnlyModules lists the modules that greeter's own packages build

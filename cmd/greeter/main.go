@@ -21,6 +21,8 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/management/openapi"
 	"github.com/springport/greeter/framework/starter/redissession"
+	"github.com/springport/greeter/framework/starter/securitybasic"
+	"github.com/springport/greeter/framework/starter/securityjwt"
 )
 
 func main() { boot.Main(greeter()) }
@@ -39,8 +41,10 @@ func greeter() boot.Service[settings] {
 		LoggerGroups: map[string][]string{"sql": {postgresLogger}},
 		Classify:     api.Classify,
 		// Sessions shared by every instance, in Redis, when
-		// app.session.store-type=redis (docs/scale-out.md).
-		Starters: []boot.Starter{redissession.Starter},
+		// app.session.store-type=redis (docs/scale-out.md); a user over
+		// HTTP Basic, and bearer tokens, when their settings ask
+		// (docs/security.md).
+		Starters: []boot.Starter{redissession.Starter, securitybasic.Starter, securityjwt.Starter},
 		Start:    build,
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/springport/greeter/framework/management/openapi"
 	"github.com/springport/greeter/framework/management/swaggerui"
 	"github.com/springport/greeter/framework/management/tracing"
+	"github.com/springport/greeter/framework/security"
 )
 
 // App is one application: Service.Start builds it, adding the service's
@@ -37,6 +38,10 @@ type App struct {
 	logger   *slog.Logger // the server's: start-up, ports, shutdown
 	sessions component.SessionStore
 	metrics  *metrics.HTTP
+	// authenticators guard both ports, each under its scheme
+	// (Authenticate); none: security is off.
+	authenticators []security.Authenticator
+	schemes        []string
 
 	// What Start adds.
 	started    bool // Start has returned: nothing more may be added
@@ -203,15 +208,7 @@ func (a *App) mustBeStarting(method string) {
 func build[S any](ctx context.Context, svc Service[S], env *config.Environment, p Process) (_ *App, err error) {
 	b := config.NewBinder(env)
 	s := bindSettings(b, env, svc.loggerNames())
-	if s.security.jwtOn && b.Err() == nil {
-		// Made while binding, so that a key source that is wrong (a
-		// discovery document of another issuer, a key file that is not
-		// one) is refused as its setting.
-		if bearer := newJWTAuthenticator(ctx, b, s.security.jwt); bearer != nil {
-			s.security.bearer = bearer
-		}
-	}
-	starts := svc.bindStarters(b, s.sessions.storeType)
+	starts := svc.bindStarters(b, env, s.sessions.storeType)
 	framework := len(b.Keys())
 	var own S
 	if svc.Bind != nil {
@@ -310,7 +307,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	catalog := &dispatch.Catalog{}
 	docs := openapi.Routes(openapi.Info{Title: svc.Name, Version: moduleVersion(buildInfo), Description: svc.Description,
 		License: svc.License, Tags: svc.Tags, ContextPath: s.server.contextPath,
-		Security: openAPISecurity(s.security, s.management.basePath())}, a.routes)
+		Security: a.openAPISecurity(s.management.basePath())}, a.routes)
 	if s.openapiUI {
 		docs = append(docs, swaggerui.Routes()...)
 	}
@@ -331,7 +328,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		PrometheusTypes: metrics.ContentTypes,
 		Metrics:         a.metrics,
 		Probes:          a.probes,
-		HealthDisplay:   healthDisplay(s),
+		HealthDisplay:   a.healthDisplay(),
 		DiskSpace:       s.management.actuator.diskSpace,
 		HealthGroups:    s.management.actuator.healthGroups,
 		Build:           buildInfo,

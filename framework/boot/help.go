@@ -56,9 +56,6 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"server.shutdown-delay":                      "readiness reports OUT_OF_SERVICE this long before the listeners close",
 		"server.access-log.enabled":                  "one log line per request",
 		"app.openapi.ui.enabled":                     "serve Swagger UI at /swagger-ui.html, reading /v3/api-docs",
-		"app.security.user.name":                     "the user of HTTP Basic; setting it or the password turns security on (docs/security.md)",
-		"app.security.user.password":                 "the user's password, {bcrypt}, {argon2}, {pbkdf2} or {noop} (no {id}: {noop}, warned about); required once security is on",
-		"app.security.user.roles":                    "the user's roles (ACTUATOR opens the management endpoints other than health and info)",
 		"app.security.permit-all":                    "with security on, path patterns anyone may call (/api/**, /v3/api-docs/**, /users/{id}, *.json)",
 		"management.endpoint.health.roles":           "with security on, the roles that see health's when-authorized components and details; none: any authenticated user",
 		"management.endpoints.web.exposure.include":  "management endpoints reachable over HTTP (* for all)",
@@ -120,15 +117,6 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"app.web.cors.allow-credentials":                        "as management.endpoints.web.cors.allow-credentials, for the service's routes",
 		"app.web.cors.max-age":                                  "as management.endpoints.web.cors.max-age, for the service's routes",
 		// Bearer tokens, an OAuth 2.0 resource server (jwtsettings.go).
-		"app.security.oauth2.resourceserver.jwt.jwk-set-uri":                 "the URL of the issuer's JWK set, the public keys tokens are signed with (http:// or https://); cached, fetched again after 5m, or for a kid it lacks at most once per 30s. Setting a key source turns bearer-token authentication on",
-		"app.security.oauth2.resourceserver.jwt.issuer-uri":                  "the issuer's URL: a token's iss must be it; without jwk-set-uri, its keys are found through its discovery document (<issuer>/.well-known/openid-configuration, then RFC 8414's oauth-authorization-server)",
-		"app.security.oauth2.resourceserver.jwt.public-key-location":         "a PEM file (file:path too) holding the RSA public key tokens are signed with, when neither jwk-set-uri nor issuer-uri is set",
-		"app.security.oauth2.resourceserver.jwt.audiences":                   "a token's aud must hold one of these (none: aud is not checked)",
-		"app.security.oauth2.resourceserver.jwt.jws-algorithms":              "the signature algorithms accepted: RS256, RS384, RS512, ES256, ES384, ES512, PS256, PS384, PS512",
-		"app.security.oauth2.resourceserver.jwt.authorities-claim-name":      "the claim a token's authorities come from (none: scope, else scp), a string split at the delimiter or a list",
-		"app.security.oauth2.resourceserver.jwt.authorities-claim-delimiter": "what splits an authorities claim that is a string (none: a space)",
-		"app.security.oauth2.resourceserver.jwt.authority-prefix":            "put before each of a token's authorities (read: SCOPE_read); empty for none",
-		"app.security.oauth2.resourceserver.jwt.principal-claim-name":        "the claim that names a token's principal",
 	}
 	// Each endpoint's access (endpointaccess.go); shutdown's is above.
 	for _, id := range actuator.IDs {
@@ -164,7 +152,7 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 	}
 	framework := config.NewBinder(env)
 	bindSettings(framework, env, svc.loggerNames())
-	svc.bindStarters(framework, "memory")
+	svc.bindStarters(framework, env, "memory")
 	starterHelp := map[string]string{}
 	for _, st := range svc.Starters {
 		maps.Copy(starterHelp, st.Help)

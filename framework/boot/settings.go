@@ -23,7 +23,7 @@ type settings struct {
 	server     serverSettings
 	management managementSettings
 	sessions   sessionSettings
-	security   securitySettings // on when a user is set (security.go)
+	security   securitySettings // the rules, whichever starter authenticates (security.go)
 	openapiUI  bool             // serve Swagger UI at /swagger-ui.html
 	logFormat  string           // "text" or "json"
 	logLevels  logLevels        // logging.level.root and logging.level.<name>
@@ -136,7 +136,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			actuator:     bindActuatorSettings(b, env),
 			tracing:      bindTracingSettings(b, env),
 		},
-		security:  bindSecurity(b, env),
+		security:  bindSecurity(b),
 		openapiUI: config.Bind(b, "app.openapi.ui.enabled", false, config.Bool),
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
 		logLevels: bindLogLevels(b, loggers),

@@ -39,14 +39,30 @@ type Starter struct {
 // starter, they are read by nothing, and start-up says which starter to
 // add rather than only that nothing reads them. Only names: naming a
 // starter here links nothing of it.
-var optionalSettings = []struct{ prefix, starter string }{
-	{"app.data.redis.", RedisSessionStarter},
-	{"app.session.redis.", RedisSessionStarter},
+//
+// Those that ask for protection (a user, a token issuer) stop start-up
+// instead: served without the starter, the service would answer every
+// request unauthenticated.
+var optionalSettings = []struct {
+	prefix, starter string
+	protection      bool
+}{
+	{"app.data.redis.", RedisSessionStarter, false},
+	{"app.session.redis.", RedisSessionStarter, false},
+	{"app.security.user.", SecurityBasicStarter, true},
+	{"app.security.oauth2.resourceserver.jwt.", SecurityJWTStarter, true},
 }
 
 // RedisSessionStarter is the import path of the starter that keeps HTTP
 // sessions in Redis (app.session.store-type=redis).
 const RedisSessionStarter = "github.com/springport/greeter/framework/starter/redissession"
+
+// The import paths of the security starters: users over HTTP Basic, and
+// bearer tokens (an OAuth 2.0 resource server).
+const (
+	SecurityBasicStarter = "github.com/springport/greeter/framework/starter/securitybasic"
+	SecurityJWTStarter   = "github.com/springport/greeter/framework/starter/securityjwt"
+)
 
 // starterOf names the starter that reads key, "" when none does.
 func starterOf(key string) string {
@@ -61,7 +77,8 @@ func starterOf(key string) string {
 // bindStarters binds the settings of svc's starters, and returns what
 // each runs at start-up. A session store type that none of them provides
 // is refused, naming the starter to add.
-func (svc Service[S]) bindStarters(b *config.Binder, storeType string) []func(context.Context, *App) error {
+func (svc Service[S]) bindStarters(b *config.Binder, env *config.Environment, storeType string) []func(context.Context, *App) error {
+	svc.refuseProtectionWithoutStarter(b, env)
 	if storeType != "memory" && !slices.ContainsFunc(svc.Starters, func(st Starter) bool { return st.SessionStore == storeType }) {
 		b.Refuse("app.session.store-type", "the "+storeType+" session store comes with the starter "+RedisSessionStarter+": add it to the service's Starters")
 	}
@@ -75,6 +92,24 @@ func (svc Service[S]) bindStarters(b *config.Binder, storeType string) []func(co
 		}
 	}
 	return starts
+}
+
+// refuseProtectionWithoutStarter refuses each setting that asks for
+// protection (optionalSettings) and whose starter svc does not include.
+func (svc Service[S]) refuseProtectionWithoutStarter(b *config.Binder, env *config.Environment) {
+	included := svc.starterNames()
+	for _, k := range env.SetKeys() {
+		key := k.Key
+		if app, ok := config.AppTwin(key); ok {
+			key = app
+		}
+		for _, o := range optionalSettings {
+			if o.protection && strings.HasPrefix(key, o.prefix) && !slices.Contains(included, o.starter) {
+				b.Refuse(k.Key, "asks for authentication, which comes with the starter "+o.starter+
+					": add it to the service's Starters (without it every request would be served unauthenticated)")
+			}
+		}
+	}
 }
 
 // starterNames names the starters svc includes.
@@ -111,6 +146,15 @@ type SessionStore interface {
 func (a *App) Sessions() SessionSettings {
 	s := a.settings.sessions
 	return SessionSettings{StoreType: s.storeType, Timeout: s.timeout, MaxSessions: s.maxSessions}
+}
+
+// SettingError is the error a starter's start returns when the setting
+// key, bound without fault, cannot be used for reason (an issuer whose
+// discovery document names another): the failure report shows the
+// setting with its value and where it was set, as for a setting that
+// does not parse.
+func (a *App) SettingError(key, reason string) error {
+	return &config.SettingError{Value: settingValue(a.env, key, ""), Reason: reason}
 }
 
 // UseSessionStore makes store the application's HTTP session store in

@@ -77,3 +77,32 @@ func TestStarterSettingsListed(t *testing.T) {
 		}
 	}
 }
+
+// TestProtectionWithoutItsStarter checks that a setting that asks for
+// authentication, in a service that does not include the starter that
+// provides it, stops start-up rather than leaving every request open:
+// with the setting as written, its origin and the starter to add.
+func TestProtectionWithoutItsStarter(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ arg, key, starter string }{
+		{"--app.security.user.password={noop}secret", "app.security.user.password", boot.SecurityBasicStarter},
+		{"--spring.security.user.name=admin", "spring.security.user.name", boot.SecurityBasicStarter},
+		{"--spring.security.oauth2.resourceserver.jwt.issuer-uri=https://idp.example.com/realms/main",
+			"spring.security.oauth2.resourceserver.jwt.issuer-uri", boot.SecurityJWTStarter},
+	} {
+		stderr, err := boottest.FailToStart(t, withoutStarters(), []string{"--server.port=0", c.arg}, nil)
+		if err == nil {
+			t.Errorf("%s: started without the starter that authenticates", c.arg)
+			continue
+		}
+		flag, _, _ := strings.Cut(c.arg, "=")
+		for _, want := range []string{"Property: " + c.key, "Origin: command-line argument " + flag, c.starter, "unauthenticated"} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("%s: the report does not say %q:\n%s", c.arg, want, stderr)
+			}
+		}
+		if strings.Contains(stderr, "secret") {
+			t.Errorf("%s: the report shows the password:\n%s", c.arg, stderr)
+		}
+	}
+}

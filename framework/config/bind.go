@@ -90,6 +90,14 @@ func (b *Binder) Err() error {
 // (see Environment.PropertySources).
 func (b *Binder) Keys() []string { return slices.Clone(b.keys) }
 
+// IsSet reports whether a source sets key (or its spring. twin), whatever
+// its value: for a setting whose mere presence means something, as a
+// user's name turns security on even when it is the default's.
+func (b *Binder) IsSet(key string) bool {
+	_, ok, _ := b.env.Lookup(key)
+	return ok
+}
+
 // Refuse records that the setting key, which its own parser accepted,
 // cannot be used for reason (it clashes with another, say), with its
 // value and origin, as a value that does not parse is recorded.

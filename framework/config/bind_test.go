@@ -37,3 +37,22 @@ func TestProbability(t *testing.T) {
 		}
 	}
 }
+
+func TestBinderIsSet(t *testing.T) {
+	t.Parallel()
+	env := mustLoad(t, loadCase{
+		args: []string{"--app.security.user.name=user", "--empty="},
+		env:  map[string]string{"SPRING_SECURITY_USER_PASSWORD": "x"},
+	})
+	b := NewBinder(env)
+	for key, want := range map[string]bool{
+		"app.security.user.name":     true, // set to what would be the default
+		"app.security.user.password": true, // by its spring. twin's variable
+		"empty":                      true, // set, to nothing
+		"app.security.user.roles":    false,
+	} {
+		if got := b.IsSet(key); got != want {
+			t.Errorf("IsSet(%s) = %t, want %t", key, got, want)
+		}
+	}
+}

@@ -11,8 +11,6 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
-
-	"github.com/springport/greeter/framework/security/password"
 )
 
 // BasicChallenge is Spring Security's WWW-Authenticate for HTTP Basic:
@@ -20,12 +18,20 @@ import (
 const BasicChallenge = `Basic realm="Realm"`
 
 // User is Spring Boot's one configured user (app.security.user.*): a
-// name, a stored password ({bcrypt}..., see package password) and the
-// authorities it holds ("ROLE_ACTUATOR" for the role ACTUATOR).
+// name, a stored password and the authorities it holds ("ROLE_ACTUATOR"
+// for the role ACTUATOR).
 type User struct {
 	Name        string
-	Password    password.Hash
+	Password    Password
 	Authorities []string
+}
+
+// Password is a stored password that a raw one is checked against: a
+// password.Hash ({bcrypt}..., {argon2}..., see package password). An
+// interface, so that the guard links no password encoding, which only
+// the starter of a user (framework/starter/securitybasic) brings in.
+type Password interface {
+	Matches(raw string) bool
 }
 
 // Basic authenticates HTTP Basic credentials (RFC 7617) against a user.

@@ -1,7 +1,7 @@
-package boot
+package securityjwt
 
 // The bearer-token settings as bindJWT reads them, and the refusals of
-// jwt.New as newJWTAuthenticator reports them: with the setting, its
+// jwt.New as a service's start-up reports them: with the setting, its
 // value and its origin.
 
 import (
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/springport/greeter/framework/boot"
+	"github.com/springport/greeter/framework/boot/boottest"
 	"github.com/springport/greeter/framework/config"
 )
 
@@ -79,28 +81,25 @@ func TestBindJWTRefusals(t *testing.T) {
 	}
 }
 
-func TestNewJWTAuthenticatorRefusals(t *testing.T) {
+func TestKeySourceRefusals(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing.pub")
+	svc := boot.Service[struct{}]{Name: "api", Starters: []boot.Starter{Starter},
+		Start: func(context.Context, *boot.App, struct{}) error { return nil }}
 	for _, tc := range []struct {
 		args      []string
 		key, want string
 	}{
 		{[]string{"--" + jwtPrefix + "public-key-location=file:" + missing}, "public-key-location", "cannot read the public key file"},
-		{[]string{"--" + jwtPrefix + "public-key-location=jwtsettings.go"}, "public-key-location", "want a PEM file"},
-		{[]string{"--" + jwtPrefix + "public-key-location=jwtsettings.go", "--" + jwtPrefix + "jws-algorithms=ES256"}, "jws-algorithms", "exactly one RSA algorithm"},
+		{[]string{"--" + jwtPrefix + "public-key-location=settings.go"}, "public-key-location", "want a PEM file"},
+		{[]string{"--" + jwtPrefix + "public-key-location=settings.go", "--" + jwtPrefix + "jws-algorithms=ES256"}, "jws-algorithms", "exactly one RSA algorithm"},
 	} {
-		b := config.NewBinder(mustLoad(t, tc.args...))
-		o, on := bindJWT(b)
-		if !on || b.Err() != nil {
-			t.Fatalf("%v: got on=%v, %v", tc.args, on, b.Err())
+		stderr, err := boottest.FailToStart(t, svc, append([]string{"--server.port=0"}, tc.args...), nil)
+		if err == nil {
+			t.Fatalf("%v: started", tc.args)
 		}
-		if a := newJWTAuthenticator(context.Background(), b, o); a != nil {
-			t.Errorf("%v: got an authenticator", tc.args)
-		}
-		err := b.Err()
-		for _, want := range []string{jwtPrefix + tc.key, "command-line argument --" + jwtPrefix + tc.key, tc.want} {
-			if err == nil || !strings.Contains(err.Error(), want) {
-				t.Errorf("%v: got %v; want it to say %q", tc.args, err, want)
+		for _, want := range []string{"Property: " + jwtPrefix + tc.key, "Origin: command-line argument --" + jwtPrefix + tc.key, tc.want} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("%v: the report does not say %q:\n%s", tc.args, want, stderr)
 			}
 		}
 	}

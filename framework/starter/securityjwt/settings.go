@@ -1,7 +1,6 @@
-package boot
+package securityjwt
 
 import (
-	"context"
 	"errors"
 	"net/url"
 	"strings"
@@ -18,7 +17,7 @@ const jwtPrefix = "app.security.oauth2.resourceserver.jwt."
 // (jwk-set-uri, issuer-uri or public-key-location) is set: what turns
 // bearer-token authentication on, with no other switch, as in Spring
 // Boot. jwt.New with the options gives the authenticator
-// (newJWTAuthenticator refuses its errors with their settings' origins).
+// (start refuses its errors with their settings' origins).
 func bindJWT(b *config.Binder) (jwt.Options, bool) {
 	o := jwt.Options{
 		JWKSetURI:                 config.Bind(b, jwtPrefix+"jwk-set-uri", "", webURL),
@@ -35,20 +34,6 @@ func bindJWT(b *config.Binder) (jwt.Options, bool) {
 		b.Refuse(jwtPrefix+"principal-claim-name", "want a claim's name, such as sub or preferred_username")
 	}
 	return o, o.JWKSetURI != "" || o.IssuerURI != "" || o.PublicKeyLocation != ""
-}
-
-// newJWTAuthenticator returns jwt.New(ctx, opts), or nil after refusing,
-// through b, the setting that New could not use (a public key file that
-// cannot be read, an issuer whose discovery document names another), with
-// its value and origin; b.Err() then says why. New's errors are each a
-// *jwt.OptionError.
-func newJWTAuthenticator(ctx context.Context, b *config.Binder, opts jwt.Options) *jwt.Authenticator {
-	a, err := jwt.New(ctx, opts)
-	if bad, ok := errors.AsType[*jwt.OptionError](err); ok {
-		b.Refuse(jwtPrefix+bad.Option, bad.Reason)
-		return nil
-	}
-	return a
 }
 
 // webURL takes an http:// or https:// URL with a host, as Spring accepts
