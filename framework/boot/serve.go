@@ -54,6 +54,17 @@ func WithListening(ctx context.Context, listening func([]Address)) context.Conte
 	return context.WithValue(ctx, listeningKey{}, listening)
 }
 
+type spanFlushKey struct{}
+
+// WithSpanFlush returns a copy of ctx that makes Run give flushed, before
+// it listens, a function that sends the spans queued at once (see
+// tracing.Tracing.Flush): how a test sees the spans of its requests
+// at the collector without waiting out the batch's delay of 5 s. The
+// batches are sent as ever besides.
+func WithSpanFlush(ctx context.Context, flushed func(flush func(context.Context) error)) context.Context {
+	return context.WithValue(ctx, spanFlushKey{}, flushed)
+}
+
 // inFlight counts the requests being handled, so that the stores are not
 // closed under a request that a shutdown cut off but whose handler still
 // runs: http.Server.Close does not wait for handlers.

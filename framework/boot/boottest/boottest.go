@@ -199,6 +199,9 @@ type Instance struct {
 	Addresses []boot.Address
 	cancel    context.CancelFunc
 	stopped   atomic.Bool // the test called Stop
+	// flush sends the spans queued (boot.WithSpanFlush); set by Run
+	// before it listens, so before Launch returns.
+	flush func(context.Context) error
 }
 
 // Start runs svc on a free port with the given arguments and environment
@@ -220,6 +223,7 @@ func Launch[S any](t testing.TB, svc boot.Service[S], args []string, env map[str
 	ctx = boot.WithListening(ctx, func(addrs []boot.Address) { listening <- addrs })
 	ctx = boot.WithVariableNames(ctx, variableNames(env))
 	s := &Instance{Program: newProgram(), cancel: cancel}
+	ctx = boot.WithSpanFlush(ctx, func(flush func(context.Context) error) { s.flush = flush })
 	go func() {
 		s.err = boot.Run(ctx, svc, args, Env(env), s.Stdout, s.Stderr)
 		close(s.exited)
@@ -278,6 +282,22 @@ func (s *Instance) stop() error {
 	case <-time.After(Timeout):
 		return fmt.Errorf("boot.Run did not return within %v of cancellation", Timeout)
 	}
+}
+
+// FlushSpans sends the spans the service has queued to its collector at
+// once, and returns when they are sent or given up on (an error from the
+// collector is returned): a test that checks the spans of its requests
+// then need not wait out the batch's delay of 5 s. The span of a request
+// is queued when its handler returns, which may be just after the client
+// has the answer: a test polls, flushing, until the spans it wants are
+// there (see WaitFor). It does nothing when spans are not recorded.
+func (s *Instance) FlushSpans() error {
+	if s.flush == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	return s.flush(ctx)
 }
 
 // Addr is the instance's host:port, for raw TCP clients.
