@@ -34,33 +34,24 @@ import (
 
 	"github.com/springport/greeter/framework/boot"
 	"github.com/springport/greeter/framework/testing/logtest"
+
+	"github.com/springport/greeter/framework/testing/polltest"
 )
 
 // Timeout bounds every wait for the program to do something. It is
 // generous: the program does these things in milliseconds, but tests must
 // pass under the race detector on a busy machine.
-const Timeout = 10 * time.Second
+const Timeout = polltest.Timeout
 
 // Poll calls cond until it holds or Timeout passes, and reports whether
-// it held.
-func Poll(cond func() bool) bool {
-	deadline := time.Now().Add(Timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return true
-}
+// it held (polltest.Poll).
+func Poll(cond func() bool) bool { return polltest.Poll(Timeout, cond) }
 
 // WaitFor waits until cond holds, and fails the test, saying what it
-// waited for, when it does not within Timeout.
+// waited for, when it does not within Timeout (polltest.WaitFor).
 func WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	if !Poll(cond) {
-		t.Fatalf("after %v, still waiting for %s", Timeout, what)
-	}
+	polltest.WaitFor(t, what, cond)
 }
 
 // WaitRefused waits until addr refuses connections: its listener has
