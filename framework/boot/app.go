@@ -295,6 +295,9 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	if a.tracing, err = tracing.New(topts); err != nil {
 		return nil, fmt.Errorf("tracing: %w", err)
 	}
+	if p.SpanFlush != nil {
+		p.SpanFlush(a.tracing.Flush)
+	}
 
 	// Routes: the service's own, its OpenAPI document, the management
 	// endpoints. The catalog lists the routes of both ports for

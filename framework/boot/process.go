@@ -1,6 +1,7 @@
 package boot
 
 import (
+	"context"
 	"io"
 	"os"
 )
@@ -29,6 +30,11 @@ type Process struct {
 	// supervisor learns the ports chosen for port 0 without reading the
 	// log, whatever its level.
 	Listening func([]Address)
+	// SpanFlush, when set, is given, before Run listens, a function that
+	// sends the spans queued at once (see tracing.Tracing.Flush): how a
+	// test sees the spans of its requests at the collector without waiting
+	// out the batch's delay of 5 s. The batches are sent as ever besides.
+	SpanFlush func(flush func(context.Context) error)
 }
 
 // OSProcess is the process that runs this program: os.Args without the

@@ -118,11 +118,18 @@ func (rcv *otlpReceiver) requests() []otlpExport {
 	return append([]otlpExport(nil), rcv.exports...)
 }
 
-// waitForSpans waits, polling, until the receiver has accepted n spans,
-// and returns them by name. The SDK sends a batch every 5 s.
-func (rcv *otlpReceiver) waitForSpans(t *testing.T, n int) map[string]*tracepb.Span {
+// waitForSpans waits, polling, until the receiver has accepted n spans
+// of s, and returns them by name. The SDK sends a batch every 5 s; each
+// poll has s send the spans it has queued at once (Instance.FlushSpans),
+// as the next batch would.
+func (rcv *otlpReceiver) waitForSpans(t *testing.T, s *boottest.Instance, n int) map[string]*tracepb.Span {
 	t.Helper()
-	boottest.WaitFor(t, strconv.Itoa(n)+" spans at the receiver", func() bool { return len(rcv.received()) >= n })
+	boottest.WaitFor(t, strconv.Itoa(n)+" spans at the receiver", func() bool {
+		if err := s.FlushSpans(); err != nil {
+			t.Logf("flushing the spans: %v", err)
+		}
+		return len(rcv.received()) >= n
+	})
 	byName := map[string]*tracepb.Span{}
 	for _, sp := range rcv.received() {
 		byName[sp.Name] = sp
@@ -269,7 +276,7 @@ func TestTracingSettingsReachTheReceiver(t *testing.T) {
 
 	send(t, nil, "GET", s.URL+"/hello/7", "", traceparent)
 	send(t, nil, "GET", s.URL+"/fail", "") // a trace of its own
-	spans := rcv.waitForSpans(t, 2)
+	spans := rcv.waitForSpans(t, s, 2)
 	hello, failure := spans["GET /hello/{n}"], spans["GET /fail"]
 	if hello == nil || failure == nil || hex.EncodeToString(hello.TraceId) != callerTrace || len(failure.ParentSpanId) != 0 {
 		t.Fatalf("spans %v: want GET /hello/{n} in the caller's trace and GET /fail a root span", spans)
@@ -326,7 +333,7 @@ func TestOTELVariablesAlone(t *testing.T) {
 		"OTEL_RESOURCE_ATTRIBUTES":       "deployment.environment=staging",
 	})
 	send(t, nil, "GET", s.URL+"/hello/7", "", traceparent) // sampled by the caller
-	if spans := rcv.waitForSpans(t, 1); spans["GET /hello/{n}"] == nil {
+	if spans := rcv.waitForSpans(t, s, 1); spans["GET /hello/{n}"] == nil {
 		t.Fatalf("spans %v, want GET /hello/{n}", spans)
 	}
 	e := rcv.requests()[0]
@@ -350,7 +357,7 @@ func TestTracingSettingsWinOverOTELVariables(t *testing.T) {
 		"OTEL_EXPORTER_OTLP_COMPRESSION": "gzip",
 	})
 	send(t, nil, "GET", s.URL+"/hello/7", "", traceparent)
-	rcv.waitForSpans(t, 1)
+	rcv.waitForSpans(t, s, 1)
 	e := rcv.requests()[0]
 	if e.gzipped || e.header.Get("X-Tenant") != "from-setting" || e.header.Get("X-Other") != "" {
 		t.Errorf("gzipped %v, headers %v; want the settings' (no gzip, only their headers)", e.gzipped, e.header)
@@ -387,7 +394,7 @@ func TestRefusedBatchIsRetried(t *testing.T) {
 	}
 	s := start(t, []string{"--management.otlp.tracing.endpoint=" + rcv.URL + "/v1/traces", "--management.otlp.tracing.timeout=3s"}, nil)
 	send(t, nil, "GET", s.URL+"/hello/7", "", traceparent)
-	rcv.waitForSpans(t, 1)
+	rcv.waitForSpans(t, s, 1)
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}

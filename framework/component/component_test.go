@@ -8,10 +8,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/session/memstore"
+
+	"github.com/springport/greeter/framework/testing/polltest"
 )
 
 // The tests declare their own components from these types. Dependencies
@@ -170,13 +171,7 @@ func resolve[T any](t *testing.T, c *component.Container, ref component.Ref[T]) 
 // may be after the client has read the response.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("after 5s, still not: %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	polltest.WaitFor(t, what, cond)
 }
 
 // get fetches url with client and returns the response with its body read.

@@ -53,6 +53,7 @@ func startWithin(t *testing.T, r *component.Registry, active []string) (*compone
 }
 
 func TestStartRefuses(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		declare func(r *component.Registry)
@@ -338,6 +339,7 @@ func TestStartRefuses(t *testing.T) {
 }
 
 func TestStartErrorWrapsNewError(t *testing.T) {
+	t.Parallel()
 	var r component.Registry
 	component.Provide(&r, component.Def[*Alpha]{Name: "a", New: func(*component.Context) (*Alpha, error) { return nil, errBoom }})
 	_, err := r.Start([]string{"default"}, component.Options{})
@@ -347,6 +349,7 @@ func TestStartErrorWrapsNewError(t *testing.T) {
 }
 
 func TestStartFailureClosesBuiltSingletons(t *testing.T) {
+	t.Parallel()
 	var r component.Registry
 	log := &closeLog{}
 	component.Provide(&r, component.Def[*Alpha]{Name: "first", New: fresh[Alpha]("first", log, nil)})
@@ -361,6 +364,7 @@ func TestStartFailureClosesBuiltSingletons(t *testing.T) {
 }
 
 func TestStartAccepts(t *testing.T) {
+	t.Parallel()
 	t.Run("cycle through a handle", func(t *testing.T) {
 		type b struct{ a any }
 		type a struct{ b *component.Handle[*b] }
@@ -429,6 +433,7 @@ func greeterOf[T Greeter](ref component.Ref[T]) func(context.Context, *component
 }
 
 func TestProfileConditions(t *testing.T) {
+	t.Parallel()
 	// declareGreeters returns the reference to the consumer's greeting
 	// and those to the two greeters, by name.
 	type greeterRef = func(context.Context, *component.Container) (Greeter, error)
@@ -507,6 +512,7 @@ func quoted(ss []string) string {
 }
 
 func TestProfileExpressions(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		profiles []string
 		active   []string
@@ -535,6 +541,7 @@ func TestProfileExpressions(t *testing.T) {
 // reference cannot name a component that was never declared, or ask for
 // another type than the component's: Provide makes it, typed.
 func TestRefErrors(t *testing.T) {
+	t.Parallel()
 	var r, other component.Registry
 	declare[Alpha](&r, "a", singleton)
 	elsewhere := declare[Alpha](&other, "elsewhere", singleton)
@@ -560,6 +567,7 @@ func TestRefErrors(t *testing.T) {
 }
 
 func TestComponents(t *testing.T) {
+	t.Parallel()
 	declareAll := func(r *component.Registry) {
 		declare[Alpha](r, "clock", applicationScope)
 		declare[Beta](r, "repository", singleton, needAlpha())

@@ -134,6 +134,7 @@ func (s *sharedStore) steer(f func(s *sharedStore)) {
 // TestFakeSharedStoreContract holds the tests' fake to the contract that
 // Redis keeps, so that what the tests below show holds there too.
 func TestFakeSharedStoreContract(t *testing.T) {
+	t.Parallel()
 	sessiontest.RunShared(t, func(*testing.T) component.SharedSessionStore { return newSharedStore() })
 }
 
@@ -284,6 +285,7 @@ func (in *process) get(t *testing.T, client *http.Client, path string) string {
 }
 
 func TestSavedSessionSharedByInstances(t *testing.T) {
+	t.Parallel()
 	store := newSharedStore()
 	a, b := newProcess(t, store, nil), newProcess(t, store, nil)
 	alice, bob := browser(t), browser(t)
@@ -308,6 +310,7 @@ func TestSavedSessionSharedByInstances(t *testing.T) {
 }
 
 func TestSavedStateSavedWhenChanged(t *testing.T) {
+	t.Parallel()
 	store := newSharedStore()
 	a := newProcess(t, store, nil)
 	alice := browser(t)
@@ -337,6 +340,7 @@ func TestSavedStateSavedWhenChanged(t *testing.T) {
 // at once: each has built its own before either saves, and both must serve
 // the one saved first.
 func TestSavedSessionRace(t *testing.T) {
+	t.Parallel()
 	store := newSharedStore()
 	a, b := newProcess(t, store, nil), newProcess(t, store, nil)
 	alice := browser(t)
@@ -384,6 +388,7 @@ func TestSavedSessionRace(t *testing.T) {
 }
 
 func TestStartRefusesUnsaveableSessionComponents(t *testing.T) {
+	t.Parallel()
 	var r component.Registry
 	declare[Alpha](&r, "cart", component.Session)
 	component.Provide(&r, component.Def[Greeter]{Name: "greeter", Scope: component.Session,
@@ -416,6 +421,7 @@ func TestStartRefusesUnsaveableSessionComponents(t *testing.T) {
 // the store's own, so that errors.As finds the outage the HTTP layer
 // answers with 503.
 func TestSharedStoreFailure(t *testing.T) {
+	t.Parallel()
 	down := &outage.Error{Dependency: "Redis", Err: errors.New("connection refused")}
 	for _, tc := range []struct {
 		name string
@@ -451,6 +457,7 @@ func TestSharedStoreFailure(t *testing.T) {
 }
 
 func TestBadSavedStateIsAnError(t *testing.T) {
+	t.Parallel()
 	store := newSharedStore()
 	a := newProcess(t, store, nil)
 	alice := browser(t)
@@ -463,6 +470,7 @@ func TestBadSavedStateIsAnError(t *testing.T) {
 }
 
 func TestInvalidatedSessionIsNotSaved(t *testing.T) {
+	t.Parallel()
 	store := newSharedStore()
 	a := newProcess(t, store, nil)
 	alice := browser(t)
@@ -480,6 +488,7 @@ func TestInvalidatedSessionIsNotSaved(t *testing.T) {
 }
 
 func TestFailedSaveIsLogged(t *testing.T) {
+	t.Parallel()
 	store := newSharedStore()
 	var log logtest.Buffer
 	a := newProcess(t, store, slog.New(slog.NewTextHandler(&log, nil)))

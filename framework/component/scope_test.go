@@ -17,6 +17,7 @@ import (
 )
 
 func TestScopeString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		scope component.Scope
 		want  string
@@ -40,6 +41,7 @@ func TestScopeString(t *testing.T) {
 // lifetime: built once at Start, shared by every consumer and resolution,
 // closed by Close in reverse order of creation.
 func TestSingletonLifetime(t *testing.T) {
+	t.Parallel()
 	for _, scope := range []component.Scope{component.Singleton, component.Application} {
 		t.Run(scope.String(), func(t *testing.T) {
 			var r component.Registry
@@ -138,6 +140,7 @@ func TestSingletonLifetime(t *testing.T) {
 }
 
 func TestPrototypeLifetime(t *testing.T) {
+	t.Parallel()
 	var r component.Registry
 	var built atomic.Int64
 	proto := component.Provide(&r, component.Def[*Alpha]{Name: "proto", Scope: component.Prototype, New: fresh[Alpha]("proto", nil, &built)})
@@ -187,6 +190,7 @@ func TestPrototypeLifetime(t *testing.T) {
 }
 
 func TestRequestLifetime(t *testing.T) {
+	t.Parallel()
 	var r component.Registry
 	var built atomic.Int64
 	perRequest := component.Provide(&r, component.Def[*Alpha]{Name: "perRequest", Scope: component.Request, New: fresh[Alpha]("perRequest", nil, &built)})
@@ -274,6 +278,7 @@ func TestRequestLifetime(t *testing.T) {
 }
 
 func TestMiddlewareWithoutRequestScopes(t *testing.T) {
+	t.Parallel()
 	var r component.Registry
 	declare[Alpha](&r, "a", component.Singleton)
 	c := start(t, &r)
@@ -286,6 +291,7 @@ func TestMiddlewareWithoutRequestScopes(t *testing.T) {
 }
 
 func TestScopeNotActive(t *testing.T) {
+	t.Parallel()
 	var r component.Registry
 	perRequest := declare[Alpha](&r, "perRequest", component.Request)
 	perSession := declare[Beta](&r, "perSession", component.Session)

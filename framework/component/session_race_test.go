@@ -22,6 +22,7 @@ func (c *countedCart) Close() error { c.closed.Add(1); return nil }
 // being built: the instance, finished after the end, is closed, not kept
 // in a store that nothing will release again.
 func TestSessionEndsDuringBuild(t *testing.T) {
+	t.Parallel()
 	store := newFakeStore()
 	var closed atomic.Int32
 	building, finish := make(chan struct{}), make(chan struct{})
@@ -73,6 +74,7 @@ func (s *hookStore) OnEnd(f func(string))                             { s.onEnd 
 // failure is the first request's, and the session's components stay, since
 // the store never said the session ended.
 func TestStoreErrorLeavesLiveSessionAlone(t *testing.T) {
+	t.Parallel()
 	var closed atomic.Int32
 	var calls atomic.Int32
 	aSecond := make(chan struct{})

@@ -116,6 +116,7 @@ func (s *fakeStore) set(f func(s *fakeStore)) {
 }
 
 func TestStartRefusesSessionScopeWithoutStore(t *testing.T) {
+	t.Parallel()
 	var r component.Registry
 	declare[Alpha](&r, "cart", component.Session)
 	declare[Beta](&r, "perRequest", component.Request)
@@ -135,6 +136,7 @@ func TestStartRefusesSessionScopeWithoutStore(t *testing.T) {
 }
 
 func TestSessionEndReportedByStore(t *testing.T) {
+	t.Parallel()
 	store := newFakeStore()
 	f := newSessionFixture(t, fixtureOptions{custom: store})
 	alice, bob := f.client(t), f.client(t)
@@ -166,6 +168,7 @@ func TestSessionEndReportedByStore(t *testing.T) {
 // TestSessionNotLiveButHeld covers a session that ended without the store
 // reporting it: the next request carrying its cookie closes its cart.
 func TestSessionNotLiveButHeld(t *testing.T) {
+	t.Parallel()
 	store := newFakeStore()
 	f := newSessionFixture(t, fixtureOptions{custom: store})
 	alice := f.client(t)
@@ -181,6 +184,7 @@ func TestSessionNotLiveButHeld(t *testing.T) {
 // store saying it is live and the container keeping its components: they
 // must not outlive it.
 func TestSessionEndedWhileOpening(t *testing.T) {
+	t.Parallel()
 	t.Run("after Touch", func(t *testing.T) {
 		store := newFakeStore()
 		f := newSessionFixture(t, fixtureOptions{custom: store})
@@ -216,6 +220,7 @@ func TestSessionEndedWhileOpening(t *testing.T) {
 }
 
 func TestSessionStoreFails(t *testing.T) {
+	t.Parallel()
 	errDown := errors.New("store down")
 	store := newFakeStore()
 	f := newSessionFixture(t, fixtureOptions{custom: store})

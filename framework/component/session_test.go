@@ -258,6 +258,7 @@ func sessionCookie(t *testing.T, resp *http.Response) *http.Cookie {
 }
 
 func TestSessionFollowsCookie(t *testing.T) {
+	t.Parallel()
 	f := newSessionFixture(t, fixtureOptions{})
 	alice, bob := f.client(t), f.client(t)
 
@@ -297,6 +298,7 @@ func TestSessionFollowsCookie(t *testing.T) {
 }
 
 func TestSessionCookieOptions(t *testing.T) {
+	t.Parallel()
 	f := newSessionFixture(t, fixtureOptions{cookie: component.SessionCookie{Name: "JSESSIONID"}, tls: true})
 	resp, _ := f.get(t, f.client(t), "/cart")
 	var found bool
@@ -318,6 +320,7 @@ func TestSessionCookieOptions(t *testing.T) {
 // its configured name, and Invalidate deletes it under that name and path,
 // or the browser would keep it.
 func TestSessionCookieShaped(t *testing.T) {
+	t.Parallel()
 	no := false
 	f := newSessionFixture(t, fixtureOptions{tls: true, cookie: component.SessionCookie{Name: "sid", Path: "/", MaxAge: 90 * time.Minute,
 		SameSite: http.SameSiteStrictMode, Secure: &no, HTTPOnly: &no}})
@@ -344,6 +347,7 @@ func TestSessionCookieShaped(t *testing.T) {
 }
 
 func TestSessionResolvedLazily(t *testing.T) {
+	t.Parallel()
 	f := newSessionFixture(t, fixtureOptions{})
 	f.get(t, f.client(t), "/logout")
 	f.get(t, f.client(t), "/visit")
@@ -353,6 +357,7 @@ func TestSessionResolvedLazily(t *testing.T) {
 }
 
 func TestSessionExpires(t *testing.T) {
+	t.Parallel()
 	f := newSessionFixture(t, fixtureOptions{store: memstore.Options{IdleTimeout: 30 * time.Minute}})
 	alice, bob := f.client(t), f.client(t)
 	first := f.cart(t, alice)
@@ -395,6 +400,7 @@ func TestSessionExpires(t *testing.T) {
 // TestSessionExpiresOnUse covers a session that outlived its timeout
 // before the sweeper saw it: the request carrying its cookie ends it.
 func TestSessionExpiresOnUse(t *testing.T) {
+	t.Parallel()
 	f := newSessionFixture(t, fixtureOptions{store: memstore.Options{IdleTimeout: 30 * time.Minute}})
 	alice := f.client(t)
 	first := f.cart(t, alice)
@@ -406,6 +412,7 @@ func TestSessionExpiresOnUse(t *testing.T) {
 }
 
 func TestSessionInvalidate(t *testing.T) {
+	t.Parallel()
 	f := newSessionFixture(t, fixtureOptions{})
 	alice, bob := f.client(t), f.client(t)
 	first := f.cart(t, alice)
@@ -443,6 +450,7 @@ func TestSessionInvalidate(t *testing.T) {
 // never sent the cookie back, and a returning client's only when there is
 // none.
 func TestSessionMaxSessionsEvictsUnconfirmedFirst(t *testing.T) {
+	t.Parallel()
 	f := newSessionFixture(t, fixtureOptions{store: memstore.Options{MaxSessions: 2}})
 	a, b, c := f.client(t), f.client(t), f.client(t)
 	cartOf := func(client *http.Client) *cart {
@@ -473,6 +481,7 @@ func TestSessionMaxSessionsEvictsUnconfirmedFirst(t *testing.T) {
 }
 
 func TestContainerCloseEndsSessions(t *testing.T) {
+	t.Parallel()
 	f := newSessionFixture(t, fixtureOptions{})
 	carts := []*cart{f.cart(t, f.client(t)), f.cart(t, f.client(t))}
 	f.srv.Close()
@@ -495,6 +504,7 @@ func TestContainerCloseEndsSessions(t *testing.T) {
 }
 
 func TestSessionConcurrentResolutionBuildsOnce(t *testing.T) {
+	t.Parallel()
 	t.Run("50 goroutines in one request", func(t *testing.T) {
 		f := newSessionFixture(t, fixtureOptions{})
 		f.delay = 5 * time.Millisecond

@@ -15,6 +15,7 @@ import (
 )
 
 func TestWebSocketLifetime(t *testing.T) {
+	t.Parallel()
 	var r component.Registry
 	var built atomic.Int64
 	perConnection := component.Provide(&r, component.Def[*Alpha]{Name: "perConnection", Scope: component.WebSocket, New: fresh[Alpha]("perConnection", nil, &built)})
@@ -139,6 +140,7 @@ func TestWebSocketLifetime(t *testing.T) {
 // A websocket-scoped component may use the session of the request that
 // opened the connection, directly, since the session outlives it.
 func TestWebSocketUsesSession(t *testing.T) {
+	t.Parallel()
 	var r component.Registry
 	perSession := declare[Beta](&r, "perSession", component.Session)
 	type conn struct{ session *Beta }

@@ -6,6 +6,7 @@ import (
 )
 
 func TestApplicationJSON(t *testing.T) {
+	t.Parallel()
 	const doc = `{"app": {"greeting": "Hi", "n": 1.50, "on": true, "none": null}, "hosts": ["a", "b"], "shared": "json"}`
 	checkSettingsCases(t, []settingsCase{
 		{"from the environment, above it", loadCase{env: map[string]string{"APP_APPLICATION_JSON": doc, "SHARED": "env"}},
@@ -23,6 +24,7 @@ func TestApplicationJSON(t *testing.T) {
 }
 
 func TestInvalidApplicationJSON(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{`{"db": {"password": "hunter2"`, `["hunter2"]`, `{"a": "hunter2"} x`, `{"a": hunter2}`} {
 		_, err := loadCase{env: map[string]string{"APP_APPLICATION_JSON": text}}.load(t)
 		if !contains(err, "app.application.json") || !contains(err, "environment variable APP_APPLICATION_JSON") || !contains(err, "not valid JSON") {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestURL(t *testing.T) {
+	t.Parallel()
 	parse := URL("redis", "rediss")
 	for _, tt := range []struct{ in, want, err string }{
 		{"", "", ""},
@@ -26,6 +27,7 @@ func TestURL(t *testing.T) {
 }
 
 func TestProbability(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]float64{"0": 0, "1": 1, " 0.25 ": 0.25, "1e-1": 0.1} {
 		if got, err := Probability(in); err != nil || got != want {
 			t.Errorf("%q: got %v %v, want %v", in, got, err, want)

@@ -33,6 +33,7 @@ func kubernetesTree(t *testing.T) string {
 }
 
 func TestConfigTreeAsKubernetesMountsIt(t *testing.T) {
+	t.Parallel()
 	src, err := readConfigTree(kubernetesTree(t), "mount", "tree")
 	if err != nil {
 		t.Fatal(err)
@@ -56,6 +57,7 @@ func TestConfigTreeAsKubernetesMountsIt(t *testing.T) {
 }
 
 func TestConfigTreeRefusedLinks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		lay  func(t *testing.T, dir string)
@@ -99,6 +101,7 @@ func symlink(t *testing.T, target, link string) {
 }
 
 func TestConfigTreeFileTooLarge(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "big"), make([]byte, maxSettingsFileBytes+1), 0o600); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 // StandardConfigDataLocationResolverTests that greeter can express.
 
 func TestConfigName(t *testing.T) {
+	t.Parallel()
 	checkSettingsCases(t, []settingsCase{
 		{"one name, in every location", loadCase{args: []string{"--app.config.name=service"}, files: map[string]string{
 			"service.properties": "a=root\nb=root", "config/service.yml": "a: config", "application.properties": "a=ignored\nc=ignored"}},
@@ -39,6 +40,7 @@ func has(env *Environment, key string) bool {
 }
 
 func TestOnNotFound(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{args: []string{"--app.config.on-not-found=ignore", "--app.config.location=file:missing.properties,file:./",
 		"--app.config.import=gone.properties,configtree:gone/"}, files: map[string]string{"application.properties": "a=1\napp.config.import=also-gone.yml"}})
 	if v := get(t, env, "a"); v.Resolved != "1" {
@@ -53,6 +55,7 @@ func TestOnNotFound(t *testing.T) {
 }
 
 func TestProfilesValidate(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{files: map[string]string{"application.properties": "app.profiles.active=p!1\napp.profiles.include=p!2\napp.profiles.validate=false\n"}})
 	if got, want := env.ActiveProfiles(), []string{"p!2", "p!1"}; !slices.Equal(got, want) {
 		t.Errorf("active profiles %q, want %q", got, want)
@@ -66,6 +69,7 @@ func TestProfilesValidate(t *testing.T) {
 }
 
 func TestPatternLocations(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"cp/config/0-empty/testproperties.properties":        "",
 		"cp/config/1-first/testproperties.properties":        "first=apple\nboth=first",
@@ -99,6 +103,7 @@ func TestPatternLocations(t *testing.T) {
 }
 
 func TestLocationHints(t *testing.T) {
+	t.Parallel()
 	checkSettingsCases(t, []settingsCase{
 		{"an extension", loadCase{args: []string{"--app.config.location=file:cp/app-conf[.properties]"}, files: map[string]string{"cp/app-conf": "a=hinted"}},
 			[]wantSetting{{"a", "hinted", "file [cp/app-conf] line 1", "Config resource 'file [cp/app-conf]' via location 'file:cp/app-conf[.properties]'"}}},
@@ -118,6 +123,7 @@ func TestLocationHints(t *testing.T) {
 }
 
 func TestImportPlaceholders(t *testing.T) {
+	t.Parallel()
 	checkSettingsCases(t, []settingsCase{
 		{"from the importing document", loadCase{files: map[string]string{
 			"application.properties": "my.import=imported\napp.config.import=file:${my.import}.properties", "imported.properties": "my.value=iwasimported"}},
@@ -147,6 +153,7 @@ func TestImportPlaceholders(t *testing.T) {
 }
 
 func TestImportOrder(t *testing.T) {
+	t.Parallel()
 	checkSettingsCases(t, []settingsCase{
 		{"an import list's profile files beat all its files", loadCase{args: []string{"--app.config.import=file:cp/t-1.properties,file:cp/t-2.properties", "--app.profiles.active=myprofile"},
 			files: map[string]string{"cp/t-1.properties": "p=t-1\nq=t-1", "cp/t-1-myprofile.properties": "p=t-1-myprofile", "cp/t-2.properties": "p=t-2\nq=t-2"}},
@@ -171,6 +178,7 @@ func TestImportOrder(t *testing.T) {
 }
 
 func TestLocationTypes(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{args: []string{"--app.config.import=optional:configserver:http://localhost:8888/,", "--app.config.location=optional:vault://secret/app,file:./"},
 		files: map[string]string{"application.properties": "a=1"}})
 	if v := get(t, env, "a"); v.Resolved != "1" {
@@ -192,6 +200,7 @@ func TestLocationTypes(t *testing.T) {
 }
 
 func TestImportOriginParents(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{files: map[string]string{
 		"application.properties": "app.config.import=file:imported.properties", "imported.properties": "app.config.import=nested.properties\nmy.value=imported",
 		"nested.properties": "deep=yes"}})
@@ -213,6 +222,7 @@ func TestImportOriginParents(t *testing.T) {
 }
 
 func TestParsePiece(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		raw               string
 		want              piece

@@ -3,6 +3,7 @@ package config
 import "testing"
 
 func TestDataSize(t *testing.T) {
+	t.Parallel()
 	checkParser(t, "DataSize", DataSize, []parserCase[ByteSize]{
 		{"1048576", 1 << 20},
 		{"10B", 10},
@@ -31,6 +32,7 @@ func TestDataSize(t *testing.T) {
 }
 
 func TestByteSizeString(t *testing.T) {
+	t.Parallel()
 	for size, want := range map[ByteSize]string{1 << 20: "1MB", 1536: "1536B", 3 << 10: "3KB", 1 << 40: "1TB", 7: "7B", 0: "0B"} {
 		if got := size.String(); got != want {
 			t.Errorf("ByteSize(%d) = %q, want %q", size, got, want)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestMultiDocumentFiles(t *testing.T) {
+	t.Parallel()
 	props := "a=base\nb=base\n#---\napp.config.activate.on-profile=dev\na=dev\n#---\napp.config.activate.on-profile=!dev\nb=not-dev\n"
 	yml := "a: base\n---\napp:\n  config:\n    activate:\n      on-profile: dev & cloud\na: dev-cloud\n---\na: last\n"
 	checkSettingsCases(t, []settingsCase{
@@ -32,6 +33,7 @@ func TestMultiDocumentFiles(t *testing.T) {
 }
 
 func TestIncludeMergesAcrossSources(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{
 		args:  []string{"--app.profiles.include=cli", "--app.profiles.active=dev"},
 		env:   map[string]string{"APP_PROFILES_INCLUDE": "env,cli"},
@@ -43,6 +45,7 @@ func TestIncludeMergesAcrossSources(t *testing.T) {
 }
 
 func TestDocumentErrors(t *testing.T) {
+	t.Parallel()
 	checkLoadErrors(t, []loadErrorCase{
 		{"malformed on-profile expression", loadCase{files: map[string]string{"application.properties": "a=1\n#---\napp.config.activate.on-profile=dev & qa | x\n"}},
 			[]string{"app.config.activate.on-profile", "file [application.properties] line 3", "dev & qa | x"}},
@@ -64,6 +67,7 @@ func TestDocumentErrors(t *testing.T) {
 }
 
 func TestIsLegacyProfilesKey(t *testing.T) {
+	t.Parallel()
 	for k, want := range map[string]bool{
 		"app.profiles": true, "app.profiles[0]": true, "app.profiles[12]": true,
 		"app.profiles.active": false, "app.profiles.include": false, "app.profiles.default": false,

@@ -7,6 +7,7 @@ import (
 )
 
 func TestDuration(t *testing.T) {
+	t.Parallel()
 	checkParser(t, "Duration", Duration, []parserCase[time.Duration]{
 		// Spring's simple form, any case; a bare number is milliseconds.
 		{"30s", 30 * time.Second},
@@ -66,6 +67,7 @@ func TestDuration(t *testing.T) {
 }
 
 func TestDurationOrZero(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]time.Duration{"0": 0, "0s": 0, "0ms": 0, "PT0S": 0, "0d": 0, "5s": 5 * time.Second, "PT1M": time.Minute} {
 		if got, err := DurationOrZero(in); err != nil || got != want {
 			t.Errorf("DurationOrZero(%q) = %v, %v; want %v", in, got, err, want)
@@ -79,6 +81,7 @@ func TestDurationOrZero(t *testing.T) {
 }
 
 func TestDurationAtLeast(t *testing.T) {
+	t.Parallel()
 	parse := DurationAtLeast(100 * time.Millisecond)
 	if d, err := parse("PT0.1S"); err != nil || d != 100*time.Millisecond {
 		t.Errorf("PT0.1S: %v, %v", d, err)
@@ -89,6 +92,7 @@ func TestDurationAtLeast(t *testing.T) {
 }
 
 func TestFormatDuration(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{
 		30 * time.Second: "30s", 30 * time.Minute: "30m", 48 * time.Hour: "2d", 90 * time.Second: "90s",
 		250 * time.Millisecond: "250ms", 0: "0s", 1500 * time.Microsecond: "1.5ms",

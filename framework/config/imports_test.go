@@ -8,6 +8,7 @@ import (
 )
 
 func TestImports(t *testing.T) {
+	t.Parallel()
 	checkSettingsCases(t, []settingsCase{
 		{"an imported file overrides the file that imports it", loadCase{files: map[string]string{
 			"application.properties": "app.config.import=extra.yml\na=base\nb=base", "extra.yml": "a: extra"}},
@@ -50,6 +51,7 @@ func TestImports(t *testing.T) {
 // TestConfigTreeFollowsLinks mounts a tree as Kubernetes does: each key a
 // link into a hidden, timestamped folder.
 func TestConfigTreeFollowsLinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "..2026_01_01")
 	if err := os.MkdirAll(data, 0o755); err != nil {
@@ -71,6 +73,7 @@ func TestConfigTreeFollowsLinks(t *testing.T) {
 }
 
 func TestImportErrors(t *testing.T) {
+	t.Parallel()
 	checkLoadErrors(t, []loadErrorCase{
 		{"missing file", loadCase{files: map[string]string{"application.properties": "a=1\napp.config.import=gone.properties"}},
 			[]string{"app.config.import", `"gone.properties"`, "file [application.properties] line 2", "optional:"}},

@@ -28,6 +28,7 @@ func variablesListed(t *testing.T, env *Environment, read []string) []string {
 // TestListedVariables checks which environment variables the listing shows:
 // those that set a setting the service reads, and no other.
 func TestListedVariables(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		c    loadCase
@@ -69,6 +70,7 @@ func TestListedVariables(t *testing.T) {
 // TestListingIsStable checks that looking names up, listed or not, leaves
 // the listing as it was.
 func TestListingIsStable(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{env: map[string]string{"APP_EXAMPLE_PROPA": "a", "HOME_OF_SOMETHING_ELSE": "x", "SERVER_PORT": "1"}})
 	read := []string{"app.greeting"}
 	before := env.PropertySources(read)
@@ -87,6 +89,7 @@ func TestListingIsStable(t *testing.T) {
 // TestLookupListed checks that a key is found exactly when its winning
 // value is one the listing shows.
 func TestLookupListed(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{
 		args: []string{"--x=${foo}"},
 		env: map[string]string{"APP_EXAMPLE_PROPA": "a", "SERVER_PORT": "1", "FOO": "f", "PATH": "/bin",
@@ -122,6 +125,7 @@ func TestLookupListed(t *testing.T) {
 
 // TestPropertySources checks the sources' names, order and entries.
 func TestPropertySources(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{
 		args:  []string{"--b=2", "--a=1", "--b=3"},
 		files: map[string]string{"config/application.properties": "shared=${a}\n"},

@@ -63,6 +63,7 @@ func get(t *testing.T, env *Environment, key string) Value {
 
 // TestPrecedence checks each layer against the one below it.
 func TestPrecedence(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		c          loadCase
@@ -100,6 +101,7 @@ func TestPrecedence(t *testing.T) {
 }
 
 func TestProfiles(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		c        loadCase
@@ -140,6 +142,7 @@ func TestProfiles(t *testing.T) {
 }
 
 func TestDefaultProfileFileIsRead(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{files: map[string]string{"application-default.properties": "shared=default-profile"}})
 	if v := get(t, env, "shared"); v.Resolved != "default-profile" {
 		t.Errorf("with no profile set, application-default.properties gives %q, want it read", v.Resolved)
@@ -148,6 +151,7 @@ func TestDefaultProfileFileIsRead(t *testing.T) {
 
 // TestLoadErrors checks that each failure names what is wrong and where.
 func TestLoadErrors(t *testing.T) {
+	t.Parallel()
 	checkLoadErrors(t, []loadErrorCase{
 		{"invalid profile name", loadCase{args: []string{"--app.profiles.active=dev,-bad"}}, []string{"app.profiles.active", "-bad", "command-line argument"}},
 		{"invalid profile from environment", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": "a b"}}, []string{"app.profiles.active", "environment variable APP_PROFILES_ACTIVE"}},
@@ -163,6 +167,7 @@ func TestLoadErrors(t *testing.T) {
 }
 
 func TestBind(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{
 		args: []string{"--server.port=eighty", "--size=2MB", "--timeout=250", "--mode=fast"},
 		env:  map[string]string{"APP_EXAMPLE_PROPB": "x"},
@@ -206,6 +211,7 @@ func TestBind(t *testing.T) {
 }
 
 func TestEnvNames(t *testing.T) {
+	t.Parallel()
 	for key, want := range map[string][]string{
 		"server.port":         {"SERVER_PORT"},
 		"app.example.prop-b":  {"APP_EXAMPLE_PROPB", "APP_EXAMPLE_PROP_B"},
@@ -249,6 +255,7 @@ func checkLoadErrors(t *testing.T, tests []loadErrorCase) {
 // reads is no error; read through a Binder, it is one, naming the key, the
 // placeholder, the file and the line.
 func TestPlaceholdersResolveWhenRead(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{
 		args:  []string{"--other.arg=${NOT_SET}"},
 		files: map[string]string{"application.properties": "app.greeting=Hi\nsome.other.value=${NOT_SET}\ngreeting.copy=${some.other.value}\n"},
@@ -292,6 +299,7 @@ func TestPlaceholdersResolveWhenRead(t *testing.T) {
 // TestUnresolvedSecretStaysMasked: a secret whose own placeholder fails is
 // masked in the error, value and origin, when it is read.
 func TestUnresolvedSecretStaysMasked(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{args: []string{"--db.password=abc${nope}hunter2"}})
 	b := NewBinder(env)
 	Bind(b, "db.password", "", String)
@@ -303,6 +311,7 @@ func TestUnresolvedSecretStaysMasked(t *testing.T) {
 // TestRelaxedValues: enum-like settings and booleans are bound in any
 // case (and for enums, any separators), returning the canonical value.
 func TestRelaxedValues(t *testing.T) {
+	t.Parallel()
 	show := OneOf("never", "when-authorized", "always")
 	tests := []struct {
 		in, want string

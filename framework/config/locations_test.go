@@ -30,6 +30,7 @@ func checkSettingsCases(t *testing.T, tests []settingsCase) {
 }
 
 func TestSettingsFileForms(t *testing.T) {
+	t.Parallel()
 	checkSettingsCases(t, []settingsCase{
 		{"application.yml in ./config/", loadCase{files: map[string]string{"config/application.yml": "shared: yaml\napp:\n  example:\n    prop-b: 5\n"}},
 			[]wantSetting{{"shared", "yaml", "file [config/application.yml] line 1 column 9", "Config resource 'file [config/application.yml]' via location 'optional:file:./config/'"},
@@ -61,6 +62,7 @@ func TestSettingsFileForms(t *testing.T) {
 }
 
 func TestMalformedYAMLStopsLoad(t *testing.T) {
+	t.Parallel()
 	checkLoadErrors(t, []loadErrorCase{
 		{"unclosed list", loadCase{files: map[string]string{"config/application.yml": "a: 1\nb: [\n"}}, []string{"file [config/application.yml]", "line 3"}},
 		{"a tag that names a type", loadCase{files: map[string]string{"application.yaml": "a: 1\nb: !!java.net.URL x\n"}}, []string{"file [application.yaml]", "line 2 column 4", "!!java.net.URL"}},

@@ -84,6 +84,7 @@ func maskedShapes() []string {
 // TestMaskPasswordsNeverShowsOne checks that no shape shows any of its
 // password, whatever key it is the value of.
 func TestMaskPasswordsNeverShowsOne(t *testing.T) {
+	t.Parallel()
 	shapes := maskedShapes()
 	if len(shapes) < 1000 {
 		t.Fatalf("only %d shapes", len(shapes))
@@ -105,6 +106,7 @@ func TestMaskPasswordsNeverShowsOne(t *testing.T) {
 // TestMaskPasswordsKeepsTheRest checks what is shown around the
 // password, and that text holding none is shown as it is.
 func TestMaskPasswordsKeepsTheRest(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"postgres//u:hunter2@host/db", "postgres//u:" + Mask + "@host/db"},
 		{"redis//u:hunter2@cache", "redis//u:" + Mask + "@cache"},
@@ -135,6 +137,7 @@ func TestMaskPasswordsKeepsTheRest(t *testing.T) {
 // TestSettingErrorMasksTheReason checks that a reason quoting the value
 // (as a driver's parse error does) does not show its password either.
 func TestSettingErrorMasksTheReason(t *testing.T) {
+	t.Parallel()
 	raw := "host=db password=hunter2"
 	err := &SettingError{Value: Value{Key: "app.datasource.url", Raw: raw, Resolved: raw, Origin: "command-line argument --app.datasource.url=" + raw},
 		Reason: "cannot parse `" + raw + "`: bad"}

@@ -22,6 +22,7 @@ func chainFile(n int) string {
 // answer a fresh resolution gives, where the name is met deep or
 // shallow.
 func TestRememberedNamesKeepTheDepthLimit(t *testing.T) {
+	t.Parallel()
 	const n = 40 // c0..c7 nest more than 32 deep; c8..c39 do not
 	orders := map[string][]int{"first to last": {}, "last to first": {}, "from the middle": {}}
 	for i := range n {
@@ -50,6 +51,7 @@ func TestRememberedNamesKeepTheDepthLimit(t *testing.T) {
 // wherever it is entered, and a value taken from a secret stays masked
 // however often it is read.
 func TestRememberedNamesKeepCyclesAndSecrets(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{files: map[string]string{"application.properties": "a=${b}\nb=${c}\nc=${a}\nx=${db.password}\ny=${x}\ndb.password=s3cret\n"}})
 	for _, k := range []string{"a", "b", "c", "a"} {
 		if _, _, err := env.Lookup(k); err == nil || !strings.Contains(err.Error(), "circular") {
@@ -72,6 +74,7 @@ func TestRememberedNamesKeepCyclesAndSecrets(t *testing.T) {
 // is too deep, and the whole takes about as many steps as the chain is
 // long, not 32 times as many.
 func TestLongChainsResolveInLinearTime(t *testing.T) {
+	t.Parallel()
 	const n = 20_000
 	env := mustLoad(t, loadCase{files: map[string]string{"application.properties": chainFile(n)}})
 	lookups := 0
@@ -92,6 +95,7 @@ func TestLongChainsResolveInLinearTime(t *testing.T) {
 // TestLimitsAdmitSpringsBigFile: Spring's test of a big YAML file, 4 MB
 // of list entries, stays within the limits on settings.
 func TestLimitsAdmitSpringsBigFile(t *testing.T) {
+	t.Parallel()
 	line := "- some list entry\n"
 	text := "list:\n" + strings.Repeat("  "+line, 4_194_304/len(line)+1)
 	docs, err := ParseYAML(text)

@@ -14,6 +14,7 @@ import (
 // each is bound, a bad value reported with its key, and none that is not
 // set.
 func TestBindPrefixed(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{
 		files: map[string]string{"application.properties": "logging.level.greeter=warn\nlogging.level.other=info\n"},
 		args:  []string{"--logging.level.greeter=debug", "--logging.level.bad=LOUD"},

@@ -25,6 +25,7 @@ func outcome(result string, err error) string {
 }
 
 func TestParseProperties(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string
@@ -199,6 +200,7 @@ func FuzzParseProperties(f *testing.F) {
 }
 
 func TestResolvePlaceholders(t *testing.T) {
+	t.Parallel()
 	values := map[string]string{
 		"a":        "A",
 		"b":        "B",
@@ -333,6 +335,7 @@ func FuzzResolvePlaceholders(f *testing.F) {
 }
 
 func TestDecodeSettingsText(t *testing.T) {
+	t.Parallel()
 	// Spring Boot's test-properties.properties line, in ISO-8859-1.
 	latin1 := []byte("test-iso8859-1-chars=\xe6\xd7\xc8\xc5\xde\xdf\xe1\xf1\xc0\xff\n")
 	tests := []struct {

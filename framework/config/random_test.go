@@ -10,6 +10,7 @@ import (
 // TestRandomValues checks each form of random value against its range,
 // many times over, since a value outside it would show only sometimes.
 func TestRandomValues(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		kind   string
 		lo, hi int64 // lo <= n < hi, for numbers
@@ -50,6 +51,7 @@ func TestRandomValues(t *testing.T) {
 }
 
 func TestRandomValueErrors(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"int(0)", "int(-5)", "int[10,5]", "int[5,5]", "int(x)", "int()", "int(1,2,3)", "int(10", "int10",
 		"int(2147483648)", "long(9223372036854775808)", "long[1,x]", "integer"} {
 		if v, err := randomValue(kind); err == nil {
@@ -65,6 +67,7 @@ func TestRandomValueErrors(t *testing.T) {
 // command line override random.*, and a bad range is a *SettingError
 // naming the setting, the placeholder and the origin.
 func TestRandomPlaceholders(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{
 		args:  []string{"--a=${random.int(10)}", "--b=${random.int(10)}", "--u=${random.uuid}", "--bad=x${random.int[10,5]}"},
 		env:   map[string]string{"RANDOM_LONG": "42"},

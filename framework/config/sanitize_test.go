@@ -3,6 +3,7 @@ package config
 import "testing"
 
 func TestSanitize(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ key, value, want string }{
 		{"app.datasource.password", "hunter2", Mask},
 		{"APP_DATASOURCE_PASSWORD", "hunter2", Mask},
@@ -44,6 +45,7 @@ func TestSanitize(t *testing.T) {
 }
 
 func TestSettingErrorNeverShowsASecret(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ key, raw, origin, want string }{
 		{"app.datasource.url", "mysql://app:hunter2@db/x", "command-line argument --app.datasource.url=mysql://app:hunter2@db/x",
 			`setting app.datasource.url="mysql://app:******@db/x" from command-line argument --app.datasource.url is invalid: bad`},

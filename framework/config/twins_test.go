@@ -11,6 +11,7 @@ import (
 // them as their app. twins: within a source app. wins, across sources the
 // usual precedence does.
 func TestSpringTwins(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTwinFile(t, dir, "application.properties", "spring.profiles.active=dev\nspring.greeting=file\napp.both=app\nspring.both=spring\nspring.list[0]=a\nspring.list[1]=b\n")
 	writeTwinFile(t, dir, "application-dev.properties", "app.dev=on\n")
@@ -43,6 +44,7 @@ func TestSpringTwins(t *testing.T) {
 // spring.config.activate.on-profile, and refuses spring.profiles.active
 // inside it as app.profiles.active is.
 func TestSpringOnProfile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTwinFile(t, dir, "application.properties", "app.x=base\n#---\nspring.config.activate.on-profile=dev\napp.x=dev\n")
 	for _, tt := range []struct {
@@ -66,6 +68,7 @@ func TestSpringOnProfile(t *testing.T) {
 // spring.config.additional-location on the command line find files as
 // their app. twins do.
 func TestSpringConfigKeys(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTwinFile(t, dir, "application.properties", "spring.config.import=extra.properties\n")
 	writeTwinFile(t, dir, "extra.properties", "app.imported=yes\n")

@@ -13,6 +13,7 @@ import (
 // variable, masked when it holds a secret; and the variables are not among
 // the keys the Binder lists.
 func TestBindVariable(t *testing.T) {
+	t.Parallel()
 	env := mustLoad(t, loadCase{
 		args:  []string{"--OTEL_SERVICE_NAME=from-argument", "--otel.traces.sampler=from-argument"},
 		files: map[string]string{"application.properties": "OTEL_SDK_DISABLED=from-file\n"},

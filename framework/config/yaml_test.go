@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseYAML(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		text string
@@ -62,6 +63,7 @@ func TestParseYAML(t *testing.T) {
 }
 
 func TestParseYAMLErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, text, want string }{
 		{"malformed", "a: b\n c: d: e\n", "line 2"},
 		{"a tag that names a type", "value: !!java.net.URL [!!java.lang.String [!!java.lang.StringBuilder [\"http://localhost:9000/\"]]]\n",
@@ -87,6 +89,7 @@ func TestParseYAMLErrors(t *testing.T) {
 }
 
 func TestParsePropertiesDocuments(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		text string
@@ -124,6 +127,7 @@ func TestParsePropertiesDocuments(t *testing.T) {
 // TestParseYAMLBigList is Spring's canLoadFilesBiggerThan3Mb: a 4 MB
 // document that is a list of 233,017 entries loads, each under its index.
 func TestParseYAMLBigList(t *testing.T) {
+	t.Parallel()
 	const entry = "- some list entry\n"
 	text := strings.Repeat(entry, (4<<20)/len(entry)+1)
 	docs, err := ParseYAML(text)
@@ -174,6 +178,7 @@ func FuzzParseYAML(f *testing.F) {
 // at most maxFlattenedEntries settings is refused without building its
 // tree: parsed, the one-line list below takes hundreds of MiB.
 func TestDenseYAMLRefusedBeforeParsing(t *testing.T) {
+	// Not parallel: it measures the heap of the whole process.
 	for name, text := range map[string]string{
 		"a one-line list": "a: [" + strings.Repeat("1,", maxFlattenedEntries) + "1]\n",
 		"nested lists":    "a: [" + strings.Repeat("[[[[1]]]],", maxFlattenedEntries/4) + "1]\n",

@@ -16,6 +16,7 @@ import (
 // Before they had their own answer, both were 400 "not valid UTF-8" or
 // Go's own CharsetReader error.
 func TestUnreadableBodies(t *testing.T) {
+	t.Parallel()
 	d := testDispatcher(t)
 	xmlCT := "Content-Type: application/xml"
 	tests := []struct {
@@ -71,6 +72,7 @@ func TestUnreadableBodies(t *testing.T) {
 // TestReadableBodies checks that what TestUnreadableBodies refuses stops
 // short of bodies the codecs can read.
 func TestReadableBodies(t *testing.T) {
+	t.Parallel()
 	d := testDispatcher(t)
 	tests := []struct {
 		headers []string
@@ -104,6 +106,7 @@ func (timeoutError) Temporary() bool { return true }
 // TestBodyReadTimeout checks that a body cut off by the server's read
 // deadline is answered 408, not 400: the client was slow, not wrong.
 func TestBodyReadTimeout(t *testing.T) {
+	t.Parallel()
 	d := testDispatcher(t)
 	for _, err := range []error{os.ErrDeadlineExceeded, timeoutError{}, errors.Join(errors.New("read"), timeoutError{})} {
 		for _, chunked := range []bool{false, true} {
@@ -140,6 +143,7 @@ func (f *failingReader) Read([]byte) (int, error) { return 0, f.err }
 // TestConnect checks CONNECT to an authority: the ServeMux, matching by
 // an empty path, answered 404 "No endpoint CONNECT ." with no instance.
 func TestConnect(t *testing.T) {
+	t.Parallel()
 	d := testDispatcher(t)
 	w := serve(d, "CONNECT", "example.com:443", nil)
 	in := "CONNECT example.com:443"

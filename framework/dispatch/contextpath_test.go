@@ -11,6 +11,7 @@ import (
 // the path the client sent; redirects and problem documents name the
 // path with it.
 func TestContextPath(t *testing.T) {
+	t.Parallel()
 	var seen []Observation
 	var paths, prefixes []string
 	where := func(r *Request) (string, error) {
@@ -62,6 +63,7 @@ func TestContextPath(t *testing.T) {
 // TestContextPathRefused: a context path that does not start with / or
 // ends with one is refused by New.
 func TestContextPathRefused(t *testing.T) {
+	t.Parallel()
 	for _, cp := range []string{"ctx", "/ctx/", "/"} {
 		if _, err := New(Options{ContextPath: cp}); err == nil {
 			t.Errorf("New accepted the context path %q", cp)

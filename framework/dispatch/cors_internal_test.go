@@ -10,6 +10,7 @@ import (
 // TestOriginPatterns: Spring's OriginPattern: * is any text, a port list
 // one of its ports, :[*] any port or none; the rest is literal.
 func TestOriginPatterns(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		pattern, origin string
 		want            bool
@@ -41,6 +42,7 @@ func TestOriginPatterns(t *testing.T) {
 // TestAllowOrigin: listed origins compare without regard to case, and
 // are answered as the browser sent them; * is answered *.
 func TestAllowOrigin(t *testing.T) {
+	t.Parallel()
 	p, err := compileCORS(&CORS{AllowedOrigins: []string{"https://App.example/"}})
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +64,7 @@ func TestAllowOrigin(t *testing.T) {
 // TestCrossOrigin: an Origin of the request's own scheme, host and port
 // (a default port written or not) is no CORS request.
 func TestCrossOrigin(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		host, origin string
 		tls          bool

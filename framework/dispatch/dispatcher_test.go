@@ -184,6 +184,7 @@ func checkProblem(t *testing.T, in string, w *httptest.ResponseRecorder, status 
 }
 
 func TestNotFound(t *testing.T) {
+	t.Parallel()
 	d := testDispatcher(t)
 	for _, path := range []string{"/nope", "/hello/", "/Hello", "/HELLO", "/x", "/x/a/b", "/hello/1/", "/messages/"} {
 		w := serve(d, "GET", path, nil, "Accept: nonsense")
@@ -197,6 +198,7 @@ func TestNotFound(t *testing.T) {
 }
 
 func TestMethodNotAllowed(t *testing.T) {
+	t.Parallel()
 	d := testDispatcher(t)
 	tests := []struct {
 		method, path, allow string
@@ -221,6 +223,7 @@ func TestMethodNotAllowed(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
+	t.Parallel()
 	d := testDispatcher(t)
 	tests := []struct {
 		path, allow string
@@ -245,6 +248,7 @@ func TestOptions(t *testing.T) {
 }
 
 func TestHead(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(testDispatcher(t))
 	defer srv.Close()
 	get, err := http.Get(srv.URL + "/hello")
@@ -280,6 +284,7 @@ func TestHead(t *testing.T) {
 
 // TestSuccess checks status, headers and body of answers that succeed.
 func TestSuccess(t *testing.T) {
+	t.Parallel()
 	d := testDispatcher(t)
 	const (
 		jsonType = "application/json"
@@ -397,6 +402,7 @@ func TestSuccess(t *testing.T) {
 
 // TestClientErrors checks every 4xx a chosen or refused route answers with.
 func TestClientErrors(t *testing.T) {
+	t.Parallel()
 	d := newDispatcher(t, Options{MaxBodyBytes: 256}, testRoutes()...)
 	const readable = "application/json, application/*+json, application/xml, text/xml, application/*+xml"
 	jsonCT := []string{"Content-Type: application/json"}
@@ -517,6 +523,7 @@ func TestClientErrors(t *testing.T) {
 // TestBodyLimitOverTheWire sends bodies past the limit through a real server,
 // with and without a declared length.
 func TestBodyLimitOverTheWire(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(newDispatcher(t, Options{MaxBodyBytes: 16}, testRoutes()...))
 	defer srv.Close()
 	tests := []struct {
@@ -557,6 +564,7 @@ func TestBodyLimitOverTheWire(t *testing.T) {
 }
 
 func TestHandlerErrors(t *testing.T) {
+	t.Parallel()
 	var log logtest.Buffer
 	d := newDispatcher(t, Options{Classify: classify, Logger: slog.New(slog.NewTextHandler(&log, nil))}, testRoutes()...)
 	tests := []struct {
@@ -593,6 +601,7 @@ func TestHandlerErrors(t *testing.T) {
 // TestRefusalsAtDebug: a 4xx is logged only when the logger takes DEBUG,
 // with what the client was told and never the error's own text.
 func TestRefusalsAtDebug(t *testing.T) {
+	t.Parallel()
 	var log logtest.Buffer
 	d := newDispatcher(t, Options{Classify: classify, Logger: slog.New(slog.NewTextHandler(&log, nil))}, testRoutes()...)
 	serve(d, "GET", "/err/typed", nil)
@@ -609,6 +618,7 @@ func TestRefusalsAtDebug(t *testing.T) {
 }
 
 func TestPanic(t *testing.T) {
+	t.Parallel()
 	var log logtest.Buffer
 	d := newDispatcher(t, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))}, testRoutes()...)
 	srv := httptest.NewServer(d)
@@ -658,6 +668,7 @@ func TestPanic(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
+	t.Parallel()
 	ok := message("ok")
 	id := Path[int32]("id")
 	tests := []struct {
@@ -753,6 +764,7 @@ func TestNew(t *testing.T) {
 }
 
 func TestNewAcceptsValidTables(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		routes []Route
@@ -791,6 +803,7 @@ func TestNewAcceptsValidTables(t *testing.T) {
 }
 
 func TestRouteString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   Route
 		want string
@@ -809,6 +822,7 @@ func TestRouteString(t *testing.T) {
 // TestAcceptPerRequest checks that the pooled exchange forgets the parsed
 // Accept header between requests.
 func TestAcceptPerRequest(t *testing.T) {
+	t.Parallel()
 	d := testDispatcher(t)
 	for range 3 {
 		for _, tt := range []struct{ accept, want string }{
@@ -863,6 +877,7 @@ func allocRequest(t testing.TB) (*Dispatcher, *http.Request, *discard) {
 }
 
 func TestAllocs(t *testing.T) {
+	// Not parallel: it counts the allocations of the whole process.
 	if testing.Short() {
 		t.Skip("allocation counts are not short")
 	}
@@ -900,6 +915,7 @@ func BenchmarkServe(b *testing.B) {
 // itself gets its Content-Length from the dispatcher, and that a small one
 // gets net/http's, HEAD included.
 func TestLargeBodyLength(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("x", 5000)
 	d, err := New(Options{},
 		Route{Method: "GET", Pattern: "/big", Handler: Returns(func(*Request) (string, error) { return big, nil })},

@@ -10,6 +10,7 @@ import (
 // TestDeclaredLengthIsNotTrusted gives a body longer than its declared
 // length, as a middleware that replaces the body can: the limit holds.
 func TestDeclaredLengthIsNotTrusted(t *testing.T) {
+	t.Parallel()
 	d := newDispatcher(t, Options{MaxBodyBytes: 100}, testRoutes()...)
 	r := httptest.NewRequest("POST", "/echo", strings.NewReader(`{"text":"`+strings.Repeat("a", 10_000)+`"}`))
 	r.Header.Set("Content-Type", "application/json")

@@ -6,6 +6,7 @@ import (
 )
 
 func TestFailureLogLimitsEachKind(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(0, 0)
 	f := newFailureLog()
 	f.now = func() time.Time { return now }

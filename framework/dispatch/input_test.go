@@ -139,12 +139,13 @@ func problemDetail(err error, status int) string {
 	return e.Detail
 }
 
-func TestConvertInt32(t *testing.T)  { checkConversions(t, int32Conversions) }
-func TestConvertInt64(t *testing.T)  { checkConversions(t, int64Conversions) }
-func TestConvertString(t *testing.T) { checkConversions(t, stringConversions) }
-func TestConvertUUID(t *testing.T)   { checkConversions(t, uuidConversions) }
+func TestConvertInt32(t *testing.T)  { t.Parallel(); checkConversions(t, int32Conversions) }
+func TestConvertInt64(t *testing.T)  { t.Parallel(); checkConversions(t, int64Conversions) }
+func TestConvertString(t *testing.T) { t.Parallel(); checkConversions(t, stringConversions) }
+func TestConvertUUID(t *testing.T)   { t.Parallel(); checkConversions(t, uuidConversions) }
 
 func TestConversionErrorClipsValue(t *testing.T) {
+	t.Parallel()
 	p := Path[int32]("id")
 	r := httptest.NewRequest("GET", "/x", nil)
 	r.SetPathValue("id", strings.Repeat("9", 100))
@@ -156,6 +157,7 @@ func TestConversionErrorClipsValue(t *testing.T) {
 }
 
 func TestQueryParams(t *testing.T) {
+	t.Parallel()
 	param1 := Query[int32]("param1")
 	param2 := OptionalQuery[uuid.UUID]("param2")
 	name := OptionalQuery[string]("my name")
@@ -246,12 +248,14 @@ func TestQueryParams(t *testing.T) {
 }
 
 func TestParamName(t *testing.T) {
+	t.Parallel()
 	if got := Query[int64]("n").Name(); got != "n" {
 		t.Errorf("%q:\ngot  %v\nwant %v", "n", got, "n")
 	}
 }
 
 func TestQueryValue(t *testing.T) {
+	t.Parallel()
 	type result struct {
 		value string
 		count int

@@ -37,6 +37,7 @@ func mustParse(t testing.TB, s string) mediaType {
 }
 
 func TestParseMediaType(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string // showOne of the result; "" means an error
@@ -107,6 +108,7 @@ func TestParseMediaType(t *testing.T) {
 }
 
 func TestParseQuality(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want int // -1: not a qvalue
@@ -129,6 +131,7 @@ func TestParseQuality(t *testing.T) {
 }
 
 func TestParseAccept(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string // show of the result; "error" for a refused header
@@ -183,6 +186,7 @@ func TestParseAccept(t *testing.T) {
 }
 
 func TestParseAcceptReusesBuffer(t *testing.T) {
+	t.Parallel()
 	var store [4]mediaType
 	ms, err := parseAccept("text/html, application/json;q=0.5", store[:0])
 	if err != nil {
@@ -194,6 +198,7 @@ func TestParseAcceptReusesBuffer(t *testing.T) {
 }
 
 func TestIncludes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		rng, typ string
 		want     bool
@@ -232,6 +237,7 @@ func TestIncludes(t *testing.T) {
 }
 
 func TestNegotiate(t *testing.T) {
+	t.Parallel()
 	objects := []string{"application/json", "application/xml", "text/xml"}
 	text := []string{"text/plain"}
 	xmlFirst := []string{"text/xml", "application/json"}
@@ -291,6 +297,7 @@ func TestNegotiate(t *testing.T) {
 // The writer tables are parsed at init; their order is what negotiation
 // falls back on, so it is part of the behaviour.
 func TestWriterOrder(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		writers []representation

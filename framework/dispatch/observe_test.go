@@ -23,6 +23,7 @@ var healthStatuses = map[string]int{"UP": http.StatusOK, "DOWN": http.StatusServ
 func (h health) StatusCode() int { return healthStatuses[h.Status] }
 
 func TestObservations(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var seen []Observation
 	d, err := New(Options{RequestIDs: true, Observers: []func(Observation){func(o Observation) {
@@ -95,6 +96,7 @@ func TestObservations(t *testing.T) {
 }
 
 func TestRequestIDs(t *testing.T) {
+	t.Parallel()
 	d := testDispatcher(t)
 	id := func(sent string) string {
 		r := httptest.NewRequest("GET", "/nope", nil)

@@ -14,6 +14,7 @@ import (
 // what it writes and recovers its panic, but leaves reading and writing to
 // it.
 func TestPlain(t *testing.T) {
+	t.Parallel()
 	var seen []Observation
 	metrics := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
@@ -54,6 +55,7 @@ func TestPlain(t *testing.T) {
 }
 
 func TestPlainRefusesInputs(t *testing.T) {
+	t.Parallel()
 	_, err := New(Options{}, Route{Method: "GET", Pattern: "/p/{id}", Inputs: []Input{Path[int32]("id")}, Handler: Plain(http.NotFoundHandler())})
 	if err == nil || !strings.Contains(err.Error(), "a Plain handler reads the request itself") {
 		t.Errorf("a Plain route with Inputs:\ngot  %v\nwant an error saying a Plain handler reads the request itself", err)
@@ -64,6 +66,7 @@ func TestPlainRefusesInputs(t *testing.T) {
 // programming error, which the first request shows as a logged panic and
 // a 500, never as a silently empty value.
 func TestUndeclaredInputPanics(t *testing.T) {
+	t.Parallel()
 	var log logtest.Buffer
 	undeclared := Query[int32]("n")
 	d := newDispatcher(t, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))},

@@ -47,6 +47,7 @@ func messagesOf(n int) []Message {
 // same document, byte for byte, as the slice written whole, short or long
 // (past flushAt), in JSON and in XML, and that its headers come with it.
 func TestStreamWritesWhatReturnsWrites(t *testing.T) {
+	t.Parallel()
 	var closed atomic.Int32
 	for _, n := range []int{0, 1, 3, 5000} {
 		d := newDispatcher(t, Options{},
@@ -76,6 +77,7 @@ func TestStreamWritesWhatReturnsWrites(t *testing.T) {
 // TestStreamFlushesAsItGoes checks that a long list is sent in pieces
 // while it is encoded, not once it is whole.
 func TestStreamFlushesAsItGoes(t *testing.T) {
+	t.Parallel()
 	const n = 20_000
 	var seenByClient atomic.Int64
 	var closed atomic.Int32
@@ -117,6 +119,7 @@ func (w *countingRecorder) Write(p []byte) (int, error) {
 // by cutting the connection, so that the client cannot take half a list
 // for the whole. Either way the failure is logged and Close is called.
 func TestStreamFailures(t *testing.T) {
+	t.Parallel()
 	var log logtest.Buffer
 	var closed atomic.Int32
 	boom := errors.New("the disk caught fire")
@@ -157,6 +160,7 @@ func TestStreamFailures(t *testing.T) {
 // TestStreamClientGone checks that a client that leaves halfway ends the
 // stream, which is closed, without a failure in the log.
 func TestStreamClientGone(t *testing.T) {
+	t.Parallel()
 	var log logtest.Buffer
 	var closed atomic.Int32
 	ended := make(chan struct{})

@@ -10,6 +10,7 @@ import (
 // actuator answers application/vnd.spring-boot.actuator.v3+json, and
 // still negotiates plain JSON.
 func TestVendorTypeIsTheDefault(t *testing.T) {
+	t.Parallel()
 	const v3, v2 = "application/vnd.spring-boot.actuator.v3+json", "application/vnd.spring-boot.actuator.v2+json"
 	d, err := New(Options{}, Route{Method: "GET", Pattern: "/a", Produces: []string{v3, v2, "application/json"}, Handler: message("x")})
 	if err != nil {
@@ -37,6 +38,7 @@ func TestVendorTypeIsTheDefault(t *testing.T) {
 // TestResponseHeader: headers a handler sets for its success go with it,
 // and not with its failure.
 func TestResponseHeader(t *testing.T) {
+	t.Parallel()
 	d, err := New(Options{}, Route{Method: "GET", Pattern: "/file", Produces: []string{"application/octet-stream"}, Errors: []int{429},
 		Handler: Returns(func(r *Request) ([]byte, error) {
 			r.ResponseHeader().Set("Content-Disposition", `attachment; filename="a.bin"`)

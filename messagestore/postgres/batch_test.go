@@ -17,6 +17,8 @@ import (
 	"github.com/springport/greeter/framework/outage"
 	"github.com/springport/greeter/framework/testing/enginetest"
 	"github.com/springport/greeter/messagestore/postgres"
+
+	"github.com/springport/greeter/framework/testing/polltest"
 )
 
 // The tests of batching hold the bounds row in a transaction of their own,
@@ -51,17 +53,12 @@ func lockBounds(t *testing.T, url string) (release func()) {
 // and queued wait behind it.
 func waitForQueue(t *testing.T, s *postgres.Messages, inFlight, queued int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		f, q := postgres.AppendQueue(s)
-		if f == inFlight && q == queued {
-			return
+	polltest.Until(t, polltest.Timeout, "the batch in flight and the queue", func() error {
+		if f, q := postgres.AppendQueue(s); f != inFlight || q != queued {
+			return fmt.Errorf("%d Appends in flight and %d queued, want %d and %d", f, q, inFlight, queued)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d Appends in flight and %d queued, want %d and %d", f, q, inFlight, queued)
-		}
-		time.Sleep(time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // waitForLockWaiters polls until n backends of the service on the
@@ -114,6 +111,7 @@ func queueBehind(t *testing.T, s *postgres.Messages, url, first string, texts []
 }
 
 func TestBatchFormsWhileOneIsInFlight(t *testing.T) {
+	t.Parallel()
 	enginetest.PostgresServer(t)
 	// Small pages, so that one batch fills the last page and opens others.
 	for _, size := range []int{0, 3} {
@@ -161,6 +159,7 @@ func TestBatchFormsWhileOneIsInFlight(t *testing.T) {
 }
 
 func TestBatchBounds(t *testing.T) {
+	t.Parallel()
 	enginetest.PostgresServer(t)
 	for _, c := range []struct {
 		name            string
@@ -211,6 +210,7 @@ func numbered(n, size int) []string {
 // message is queued takes the message out, and that the others do not
 // notice.
 func TestQueuedAppendCancelled(t *testing.T) {
+	t.Parallel()
 	db, url := fresh(t)
 	s := db.Messages()
 	release := lockBounds(t, url)
@@ -259,6 +259,7 @@ func terminateLockWaiters(t *testing.T, url string) {
 // flight is lost, every member gets an outage error, and that what was
 // acknowledged before is kept.
 func TestOutageDuringABatch(t *testing.T) {
+	t.Parallel()
 	db, url := fresh(t)
 	s := db.Messages()
 	acked := []string{"acknowledged 0", "acknowledged 1"}
@@ -302,6 +303,7 @@ func TestOutageDuringABatch(t *testing.T) {
 // while it waits for the lock), so its members' messages are stored all or
 // none, each at most once; what was acknowledged is kept.
 func TestOutageDuringABatchThroughTheNetwork(t *testing.T) {
+	t.Parallel()
 	url := enginetest.Postgres(t)
 	proxy := startProxy(t, url)
 	db := open(t, proxy.url(t, url), func(o *postgres.Options) {
@@ -352,6 +354,7 @@ func TestOutageDuringABatchThroughTheNetwork(t *testing.T) {
 // message is in a batch in flight gets its context's error, and that the
 // batch goes on for the other members and commits its message too.
 func TestInFlightMemberLeaves(t *testing.T) {
+	t.Parallel()
 	db, url := fresh(t)
 	s := db.Messages()
 	release := lockBounds(t, url)
@@ -387,6 +390,7 @@ func TestInFlightMemberLeaves(t *testing.T) {
 // Appends wait behind it: those fail at once, not appended, the batch in
 // flight ends with its outcome, and no goroutine of the store is left.
 func TestCloseWithAppendsQueued(t *testing.T) {
+	// Not parallel: it looks for the appender among every goroutine's stack.
 	url := enginetest.Postgres(t)
 	db, err := postgres.Open(t.Context(), postgres.Options{URL: url})
 	if err != nil {
@@ -441,6 +445,7 @@ func TestCloseWithAppendsQueued(t *testing.T) {
 // two instances: every message is stored once, each writer's in its
 // order, and the instances sent fewer batches than messages.
 func TestTwoInstancesAppendInBatches(t *testing.T) {
+	t.Parallel()
 	a, url := fresh(t)
 	b := open(t, url)
 	const writers, each = 64, 40
@@ -455,6 +460,7 @@ func TestTwoInstancesAppendInBatches(t *testing.T) {
 // TestAppendMessagesArrays calls greeter_append_messages with the arrays
 // that the store never sends, as another client of the database might.
 func TestAppendMessagesArrays(t *testing.T) {
+	t.Parallel()
 	db, url := fresh(t)
 	setPageSize(t, url, 2)
 	if err := db.Messages().Append(t.Context(), message.Message{Text: "a"}); err != nil {
@@ -492,6 +498,7 @@ func TestAppendMessagesArrays(t *testing.T) {
 // iff it fits at its turn, as Appends one after another would: a smaller
 // message after a refused one may fit.
 func TestAppendMessagesAdmitsInOrder(t *testing.T) {
+	t.Parallel()
 	_, url := fresh(t)
 	var n, bytes int64
 	var refused []int32

@@ -15,6 +15,7 @@ import (
 )
 
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err    error
 		outage bool
@@ -50,6 +51,7 @@ func TestClassify(t *testing.T) {
 // that carry a password, in the shapes that defeat pgx's best-effort
 // redaction, and checks that the error shows no part of it.
 func TestOpenNeverPrintsThePassword(t *testing.T) {
+	t.Parallel()
 	const pw = "Sup3rS3cret"
 	tests := []struct {
 		url      string

@@ -14,6 +14,7 @@ import (
 // in the primary key, both as planned for one index and as the generic
 // plan that a prepared statement falls back on.
 func TestGetUsesTheIndex(t *testing.T) {
+	t.Parallel()
 	db, err := Open(t.Context(), Options{URL: enginetest.Postgres(t)})
 	if err != nil {
 		t.Fatal(err)

@@ -39,6 +39,7 @@ func busyConnections(t *testing.T, url string) int {
 // (and every other listing) goes on within its timeout, and each listing
 // yields exactly the window it was opened on.
 func TestSlowListingsHoldNoConnection(t *testing.T) {
+	// Not parallel: it times each listing against a timeout.
 	const timeout = 500 * time.Millisecond
 	db, url := fresh(t, func(o *postgres.Options) { o.MaxConns, o.Timeout = 3, timeout })
 	s := db.Messages()
@@ -112,6 +113,7 @@ func TestSlowListingsHoldNoConnection(t *testing.T) {
 // their count of rows and by their bytes: every message comes once, in
 // order.
 func TestListingChunkBoundaries(t *testing.T) {
+	t.Parallel()
 	db, url := fresh(t)
 	s := db.Messages()
 	fill(t, url, 2500, 8) // 1000 rows a chunk
@@ -161,6 +163,7 @@ func TestListingChunkBoundaries(t *testing.T) {
 // chunk was read: in order, none twice, none skipped. A listing of one
 // chunk is a snapshot whatever happens.
 func TestListingAcrossRemoves(t *testing.T) {
+	t.Parallel()
 	db, url := fresh(t)
 	s := db.Messages()
 	const n = 3000
@@ -261,6 +264,7 @@ func TestListingAcrossRemoves(t *testing.T) {
 // TestListingBehindTheLogEnds: a listing that more removals were made
 // during than the log keeps ends with an error saying so.
 func TestListingBehindTheLogEnds(t *testing.T) {
+	t.Parallel()
 	db, url := fresh(t)
 	s := db.Messages()
 	fill(t, url, 3000, 8)
@@ -290,6 +294,7 @@ func TestListingBehindTheLogEnds(t *testing.T) {
 // TestListingTimeout checks that a List whose statement waits longer
 // than the timeout fails with an outage.
 func TestListingTimeout(t *testing.T) {
+	// Not parallel: it times the listing against its timeout.
 	const timeout = 300 * time.Millisecond
 	db, url := fresh(t, func(o *postgres.Options) { o.Timeout = timeout })
 	conn := connect(t, url)

@@ -42,6 +42,7 @@ func empty(t *testing.T, url string) {
 }
 
 func TestMessagesContract(t *testing.T) {
+	t.Parallel()
 	enginetest.PostgresServer(t) // skipped once, not in every behaviour
 	for _, size := range pageSizes {
 		t.Run(pageSizeName(size), func(t *testing.T) {
@@ -60,6 +61,7 @@ func TestMessagesContract(t *testing.T) {
 // Two DBs on one database are two instances of the service.
 
 func TestTwoInstancesAppend(t *testing.T) {
+	t.Parallel()
 	enginetest.PostgresServer(t)
 	for _, size := range []int{0, 3} {
 		t.Run(pageSizeName(size), func(t *testing.T) {
@@ -72,6 +74,7 @@ func TestTwoInstancesAppend(t *testing.T) {
 }
 
 func TestTwoInstancesRemoveAndReplace(t *testing.T) {
+	t.Parallel()
 	enginetest.PostgresServer(t)
 	for _, size := range pageSizes {
 		t.Run(pageSizeName(size), func(t *testing.T) {
@@ -84,6 +87,7 @@ func TestTwoInstancesRemoveAndReplace(t *testing.T) {
 }
 
 func TestMessagesLimits(t *testing.T) {
+	t.Parallel()
 	enginetest.PostgresServer(t)
 	messagetest.RunLimits(t, func(t *testing.T, l message.Limits) message.Store {
 		db, _ := fresh(t, withLimits(l))
@@ -94,6 +98,7 @@ func TestMessagesLimits(t *testing.T) {
 // TestTwoInstancesAppendAtTheLimit checks that the bound holds across
 // instances: each checks it in the database, under the bounds row's lock.
 func TestTwoInstancesAppendAtTheLimit(t *testing.T) {
+	t.Parallel()
 	limits := message.Limits{MaxCount: 100}
 	a, url := fresh(t, withLimits(limits))
 	b := open(t, url, withLimits(limits))

@@ -17,6 +17,7 @@ import (
 // same moment on an empty database: all must start, and the schema must
 // be migrated once.
 func TestInstancesStartingTogetherMigrateOnce(t *testing.T) {
+	t.Parallel()
 	url := enginetest.Postgres(t)
 	const instances = 4
 	dbs := make([]*postgres.DB, instances)
@@ -59,6 +60,7 @@ func TestInstancesStartingTogetherMigrateOnce(t *testing.T) {
 }
 
 func TestOpenAgainIsANoOp(t *testing.T) {
+	t.Parallel()
 	db, url := fresh(t)
 	if err := db.Messages().Append(t.Context(), message.Message{Text: "kept"}); err != nil {
 		t.Fatal(err)
@@ -70,6 +72,7 @@ func TestOpenAgainIsANoOp(t *testing.T) {
 }
 
 func TestNewerSchemaIsRefused(t *testing.T) {
+	t.Parallel()
 	db, url := fresh(t)
 	db.Close()
 	query(t, url, "INSERT INTO greeter_schema_version (version_id, is_applied) VALUES (7, true)")
@@ -151,6 +154,7 @@ func stored(t *testing.T, s message.Store) []string {
 // spans several pages (and starts past position 0, as removals at the
 // front leave it) to pages, uses it, and converts it back.
 func TestMigrateFromVersion1AndBack(t *testing.T) {
+	t.Parallel()
 	url := enginetest.Postgres(t)
 	ctx := t.Context()
 	texts := make([]string, 2500) // two full pages of 1024 and a part
@@ -208,6 +212,7 @@ func TestMigrateFromVersion1AndBack(t *testing.T) {
 // TestMigrateDownRefusesNUL checks that migrating down stops, changing
 // nothing, rather than lose a text that version 1 cannot hold.
 func TestMigrateDownRefusesNUL(t *testing.T) {
+	t.Parallel()
 	db, url := fresh(t)
 	s := db.Messages()
 	for _, text := range []string{"a", "with \x00 a NUL byte", "c"} {
@@ -239,6 +244,7 @@ func TestMigrateDownRefusesNUL(t *testing.T) {
 // TestMigrateRefusesAnInconsistentVersion1 checks that a version 1
 // collection whose bounds disagree with its rows is not converted.
 func TestMigrateRefusesAnInconsistentVersion1(t *testing.T) {
+	t.Parallel()
 	url := enginetest.Postgres(t)
 	version1(t, url, 0, []string{"a", "b", "c"})
 	query(t, url, "UPDATE greeter_message_bounds SET n = 2")
@@ -258,6 +264,7 @@ func TestMigrateRefusesAnInconsistentVersion1(t *testing.T) {
 // those of version 3 (a rolling upgrade), and after a migration back to
 // version 2.
 func TestVersion2InstancesKeepAppending(t *testing.T) {
+	t.Parallel()
 	db, url := fresh(t)
 	setPageSize(t, url, 2)
 	s := db.Messages()
@@ -310,6 +317,7 @@ func expectUsage(t *testing.T, what string, s message.Store, url string) {
 // functions of version 3, which instances of the previous binary call
 // during a rolling upgrade, keep the count right.
 func TestUsageAfterUpgradeFromVersion3(t *testing.T) {
+	t.Parallel()
 	url := enginetest.Postgres(t)
 	if err := postgres.MigrateTo(t.Context(), url, 3); err != nil {
 		t.Fatal(err)

@@ -46,6 +46,7 @@ func expectOutage(t *testing.T, what string, err error) {
 }
 
 func TestOutageAndRecovery(t *testing.T) {
+	// Not parallel: it times each failure against the timeout.
 	url := enginetest.Postgres(t)
 	proxy := startProxy(t, url)
 	const timeout = time.Second
@@ -96,6 +97,7 @@ func TestOutageAndRecovery(t *testing.T) {
 }
 
 func TestOpenUnreachable(t *testing.T) {
+	// Not parallel: it times the refusal.
 	const password = "s3cr%t-pässword"
 	start := time.Now()
 	_, err := postgres.Open(t.Context(), postgres.Options{
@@ -121,6 +123,7 @@ func TestOpenUnreachable(t *testing.T) {
 }
 
 func TestOpenSilentServerFailsWithinTheConnectTimeout(t *testing.T) {
+	// Not parallel: it times the refusal against the connect timeout.
 	proxy := startProxy(t, enginetest.PostgresServer(t))
 	proxy.set(proxyBlackhole)
 	start := time.Now()
@@ -137,6 +140,7 @@ func TestOpenSilentServerFailsWithinTheConnectTimeout(t *testing.T) {
 // TestConnectionCutUnderLoad cuts every connection of the database
 // several times while goroutines append, as a server restart would.
 func TestConnectionCutUnderLoad(t *testing.T) {
+	// Not parallel: it makes a load of its own, which others would skew.
 	db, url := fresh(t)
 	s := db.Messages()
 	const writers = 8

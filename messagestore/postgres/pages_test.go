@@ -18,6 +18,7 @@ import (
 // contract sees only what the store answers, not that it keeps the bounds
 // on page sizes that make a Remove cost O(sqrt(n)).
 func TestPagesStayBalanced(t *testing.T) {
+	t.Parallel()
 	enginetest.PostgresServer(t)
 	for _, size := range []int{1, 2, 3, 5} {
 		t.Run(pageSizeName(size), func(t *testing.T) {

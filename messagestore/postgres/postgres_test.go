@@ -8,6 +8,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/springport/greeter/framework/testing/enginetest"
 	"github.com/springport/greeter/messagestore/postgres"
+
+	"github.com/springport/greeter/framework/testing/polltest"
 )
 
 // open opens a DB on the database of url, as one instance of the service
@@ -58,15 +60,5 @@ func query(t *testing.T, url, sql string, dest ...any) {
 // eventually polls cond until it holds or the deadline passes.
 func eventually(t *testing.T, within time.Duration, what string, cond func() error) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		err := cond()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: still failing after %v: %v", what, within, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	polltest.Until(t, within, what, cond)
 }

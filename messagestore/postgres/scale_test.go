@@ -38,6 +38,7 @@ type indexStore interface {
 //	GREETER_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres \
 //	GREETER_TEST_POSTGRES_MILLION=1 go test -run MillionMessages -v -timeout 30m ./postgres/
 func TestMillionMessages(t *testing.T) {
+	// Not parallel: it writes a million rows, timed.
 	if os.Getenv(scaleVar) == "" {
 		t.Skipf("set %s=1 (and the engine's variable) to measure the store at one million messages", scaleVar)
 	}

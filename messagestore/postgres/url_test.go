@@ -8,6 +8,7 @@ import (
 )
 
 func TestDataSourceURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"", ""},
 		{"postgres://app:pw@db/shop", "postgres://app:pw@db/shop"},
@@ -37,6 +38,7 @@ func TestDataSourceURL(t *testing.T) {
 }
 
 func TestR2DBCURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"", ""},
 		{"r2dbc:postgresql://app:pw@db:5432/shop", "postgresql://app:pw@db:5432/shop"},
@@ -53,6 +55,7 @@ func TestR2DBCURL(t *testing.T) {
 // parameters without an equivalent, naming them; never showing a
 // password.
 func TestRefusedURLs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		parse    func(string) (string, error)
 		in, want string

@@ -34,33 +34,24 @@ import (
 
 	"github.com/springport/greeter/framework/boot"
 	"github.com/springport/greeter/framework/testing/logtest"
+
+	"github.com/springport/greeter/framework/testing/polltest"
 )
 
 // Timeout bounds every wait for the program to do something. It is
 // generous: the program does these things in milliseconds, but tests must
 // pass under the race detector on a busy machine.
-const Timeout = 10 * time.Second
+const Timeout = polltest.Timeout
 
 // Poll calls cond until it holds or Timeout passes, and reports whether
-// it held.
-func Poll(cond func() bool) bool {
-	deadline := time.Now().Add(Timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return true
-}
+// it held (polltest.Poll).
+func Poll(cond func() bool) bool { return polltest.Poll(Timeout, cond) }
 
 // WaitFor waits until cond holds, and fails the test, saying what it
-// waited for, when it does not within Timeout.
+// waited for, when it does not within Timeout (polltest.WaitFor).
 func WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	if !Poll(cond) {
-		t.Fatalf("after %v, still waiting for %s", Timeout, what)
-	}
+	polltest.WaitFor(t, what, cond)
 }
 
 // WaitRefused waits until addr refuses connections: its listener has
@@ -199,6 +190,9 @@ type Instance struct {
 	Addresses []boot.Address
 	cancel    context.CancelFunc
 	stopped   atomic.Bool // the test called Stop
+	// flush sends the spans queued (boot.Process.SpanFlush); set by Run
+	// before it listens, so before Launch returns.
+	flush func(context.Context) error
 }
 
 // Start runs svc on a free port with the given arguments and environment
@@ -221,6 +215,7 @@ func Launch[S any](t testing.TB, svc boot.Service[S], args []string, env map[str
 	p := Inputs(args, env)
 	p.Stdout, p.Stderr = s.Stdout, s.Stderr
 	p.Listening = func(addrs []boot.Address) { listening <- addrs }
+	p.SpanFlush = func(flush func(context.Context) error) { s.flush = flush }
 	go func() {
 		s.err = boot.Run(ctx, svc, p)
 		close(s.exited)
@@ -279,6 +274,22 @@ func (s *Instance) stop() error {
 	case <-time.After(Timeout):
 		return fmt.Errorf("boot.Run did not return within %v of cancellation", Timeout)
 	}
+}
+
+// FlushSpans sends the spans the service has queued to its collector at
+// once, and returns when they are sent or given up on (an error from the
+// collector is returned): a test that checks the spans of its requests
+// then need not wait out the batch's delay of 5 s. The span of a request
+// is queued when its handler returns, which may be just after the client
+// has the answer: a test polls, flushing, until the spans it wants are
+// there (see WaitFor). It does nothing when spans are not recorded.
+func (s *Instance) FlushSpans() error {
+	if s.flush == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	return s.flush(ctx)
 }
 
 // Addr is the instance's host:port, for raw TCP clients.

@@ -2,15 +2,17 @@ package actuator
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/springport/greeter/framework/dispatch"
+
+	"github.com/springport/greeter/framework/testing/polltest"
 )
 
 const sampleDump = `goroutine 1 [running]:
@@ -80,23 +82,20 @@ func TestThreadDump(t *testing.T) {
 	// The goroutines may not have reached their receive yet: the dump is
 	// taken again until they have, for a while.
 	var rec *httptest.ResponseRecorder
-	for deadline := time.Now().Add(5 * time.Second); ; {
+	polltest.Until(t, polltest.Timeout, "the 5 parked goroutines to be one group", func() error {
 		rec = httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", "/actuator/threaddump", nil))
 		var dump threadDump
 		if err := json.Unmarshal(rec.Body.Bytes(), &dump); err != nil || rec.Code != 200 {
 			t.Fatalf("%d %v %.300s", rec.Code, err, rec.Body)
 		}
-		if slices.ContainsFunc(dump.Threads, func(g goroutineGroup) bool {
+		if !slices.ContainsFunc(dump.Threads, func(g goroutineGroup) bool {
 			return len(g.GoroutineIDs) == 5 && g.ThreadState == "WAITING" && g.GoroutineState == "chan receive"
 		}) {
-			break
+			return fmt.Errorf("the dump: %.2000s", rec.Body)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the 5 parked goroutines are not one group: %.2000s", rec.Body)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return nil
+	})
 
 	req := httptest.NewRequest("GET", "/actuator/threaddump", nil)
 	req.Header.Set("Accept", "text/plain")

@@ -15,6 +15,8 @@ import (
 	"github.com/springport/greeter/framework/session/redisstore"
 	"github.com/springport/greeter/framework/testing/clocktest"
 	"github.com/springport/greeter/framework/testing/enginetest"
+
+	"github.com/springport/greeter/framework/testing/polltest"
 )
 
 func TestOpenRefusesBadURLs(t *testing.T) {
@@ -95,19 +97,13 @@ func TestOutageAndRecovery(t *testing.T) {
 	}
 
 	p.Restore()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		live, err := s.Touch(ctx, id)
-		if err == nil {
-			if !live {
-				t.Errorf("after Redis came back, the session is not live")
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("10s after Redis came back, Touch still fails: %v", err)
-		}
-		time.Sleep(10 * time.Millisecond)
+	var live bool
+	polltest.Until(t, polltest.Timeout, "Touch to succeed after Redis came back", func() (err error) {
+		live, err = s.Touch(ctx, id)
+		return err
+	})
+	if !live {
+		t.Errorf("after Redis came back, the session is not live")
 	}
 }
 

@@ -21,6 +21,8 @@ import (
 	"github.com/springport/greeter/framework/session/redisstore"
 	"github.com/springport/greeter/framework/testing/enginetest"
 	"github.com/springport/greeter/framework/testing/redistest"
+
+	"github.com/springport/greeter/framework/testing/polltest"
 )
 
 // topology is one deployment of Redis that a test started or found:
@@ -262,17 +264,12 @@ func oneSlotPerSession(t *testing.T, s *redisstore.Store, nodes []string) {
 // patience runs out first, with check's last explanation.
 func waitFor(t *testing.T, patience time.Duration, what string, check func() (bool, error)) {
 	t.Helper()
-	deadline := time.Now().Add(patience)
-	for {
-		done, why := check()
-		if done {
-			return
+	polltest.Until(t, patience, what, func() error {
+		if done, why := check(); !done {
+			return fmt.Errorf("not yet: %v", why)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not after %v: %v", what, patience, why)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // TestSentinelFailoverWhileServing promotes the replica (SENTINEL

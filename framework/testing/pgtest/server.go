@@ -18,6 +18,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/springport/greeter/framework/testing/internal/testproc"
+
+	"github.com/springport/greeter/framework/testing/polltest"
 )
 
 // readyTimeout bounds each wait for a server to come up, promote or stop,
@@ -112,12 +114,8 @@ func (s *Server) Kill(t testing.TB) {
 		syscall.Kill(c, syscall.SIGKILL)
 	}
 	s.signalAndWait(t, syscall.SIGKILL)
-	deadline := time.Now().Add(readyTimeout)
-	for slices.ContainsFunc(children, running) {
-		if time.Now().After(deadline) {
-			t.Fatalf("processes of %s still run %v after SIGKILL", s.name, readyTimeout)
-		}
-		time.Sleep(pollInterval)
+	if !polltest.Poll(readyTimeout, func() bool { return !slices.ContainsFunc(children, running) }) {
+		t.Fatalf("processes of %s still run %v after SIGKILL", s.name, readyTimeout)
 	}
 }
 
@@ -292,17 +290,7 @@ func (s *Server) waitReady() error {
 // failing the test when readyTimeout passes first.
 func (s *Server) eventually(t testing.TB, what string, check func(*pgx.Conn) error) {
 	t.Helper()
-	deadline := time.Now().Add(readyTimeout)
-	for {
-		err := s.try(check)
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s not %s after %v: %v", s.name, what, readyTimeout, err)
-		}
-		time.Sleep(pollInterval)
-	}
+	polltest.Until(t, readyTimeout, s.name+" "+what, func() error { return s.try(check) })
 }
 
 // try connects to the server and calls check with the connection.

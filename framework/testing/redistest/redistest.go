@@ -32,6 +32,8 @@ import (
 
 	"github.com/springport/greeter/framework/testing/enginetest"
 	"github.com/springport/greeter/framework/testing/internal/testproc"
+
+	"github.com/springport/greeter/framework/testing/polltest"
 )
 
 // readyTimeout bounds each wait for a deployment to come up or settle. A
@@ -215,15 +217,10 @@ func infoField(info, field string) string {
 // not done yet.
 func eventually(t testing.TB, what string, check func() (done bool, why error)) {
 	t.Helper()
-	deadline := time.Now().Add(readyTimeout)
-	for {
-		done, why := check()
-		if done {
-			return
+	polltest.Until(t, readyTimeout, what, func() error {
+		if done, why := check(); !done {
+			return fmt.Errorf("not done: %v", why)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not done after %v: %v", what, readyTimeout, why)
-		}
-		time.Sleep(pollInterval)
-	}
+		return nil
+	})
 }
