@@ -150,7 +150,10 @@ func TestHostileSettingsRefused(t *testing.T) {
 					}
 				}
 				t.Logf("size %d: refused after %v of processor time, %d MiB allocated", n, r.took, r.allocated>>20)
-				if r.allocated > tt.maxAllocated {
+				// The bound is the refusal's: a baseline a tenth as large
+				// may be a source that is read whole (60,000 settings are
+				// not too many), which costs what reading them costs.
+				if n == tt.n && r.allocated > tt.maxAllocated {
 					t.Errorf("size %d: allocated %d MiB to refuse it, want at most %d MiB", n, r.allocated>>20, tt.maxAllocated>>20)
 				}
 				if len(r.stderr) > 64<<10 {
