@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// helloService is the README's service in ten lines, as a user writes it
+// helloService is the README's service in nine lines, as a user writes it
 // in a module of their own.
 const helloService = `package main
 
@@ -29,8 +29,7 @@ import (
 )
 
 var hello = boot.Service[string]{Name: "hello",
-	Bind: func(b *config.Binder) string { return config.Bind(b, "hello.greeting", "Hello!", config.String) },
-	Help: map[string]string{"hello.greeting": "what GET /hello answers"},
+	Bind: func(b *config.Binder) string { return config.Bind(b, "hello.greeting", "Hello!", config.String, "what GET /hello answers") },
 	Start: func(ctx context.Context, app *boot.App, greeting string) error {
 		app.Routes(dispatch.Route{Method: "GET", Pattern: "/hello",
 			Handler: dispatch.Returns(func(*dispatch.Request) (string, error) { return greeting, nil })})

@@ -32,9 +32,9 @@ var service = boot.Service[settings]{
 	Name:        "counter",
 	Description: "Named counters, kept per HTTP session.",
 	Bind: func(b *config.Binder) settings {
-		return settings{maxStep: config.Bind(b, "counter.max-step", 100, config.IntIn(1, 1_000_000))}
+		return settings{maxStep: config.Bind(b, "counter.max-step", 100, config.IntIn(1, 1_000_000),
+			"the largest step one POST may add; a larger one is a 400")}
 	},
-	Help: map[string]string{"counter.max-step": "the largest step one POST may add; a larger one is a 400"},
 	// The counters may live in Redis, shared by every instance
 	// (app.session.store-type=redis).
 	Starters: []boot.Starter{redissession.Starter},

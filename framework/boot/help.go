@@ -15,76 +15,43 @@ import (
 	"github.com/springport/greeter/framework/ssl"
 )
 
-// frameworkHelp says what each of the framework's settings does, for
-// --help and the configuration reference. The keys and defaults come from
-// the binding itself (bindSettings), and a test fails when a bound setting
-// has no meaning here, or a meaning no binding, so the list cannot drift.
+// frameworkHelp says what the framework's settings do whose bindings do
+// not say it themselves (config.Bind's meaning, which most now carry):
+// keys that are constants or made from a prefix. The keys and defaults
+// come from the binding itself (bindSettings), and a test fails when a
+// bound setting has no meaning anywhere, or a meaning here no binding, so
+// the list cannot drift.
 // The map is built when --help or a listing asks, not at every start-up.
 var frameworkHelp = sync.OnceValue(func() map[string]string {
 	help := map[string]string{
-		"server.port":                                "listening port; 0 picks a free one",
-		"server.address":                             "the network address (an IP, v4 or v6, or a host name) server.port listens on; none: every interface",
-		"server.max-request-size":                    "larger request bodies are refused with 413 (B, KB, MB, GB, TB, or bytes)",
-		"server.read-header-timeout":                 "a client must send its headers within this",
-		"server.read-timeout":                        "... and its whole request within this",
-		"server.write-timeout":                       "bound on writing a response",
-		"server.idle-timeout":                        "an idle keep-alive connection is closed after this",
-		"server.shutdown-timeout":                    "grace period for requests in flight at shutdown",
-		"server.servlet.context-path":                "the path every route lives under (/api, say), the management endpoints on server.port included; none: the root",
-		"server.shutdown":                            "graceful: requests in flight get server.shutdown-timeout to finish; immediate: connections close at once",
-		"app.lifecycle.timeout-per-shutdown-phase":   "Spring's name for server.shutdown-timeout (spring.lifecycle.*); set one of them",
-		"server.forward-headers-strategy":            "native: from a loopback or private-address proxy, X-Forwarded-Proto, -Host, -Port and -For give the scheme, host, port and client address; framework: also RFC 7239 Forwarded, X-Forwarded-Ssl and X-Forwarded-Prefix (links start with it in place of the context path), from the same proxies; none: they are ignored",
-		"server.ssl.enabled":                         "HTTPS on server.port; on when server.ssl.certificate is set",
-		"server.ssl.certificate":                     "the server's certificate chain, a PEM file (file:path too); re-read when it changes",
-		"server.ssl.certificate-private-key":         "the private key of server.ssl.certificate, a PEM file (file:path too); re-read when it changes",
-		"server.ssl.trust-certificate":               "the CA (PEM file) that client certificates must be signed by, for server.ssl.client-auth; re-read when it changes",
-		"server.ssl.client-auth":                     "none; want: a client certificate is checked if given; need: a client without one is refused",
-		"server.http2.enabled":                       "serve HTTP/2 beside HTTP/1.1: offered by ALPN over TLS, h2c with prior knowledge without; the management port of its own too",
-		"server.compression.enabled":                 "gzip responses for clients whose Accept-Encoding takes it",
-		"server.compression.mime-types":              "only responses whose Content-Type starts with one of these are compressed",
-		"server.compression.min-response-size":       "only responses at least this long are compressed (B, KB, MB; at most 1MB)",
-		"server.compression.excluded-user-agents":    "regular expressions, each matching a whole User-Agent, whose clients get no compression",
-		"server.servlet.session.timeout":             "an HTTP session idle this long ends (Redis's expiry with the Redis store)",
-		"server.servlet.session.max-sessions":        "sessions held at most; past it one ends: the least recently used whose cookie never came back, else the least recently used (in memory; with Redis, those this process follows)",
-		"server.servlet.session.cookie.name":         "the session cookie's name (JSESSIONID, say); only a cookie of this name resumes a session",
-		"server.servlet.session.cookie.path":         "the paths the browser sends the session cookie back to",
-		"server.servlet.session.cookie.domain":       "the domain the browser sends the session cookie back to (unset: only the host that set it)",
-		"server.servlet.session.cookie.http-only":    "hides the session cookie from scripts (HttpOnly)",
-		"server.servlet.session.cookie.secure":       "true: the session cookie goes over TLS only; false: never marked Secure; unset: Secure when the request came over TLS",
-		"server.servlet.session.cookie.same-site":    "strict, lax or none (in any case): the session cookie's SameSite; none needs secure=true",
-		"server.servlet.session.cookie.max-age":      "how long the browser keeps the session cookie (unset: until it closes); the session still ends after its timeout",
-		"server.shutdown-delay":                      "readiness reports OUT_OF_SERVICE this long before the listeners close",
-		"server.access-log.enabled":                  "one log line per request",
-		"app.openapi.ui.enabled":                     "serve Swagger UI at /swagger-ui.html, reading /v3/api-docs",
-		"app.security.permit-all":                    "with security on, path patterns anyone may call (/api/**, /v3/api-docs/**, /users/{id}, *.json)",
-		"management.endpoint.health.roles":           "with security on, the roles that see health's when-authorized components and details; none: any authenticated user",
-		"management.endpoints.web.exposure.include":  "management endpoints reachable over HTTP (* for all)",
-		"management.endpoints.web.exposure.exclude":  "... minus these",
-		"management.endpoint.env.show-values":        "always shows values in /actuator/env (secrets stay masked); never, when-authorized",
-		"management.server.port":                     "a separate port for /actuator (-1: the service's)",
-		"management.server.address":                  "the network address management.server.port listens on, when it has a port of its own; none: as server.address",
-		"management.metrics.enabled":                 "record request metrics for /actuator/prometheus and /actuator/metrics",
-		"management.tracing.enabled":                 "record a span per request when spans have an endpoint (management.otlp.tracing.endpoint, or OTEL_EXPORTER_OTLP_ENDPOINT)",
-		"management.tracing.sampling.probability":    "share of the traces that start here that are recorded (0 to 1); a caller's traceparent decides for its own",
-		"management.otlp.tracing.endpoint":           "OTLP/HTTP URL spans are sent to, e.g. http://localhost:4318/v1/traces (unset: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces; none: no spans recorded)",
-		"management.otlp.tracing.timeout":            "bound on each span export, its retries included, and on the last one at shutdown (unset: OTEL_EXPORTER_OTLP_TIMEOUT, in ms)",
-		"management.otlp.tracing.compression":        "none or gzip: how span exports are compressed (unset: OTEL_EXPORTER_OTLP_COMPRESSION)",
-		"app.application.name":                       "the application's name, the service.name of its spans (OTEL_SERVICE_NAME overrides it); unset, the service's own name",
-		"logging.format":                             "text or json log lines on stdout",
-		"logging.level.root":                         "level of every logger: TRACE, DEBUG, INFO, WARN, ERROR, OFF; --logging.level.<name> sets the logger <name> and those below it (<service>, <service>.dispatch, <service>.accesslog, ...; see /actuator/loggers) or a group (web, and the service's own)",
-		"management.endpoint.health.show-details":    "always shows the health components' details; never; when-authorized: to an authenticated user (see management.endpoint.health.roles)",
-		"management.endpoint.health.show-components": "always lists the health components (db, redis); defaults to show-details",
-		"management.endpoints.web.base-path":         "where the management endpoints live (/ for the root, without an index)",
-		"management.server.base-path":                "prefixes the base path when management has a port of its own",
-		"management.health.diskspace.path":           "the file system the diskSpace health component watches",
-		"management.health.diskspace.threshold":      "diskSpace is DOWN with less free than this (B, KB, MB, GB)",
-		"management.endpoint.shutdown.access":        "unrestricted lets POST /actuator/shutdown (when exposed) stop the service; none, read-only",
-		accessDefaultKey:                             "the access of every endpoint whose management.endpoint.<id>.access is unset: none, read-only (GET only), unrestricted; unset: each endpoint's default (shutdown none, the others unrestricted)",
-		accessMaxPermittedKey:                        "no endpoint has more access than this: none, read-only, unrestricted",
-		"management.httpexchanges.recording.enabled": "keep the last 100 requests for /actuator/httpexchanges",
-		"app.session.store-type":                     "memory or redis: where HTTP sessions live",
-		"app.session.timeout":                        "Spring Session's name for the session timeout (spring.session.timeout): wins over server.servlet.session.timeout when set",
-		failOnUnknownKey:                             "true: a setting under server., management., app., logging., spring. or the service's own root that nothing reads stops start-up; false: it is warned about",
+		"server.shutdown-timeout":                  "grace period for requests in flight at shutdown",
+		"server.servlet.context-path":              "the path every route lives under (/api, say), the management endpoints on server.port included; none: the root",
+		"server.shutdown":                          "graceful: requests in flight get server.shutdown-timeout to finish; immediate: connections close at once",
+		"app.lifecycle.timeout-per-shutdown-phase": "Spring's name for server.shutdown-timeout (spring.lifecycle.*); set one of them",
+		"server.forward-headers-strategy":          "native: from a loopback or private-address proxy, X-Forwarded-Proto, -Host, -Port and -For give the scheme, host, port and client address; framework: also RFC 7239 Forwarded, X-Forwarded-Ssl and X-Forwarded-Prefix (links start with it in place of the context path), from the same proxies; none: they are ignored",
+		"server.ssl.enabled":                       "HTTPS on server.port; on when server.ssl.certificate is set",
+		"server.ssl.certificate":                   "the server's certificate chain, a PEM file (file:path too); re-read when it changes",
+		"server.ssl.certificate-private-key":       "the private key of server.ssl.certificate, a PEM file (file:path too); re-read when it changes",
+		"server.ssl.trust-certificate":             "the CA (PEM file) that client certificates must be signed by, for server.ssl.client-auth; re-read when it changes",
+		"server.ssl.client-auth":                   "none; want: a client certificate is checked if given; need: a client without one is refused",
+		"server.http2.enabled":                     "serve HTTP/2 beside HTTP/1.1: offered by ALPN over TLS, h2c with prior knowledge without; the management port of its own too",
+		"server.compression.enabled":               "gzip responses for clients whose Accept-Encoding takes it",
+		"server.compression.mime-types":            "only responses whose Content-Type starts with one of these are compressed",
+		"server.compression.min-response-size":     "only responses at least this long are compressed (B, KB, MB; at most 1MB)",
+		"server.compression.excluded-user-agents":  "regular expressions, each matching a whole User-Agent, whose clients get no compression",
+		"server.servlet.session.cookie.name":       "the session cookie's name (JSESSIONID, say); only a cookie of this name resumes a session",
+		"server.servlet.session.cookie.path":       "the paths the browser sends the session cookie back to",
+		"server.servlet.session.cookie.domain":     "the domain the browser sends the session cookie back to (unset: only the host that set it)",
+		"server.servlet.session.cookie.http-only":  "hides the session cookie from scripts (HttpOnly)",
+		"server.servlet.session.cookie.secure":     "true: the session cookie goes over TLS only; false: never marked Secure; unset: Secure when the request came over TLS",
+		"server.servlet.session.cookie.same-site":  "strict, lax or none (in any case): the session cookie's SameSite; none needs secure=true",
+		"server.servlet.session.cookie.max-age":    "how long the browser keeps the session cookie (unset: until it closes); the session still ends after its timeout",
+		"app.security.permit-all":                  "with security on, path patterns anyone may call (/api/**, /v3/api-docs/**, /users/{id}, *.json)",
+		"management.endpoint.health.roles":         "with security on, the roles that see health's when-authorized components and details; none: any authenticated user",
+		"management.endpoint.shutdown.access":      "unrestricted lets POST /actuator/shutdown (when exposed) stop the service; none, read-only",
+		accessDefaultKey:                           "the access of every endpoint whose management.endpoint.<id>.access is unset: none, read-only (GET only), unrestricted; unset: each endpoint's default (shutdown none, the others unrestricted)",
+		accessMaxPermittedKey:                      "no endpoint has more access than this: none, read-only, unrestricted",
+		failOnUnknownKey:                           "true: a setting under server., management., app., logging., spring. or the service's own root that nothing reads stops start-up; false: it is warned about",
 
 		// A management port of its own's TLS (managementtls.go).
 		"management.server.ssl.enabled":                 "HTTPS on management.server.port of its own; while no management.server.ssl.* is set, the port takes server.ssl's TLS; false: plain HTTP",
@@ -94,7 +61,6 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		"management.server.ssl.client-auth":             "as server.ssl.client-auth, for management.server.port of its own",
 
 		// /actuator/configprops's masking, as /actuator/env's.
-		"management.endpoint.configprops.show-values": "always shows values in /actuator/configprops (secrets stay masked); never, when-authorized",
 
 		// Micrometer's distribution settings, named by meter.
 		"management.metrics.distribution.percentiles-histogram.http.server.requests": "publish http_server_requests_seconds as a histogram with Micrometer's buckets (_bucket), not only _count, _sum and _max; on by default while spans are exported, for the exemplars on its buckets",
@@ -160,9 +126,9 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 	var list []Setting
 	for _, b := range []*config.Binder{own, framework} {
 		for _, key := range b.Keys() {
-			s := Setting{Key: key, Own: b == own, Help: svc.Help[key]}
+			s := Setting{Key: key, Own: b == own, Help: cmp.Or(svc.Help[key], b.Meaning(key))}
 			if !s.Own {
-				s.Help = cmp.Or(frameworkHelp()[key], starterHelp[key])
+				s.Help = cmp.Or(b.Meaning(key), frameworkHelp()[key], starterHelp[key])
 			}
 			s.Default, _ = b.Default(key)
 			if v, ok, err := env.Lookup(key); ok && err == nil {

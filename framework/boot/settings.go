@@ -105,17 +105,17 @@ type actuatorSettings struct {
 func bindSettings(b *config.Binder, env *config.Environment, loggers []string) settings {
 	s := settings{
 		server: serverSettings{
-			port:              config.Bind(b, "server.port", 8080, config.Port),
-			address:           config.Bind(b, "server.address", "", listenAddress),
-			maxRequestSize:    config.Bind(b, "server.max-request-size", config.ByteSize(1<<20), config.DataSize),
-			readHeaderTimeout: config.Bind(b, "server.read-header-timeout", 5*time.Second, config.Timeout),
-			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, config.Timeout),
-			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, config.Timeout),
-			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, config.Timeout),
+			port:              config.Bind(b, "server.port", 8080, config.Port, "listening port; 0 picks a free one"),
+			address:           config.Bind(b, "server.address", "", listenAddress, "the network address (an IP, v4 or v6, or a host name) server.port listens on; none: every interface"),
+			maxRequestSize:    config.Bind(b, "server.max-request-size", config.ByteSize(1<<20), config.DataSize, "larger request bodies are refused with 413 (B, KB, MB, GB, TB, or bytes)"),
+			readHeaderTimeout: config.Bind(b, "server.read-header-timeout", 5*time.Second, config.Timeout, "a client must send its headers within this"),
+			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, config.Timeout, "... and its whole request within this"),
+			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, config.Timeout, "bound on writing a response"),
+			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, config.Timeout, "an idle keep-alive connection is closed after this"),
 			shutdown:          bindShutdownMode(b),
 			shutdownTimeout:   bindShutdownTimeout(b, env),
-			shutdownDelay:     config.Bind(b, "server.shutdown-delay", 0, config.DurationOrZero),
-			accessLog:         config.Bind(b, "server.access-log.enabled", false, config.Bool),
+			shutdownDelay:     config.Bind(b, "server.shutdown-delay", 0, config.DurationOrZero, "readiness reports OUT_OF_SERVICE this long before the listeners close"),
+			accessLog:         config.Bind(b, "server.access-log.enabled", false, config.Bool, "one log line per request"),
 			contextPath:       bindContextPath(b),
 			compression:       bindCompression(b),
 			forwardStrategy:   bindForwardStrategy(b),
@@ -124,12 +124,12 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 		},
 		sessions: bindSessionSettings(b),
 		management: managementSettings{
-			include:      config.Bind(b, "management.endpoints.web.exposure.include", []string{"health"}, config.List),
-			exclude:      config.Bind(b, "management.endpoints.web.exposure.exclude", nil, config.List),
-			showValues:   config.Bind(b, "management.endpoint.env.show-values", "never", config.OneOf("never", "when-authorized", "always")),
-			port:         config.Bind(b, "management.server.port", -1, config.Port),
+			include:      config.Bind(b, "management.endpoints.web.exposure.include", []string{"health"}, config.List, "management endpoints reachable over HTTP (* for all)"),
+			exclude:      config.Bind(b, "management.endpoints.web.exposure.exclude", nil, config.List, "... minus these"),
+			showValues:   config.Bind(b, "management.endpoint.env.show-values", "never", config.OneOf("never", "when-authorized", "always"), "always shows values in /actuator/env (secrets stay masked); never, when-authorized"),
+			port:         config.Bind(b, "management.server.port", -1, config.Port, "a separate port for /actuator (-1: the service's)"),
 			health:       bindHealthDisplay(b),
-			metrics:      config.Bind(b, "management.metrics.enabled", true, config.Bool),
+			metrics:      config.Bind(b, "management.metrics.enabled", true, config.Bool, "record request metrics for /actuator/prometheus and /actuator/metrics"),
 			histogram:    config.Bind(b, histogramKey, false, config.Bool),
 			histogramSet: isSet(env, histogramKey),
 			tags:         bindCommonTags(b),
@@ -137,8 +137,8 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			tracing:      bindTracingSettings(b, env),
 		},
 		security:  bindSecurity(b),
-		openapiUI: config.Bind(b, "app.openapi.ui.enabled", false, config.Bool),
-		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json")),
+		openapiUI: config.Bind(b, "app.openapi.ui.enabled", false, config.Bool, "serve Swagger UI at /swagger-ui.html, reading /v3/api-docs"),
+		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json"), "text or json log lines on stdout"),
 		logLevels: bindLogLevels(b, loggers),
 
 		failOnUnknown: config.Bind(b, failOnUnknownKey, false, config.Bool),
@@ -146,8 +146,8 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 	}
 	// As in Spring, the management port listens where the service's does
 	// unless told otherwise; without a port of its own it goes unused.
-	s.management.address = config.Bind(b, "management.server.address", s.server.address, listenAddress)
-	s.management.configPropsShowValues = config.Bind(b, "management.endpoint.configprops.show-values", "never", config.OneOf("never", "when-authorized", "always"))
+	s.management.address = config.Bind(b, "management.server.address", s.server.address, listenAddress, "the network address management.server.port listens on, when it has a port of its own; none: as server.address")
+	s.management.configPropsShowValues = config.Bind(b, "management.endpoint.configprops.show-values", "never", config.OneOf("never", "when-authorized", "always"), "always shows values in /actuator/configprops (secrets stay masked); never, when-authorized")
 	s.sessions.cookie.Path = cookiePathUnder(env, s.server.contextPath, s.sessions.cookie.Path)
 	if s.management.port == s.server.port && s.server.port != 0 {
 		s.management.port = -1 // the same port: shared
@@ -161,11 +161,11 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 // Redis's. As in Spring Session, app.session.timeout (spring.session.timeout)
 // wins over server.servlet.session.timeout when set.
 func bindSessionSettings(b *config.Binder) sessionSettings {
-	servletTimeout := config.Bind(b, "server.servlet.session.timeout", 30*time.Minute, config.DurationAtLeast(time.Second))
+	servletTimeout := config.Bind(b, "server.servlet.session.timeout", 30*time.Minute, config.DurationAtLeast(time.Second), "an HTTP session idle this long ends (Redis's expiry with the Redis store)")
 	return sessionSettings{
-		timeout:     config.Bind(b, "app.session.timeout", servletTimeout, config.DurationAtLeast(time.Second)),
-		maxSessions: config.Bind(b, "server.servlet.session.max-sessions", 100_000, config.IntIn(1, 100_000_000)),
-		storeType:   config.Bind(b, "app.session.store-type", "memory", config.OneOf("memory", "redis")),
+		timeout:     config.Bind(b, "app.session.timeout", servletTimeout, config.DurationAtLeast(time.Second), "Spring Session's name for the session timeout (spring.session.timeout): wins over server.servlet.session.timeout when set"),
+		maxSessions: config.Bind(b, "server.servlet.session.max-sessions", 100_000, config.IntIn(1, 100_000_000), "sessions held at most; past it one ends: the least recently used whose cookie never came back, else the least recently used (in memory; with Redis, those this process follows)"),
+		storeType:   config.Bind(b, "app.session.store-type", "memory", config.OneOf("memory", "redis"), "memory or redis: where HTTP sessions live"),
 		cookie:      bindSessionCookie(b),
 	}
 }
@@ -174,10 +174,10 @@ func bindSessionSettings(b *config.Binder) sessionSettings {
 // show-components follows show-details unless it is set.
 func bindHealthDisplay(b *config.Binder) actuator.HealthDisplay {
 	show := config.OneOf("never", "when-authorized", "always")
-	details := config.Bind(b, "management.endpoint.health.show-details", "never", show)
+	details := config.Bind(b, "management.endpoint.health.show-details", "never", show, "always shows the health components' details; never; when-authorized: to an authenticated user (see management.endpoint.health.roles)")
 	return actuator.HealthDisplay{
 		ShowDetails:    details,
-		ShowComponents: config.Bind(b, "management.endpoint.health.show-components", details, show),
+		ShowComponents: config.Bind(b, "management.endpoint.health.show-components", details, show, "always lists the health components (db, redis); defaults to show-details"),
 	}
 }
 
@@ -185,15 +185,15 @@ func bindHealthDisplay(b *config.Binder) actuator.HealthDisplay {
 // with Spring's names and defaults.
 func bindActuatorSettings(b *config.Binder, env *config.Environment) actuatorSettings {
 	return actuatorSettings{
-		basePath:       config.Bind(b, "management.endpoints.web.base-path", actuator.DefaultBasePath, pathPrefix),
-		serverBasePath: config.Bind(b, "management.server.base-path", "", pathPrefix),
+		basePath:       config.Bind(b, "management.endpoints.web.base-path", actuator.DefaultBasePath, pathPrefix, "where the management endpoints live (/ for the root, without an index)"),
+		serverBasePath: config.Bind(b, "management.server.base-path", "", pathPrefix, "prefixes the base path when management has a port of its own"),
 		diskSpace: actuator.DiskSpace{
-			Path:      config.Bind(b, "management.health.diskspace.path", ".", config.String),
-			Threshold: int64(config.Bind(b, "management.health.diskspace.threshold", config.ByteSize(actuator.DefaultDiskSpaceThreshold), config.DataSize)),
+			Path:      config.Bind(b, "management.health.diskspace.path", ".", config.String, "the file system the diskSpace health component watches"),
+			Threshold: int64(config.Bind(b, "management.health.diskspace.threshold", config.ByteSize(actuator.DefaultDiskSpaceThreshold), config.DataSize, "diskSpace is DOWN with less free than this (B, KB, MB, GB)")),
 		},
 		healthGroups:    bindHealthGroups(b, env),
 		access:          bindEndpointAccess(b, env),
-		recordExchanges: config.Bind(b, "management.httpexchanges.recording.enabled", false, config.Bool),
+		recordExchanges: config.Bind(b, "management.httpexchanges.recording.enabled", false, config.Bool, "keep the last 100 requests for /actuator/httpexchanges"),
 	}
 }
 
@@ -243,13 +243,13 @@ func bindTracingSettings(b *config.Binder, env *config.Environment) tracing.Opti
 		headers = otel.Headers
 	}
 	return tracing.Options{
-		Enabled:            config.Bind(b, "management.tracing.enabled", true, config.Bool),
-		Probability:        config.Bind(b, "management.tracing.sampling.probability", 0.1, config.Probability),
-		Endpoint:           config.Bind(b, "management.otlp.tracing.endpoint", otel.Endpoint, tracing.ParseEndpoint),
+		Enabled:            config.Bind(b, "management.tracing.enabled", true, config.Bool, "record a span per request when spans have an endpoint (management.otlp.tracing.endpoint, or OTEL_EXPORTER_OTLP_ENDPOINT)"),
+		Probability:        config.Bind(b, "management.tracing.sampling.probability", 0.1, config.Probability, "share of the traces that start here that are recorded (0 to 1); a caller's traceparent decides for its own"),
+		Endpoint:           config.Bind(b, "management.otlp.tracing.endpoint", otel.Endpoint, tracing.ParseEndpoint, "OTLP/HTTP URL spans are sent to, e.g. http://localhost:4318/v1/traces (unset: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces; none: no spans recorded)"),
 		Headers:            headers,
-		Compression:        config.Bind(b, "management.otlp.tracing.compression", cmp.Or(otel.Compression, "none"), tracing.ParseCompression),
-		Timeout:            config.Bind(b, "management.otlp.tracing.timeout", cmp.Or(otel.Timeout, 10*time.Second), config.Timeout),
-		Service:            config.Bind(b, "app.application.name", "", config.String),
+		Compression:        config.Bind(b, "management.otlp.tracing.compression", cmp.Or(otel.Compression, "none"), tracing.ParseCompression, "none or gzip: how span exports are compressed (unset: OTEL_EXPORTER_OTLP_COMPRESSION)"),
+		Timeout:            config.Bind(b, "management.otlp.tracing.timeout", cmp.Or(otel.Timeout, 10*time.Second), config.Timeout, "bound on each span export, its retries included, and on the last one at shutdown (unset: OTEL_EXPORTER_OTLP_TIMEOUT, in ms)"),
+		Service:            config.Bind(b, "app.application.name", "", config.String, "the application's name, the service.name of its spans (OTEL_SERVICE_NAME overrides it); unset, the service's own name"),
 		ResourceAttributes: config.BindPrefixed(b, tracing.ResourceAttributesPrefix, nil, config.String),
 		Variables:          otel,
 	}
@@ -324,7 +324,7 @@ type logLevels struct {
 // does not say where the dots were; files and arguments may name any
 // logger, as in Spring.
 func bindLogLevels(b *config.Binder, known []string) logLevels {
-	levels := logLevels{root: config.Bind(b, "logging.level.root", logging.Info, logging.ParseLevel)}
+	levels := logLevels{root: config.Bind(b, "logging.level.root", logging.Info, logging.ParseLevel, "level of every logger: TRACE, DEBUG, INFO, WARN, ERROR, OFF; --logging.level.<name> sets the logger <name> and those below it (<service>, <service>.dispatch, <service>.accesslog, ...; see /actuator/loggers) or a group (web, and the service's own)")}
 	levels.byName = config.BindPrefixed(b, "logging.level.", known, logging.ParseLevel)
 	for name, l := range levels.byName {
 		if strings.EqualFold(name, logging.Root) {

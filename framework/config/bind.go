@@ -53,6 +53,7 @@ type Binder struct {
 	env      *Environment
 	keys     []string
 	defaults map[string]string // each key's default, as --help shows it
+	meanings map[string]string // what each key given one means (Bind's meaning)
 	errs     []error
 	// unreported counts the failures past maxReportedErrors, which are
 	// counted rather than kept.
@@ -89,6 +90,10 @@ func (b *Binder) Err() error {
 // which its listing needs to show the environment variables that set them
 // (see Environment.PropertySources).
 func (b *Binder) Keys() []string { return slices.Clone(b.keys) }
+
+// Meaning returns what key means, as the binding that read it said; ""
+// when it said nothing.
+func (b *Binder) Meaning(key string) string { return b.meanings[key] }
 
 // IsSet reports whether a source sets key (or its spring. twin), whatever
 // its value: for a setting whose mere presence means something, as a
@@ -131,7 +136,11 @@ func formatDefault(v any) string {
 // Bind reads key and converts it with parse; an unset key gives def. A
 // value that does not convert is recorded with its origin and def is
 // returned, so binding can go on and report the other settings too.
-func Bind[T any](b *Binder, key string, def T, parse func(string) (T, error)) T {
+//
+// meaning, when given, says what the setting does, for --help and the
+// settings reference (Binder.Meaning): written beside the binding, so
+// that a key and its meaning cannot drift apart.
+func Bind[T any](b *Binder, key string, def T, parse func(string) (T, error), meaning ...string) T {
 	// defaults holds every key bound so far: a map, so that a family of
 	// many keys (logging.level.*) binds in linear time.
 	if _, bound := b.defaults[key]; !bound {
@@ -140,6 +149,12 @@ func Bind[T any](b *Binder, key string, def T, parse func(string) (T, error)) T 
 			b.defaults = map[string]string{}
 		}
 		b.defaults[key] = formatDefault(def)
+	}
+	if len(meaning) > 0 {
+		if b.meanings == nil {
+			b.meanings = map[string]string{}
+		}
+		b.meanings[key] = strings.Join(meaning, " ")
 	}
 	v, ok, err := b.env.Lookup(key)
 	if err != nil {

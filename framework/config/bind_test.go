@@ -58,3 +58,16 @@ func TestBinderIsSet(t *testing.T) {
 		}
 	}
 }
+
+func TestBindMeaning(t *testing.T) {
+	t.Parallel()
+	b := NewBinder(mustLoad(t, loadCase{}))
+	Bind(b, "server.port", 8080, Port, "listening port;", "0 picks a free one")
+	Bind(b, "server.address", "", String)
+	if got := b.Meaning("server.port"); got != "listening port; 0 picks a free one" {
+		t.Errorf("Meaning(server.port) = %q", got)
+	}
+	if got := b.Meaning("server.address"); got != "" {
+		t.Errorf("Meaning(server.address) = %q, want none: its binding gave none", got)
+	}
+}
