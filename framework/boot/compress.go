@@ -48,11 +48,11 @@ const maxCompressMinSize = 1 << 20
 // off, its list of text types, 2KB.
 func bindCompression(b *config.Binder) compressSettings {
 	s := compressSettings{
-		enabled:   config.Bind(b, compressionEnabled, false, config.Bool),
-		mimeTypes: config.Bind(b, compressionMime, defaultCompressedTypes, mediaTypes),
-		minSize:   int(config.Bind(b, compressionMinSize, config.ByteSize(2<<10), config.DataSize)),
+		enabled:   config.Bind(b, compressionEnabled, false, config.Bool, "gzip responses for clients whose Accept-Encoding takes it"),
+		mimeTypes: config.Bind(b, compressionMime, defaultCompressedTypes, mediaTypes, "only responses whose Content-Type starts with one of these are compressed"),
+		minSize:   int(config.Bind(b, compressionMinSize, config.ByteSize(2<<10), config.DataSize, "only responses at least this long are compressed (B, KB, MB; at most 1MB)")),
 	}
-	for _, p := range config.Bind(b, compressionExcluded, nil, userAgentPatterns) {
+	for _, p := range config.Bind(b, compressionExcluded, nil, userAgentPatterns, "regular expressions, each matching a whole User-Agent, whose clients get no compression") {
 		s.excluded = append(s.excluded, regexp.MustCompile(p))
 	}
 	if s.minSize > maxCompressMinSize {

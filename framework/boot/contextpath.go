@@ -44,7 +44,7 @@ func contextPath(s string) (string, error) {
 
 // bindContextPath reads server.servlet.context-path.
 func bindContextPath(b *config.Binder) string {
-	return config.Bind(b, contextPathKey, "", contextPath)
+	return config.Bind(b, contextPathKey, "", contextPath, "the path every route lives under (/api, say), the management endpoints on server.port included; none: the root")
 }
 
 // cookiePathUnder is the session cookie's path: as with Spring Session,

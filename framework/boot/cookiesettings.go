@@ -31,17 +31,17 @@ const (
 // every request without its session.
 func bindSessionCookie(b *config.Binder) component.SessionCookie {
 	sc := component.SessionCookie{
-		Name:     config.Bind(b, cookieName, "SESSION", cookieToken),
-		Path:     config.Bind(b, cookiePath, "/", cookiePathValue),
-		Domain:   config.Bind(b, cookieDomain, "", cookieDomainValue),
-		HTTPOnly: new(config.Bind(b, cookieHTTPOnly, true, config.Bool)),
+		Name:     config.Bind(b, cookieName, "SESSION", cookieToken, "the session cookie's name (JSESSIONID, say); only a cookie of this name resumes a session"),
+		Path:     config.Bind(b, cookiePath, "/", cookiePathValue, "the paths the browser sends the session cookie back to"),
+		Domain:   config.Bind(b, cookieDomain, "", cookieDomainValue, "the domain the browser sends the session cookie back to (unset: only the host that set it)"),
+		HTTPOnly: new(config.Bind(b, cookieHTTPOnly, true, config.Bool, "hides the session cookie from scripts (HttpOnly)")),
 	}
 	// Unset, secure follows the request: Secure over TLS. An empty
 	// default keeps --help from claiming true or false.
-	if s := config.Bind(b, cookieSecure, "", boolWord); s != "" {
+	if s := config.Bind(b, cookieSecure, "", boolWord, "true: the session cookie goes over TLS only; false: never marked Secure; unset: Secure when the request came over TLS"); s != "" {
 		sc.Secure = new(s == "true")
 	}
-	switch config.Bind(b, cookieSameSite, "lax", config.OneOf("strict", "lax", "none")) {
+	switch config.Bind(b, cookieSameSite, "lax", config.OneOf("strict", "lax", "none"), "strict, lax or none (in any case): the session cookie's SameSite; none needs secure=true") {
 	case "strict":
 		sc.SameSite = http.SameSiteStrictMode
 	case "none":
@@ -55,7 +55,7 @@ func bindSessionCookie(b *config.Binder) component.SessionCookie {
 	default:
 		sc.SameSite = http.SameSiteLaxMode
 	}
-	if s := config.Bind(b, cookieMaxAge, "", cookieAge); s != "" {
+	if s := config.Bind(b, cookieMaxAge, "", cookieAge, "how long the browser keeps the session cookie (unset: until it closes); the session still ends after its timeout"); s != "" {
 		sc.MaxAge, _ = cookieAgeValue(s)
 	}
 	return sc

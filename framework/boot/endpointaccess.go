@@ -26,8 +26,8 @@ func endpointAccessKey(id string) string { return "management.endpoint." + id + 
 // bindEndpointAccess resolves every endpoint's access as Spring Boot's
 // PropertiesEndpointAccessResolver does.
 func bindEndpointAccess(b *config.Binder, env *config.Environment) map[string]string {
-	fallback := config.Bind(b, accessDefaultKey, "", optionalAccessLevel)
-	ceiling := config.Bind(b, accessMaxPermittedKey, actuator.AccessUnrestricted, accessLevel)
+	fallback := config.Bind(b, accessDefaultKey, "", optionalAccessLevel, "the access of every endpoint whose management.endpoint.<id>.access is unset: none, read-only (GET only), unrestricted; unset: each endpoint's default (shutdown none, the others unrestricted)")
+	ceiling := config.Bind(b, accessMaxPermittedKey, actuator.AccessUnrestricted, accessLevel, "no endpoint has more access than this: none, read-only, unrestricted")
 	access := make(map[string]string, len(actuator.IDs))
 	for _, id := range actuator.IDs {
 		def := actuator.DefaultAccess(id)

@@ -45,7 +45,7 @@ func forwardStrategy(s string) (string, error) {
 
 // bindForwardStrategy reads server.forward-headers-strategy.
 func bindForwardStrategy(b *config.Binder) string {
-	return config.Bind(b, forwardStrategyKey, "none", forwardStrategy)
+	return config.Bind(b, forwardStrategyKey, "none", forwardStrategy, "native: from a loopback or private-address proxy, X-Forwarded-Proto, -Host, -Port and -For give the scheme, host, port and client address; framework: also RFC 7239 Forwarded, X-Forwarded-Ssl and X-Forwarded-Prefix (links start with it in place of the context path), from the same proxies; none: they are ignored")
 }
 
 // sharedAddressSpace is 100.64.0.0/10 (RFC 6598, carrier-grade NAT),

@@ -24,34 +24,12 @@ import (
 // The map is built when --help or a listing asks, not at every start-up.
 var frameworkHelp = sync.OnceValue(func() map[string]string {
 	help := map[string]string{
-		"server.shutdown-timeout":                  "grace period for requests in flight at shutdown",
-		"server.servlet.context-path":              "the path every route lives under (/api, say), the management endpoints on server.port included; none: the root",
-		"server.shutdown":                          "graceful: requests in flight get server.shutdown-timeout to finish; immediate: connections close at once",
-		"app.lifecycle.timeout-per-shutdown-phase": "Spring's name for server.shutdown-timeout (spring.lifecycle.*); set one of them",
-		"server.forward-headers-strategy":          "native: from a loopback or private-address proxy, X-Forwarded-Proto, -Host, -Port and -For give the scheme, host, port and client address; framework: also RFC 7239 Forwarded, X-Forwarded-Ssl and X-Forwarded-Prefix (links start with it in place of the context path), from the same proxies; none: they are ignored",
-		"server.ssl.enabled":                       "HTTPS on server.port; on when server.ssl.certificate is set",
-		"server.ssl.certificate":                   "the server's certificate chain, a PEM file (file:path too); re-read when it changes",
-		"server.ssl.certificate-private-key":       "the private key of server.ssl.certificate, a PEM file (file:path too); re-read when it changes",
-		"server.ssl.trust-certificate":             "the CA (PEM file) that client certificates must be signed by, for server.ssl.client-auth; re-read when it changes",
-		"server.ssl.client-auth":                   "none; want: a client certificate is checked if given; need: a client without one is refused",
-		"server.http2.enabled":                     "serve HTTP/2 beside HTTP/1.1: offered by ALPN over TLS, h2c with prior knowledge without; the management port of its own too",
-		"server.compression.enabled":               "gzip responses for clients whose Accept-Encoding takes it",
-		"server.compression.mime-types":            "only responses whose Content-Type starts with one of these are compressed",
-		"server.compression.min-response-size":     "only responses at least this long are compressed (B, KB, MB; at most 1MB)",
-		"server.compression.excluded-user-agents":  "regular expressions, each matching a whole User-Agent, whose clients get no compression",
-		"server.servlet.session.cookie.name":       "the session cookie's name (JSESSIONID, say); only a cookie of this name resumes a session",
-		"server.servlet.session.cookie.path":       "the paths the browser sends the session cookie back to",
-		"server.servlet.session.cookie.domain":     "the domain the browser sends the session cookie back to (unset: only the host that set it)",
-		"server.servlet.session.cookie.http-only":  "hides the session cookie from scripts (HttpOnly)",
-		"server.servlet.session.cookie.secure":     "true: the session cookie goes over TLS only; false: never marked Secure; unset: Secure when the request came over TLS",
-		"server.servlet.session.cookie.same-site":  "strict, lax or none (in any case): the session cookie's SameSite; none needs secure=true",
-		"server.servlet.session.cookie.max-age":    "how long the browser keeps the session cookie (unset: until it closes); the session still ends after its timeout",
-		"app.security.permit-all":                  "with security on, path patterns anyone may call (/api/**, /v3/api-docs/**, /users/{id}, *.json)",
-		"management.endpoint.health.roles":         "with security on, the roles that see health's when-authorized components and details; none: any authenticated user",
-		"management.endpoint.shutdown.access":      "unrestricted lets POST /actuator/shutdown (when exposed) stop the service; none, read-only",
-		accessDefaultKey:                           "the access of every endpoint whose management.endpoint.<id>.access is unset: none, read-only (GET only), unrestricted; unset: each endpoint's default (shutdown none, the others unrestricted)",
-		accessMaxPermittedKey:                      "no endpoint has more access than this: none, read-only, unrestricted",
-		failOnUnknownKey:                           "true: a setting under server., management., app., logging., spring. or the service's own root that nothing reads stops start-up; false: it is warned about",
+		"server.ssl.enabled":                  "HTTPS on server.port; on when server.ssl.certificate is set",
+		"server.ssl.certificate":              "the server's certificate chain, a PEM file (file:path too); re-read when it changes",
+		"server.ssl.certificate-private-key":  "the private key of server.ssl.certificate, a PEM file (file:path too); re-read when it changes",
+		"server.ssl.trust-certificate":        "the CA (PEM file) that client certificates must be signed by, for server.ssl.client-auth; re-read when it changes",
+		"server.ssl.client-auth":              "none; want: a client certificate is checked if given; need: a client without one is refused",
+		"management.endpoint.shutdown.access": "unrestricted lets POST /actuator/shutdown (when exposed) stop the service; none, read-only",
 
 		// A management port of its own's TLS (managementtls.go).
 		"management.server.ssl.enabled":                 "HTTPS on management.server.port of its own; while no management.server.ssl.* is set, the port takes server.ssl's TLS; false: plain HTTP",
@@ -63,8 +41,7 @@ var frameworkHelp = sync.OnceValue(func() map[string]string {
 		// /actuator/configprops's masking, as /actuator/env's.
 
 		// Micrometer's distribution settings, named by meter.
-		"management.metrics.distribution.percentiles-histogram.http.server.requests": "publish http_server_requests_seconds as a histogram with Micrometer's buckets (_bucket), not only _count, _sum and _max; on by default while spans are exported, for the exemplars on its buckets",
-		"management.metrics.tags.application":                                        "a label of every series of /actuator/prometheus (application=...), as Spring's dashboards select on; any management.metrics.tags.<key> adds a label <key>",
+		"management.metrics.tags.application": "a label of every series of /actuator/prometheus (application=...), as Spring's dashboards select on; any management.metrics.tags.<key> adds a label <key>",
 
 		// CORS for the management endpoints (Spring's) and the service's
 		// routes (the framework's), cors.go; off until origins are set.

@@ -17,7 +17,9 @@ import (
 
 const http2Key = "server.http2.enabled"
 
-func bindHTTP2(b *config.Binder) bool { return config.Bind(b, http2Key, false, config.Bool) }
+func bindHTTP2(b *config.Binder) bool {
+	return config.Bind(b, http2Key, false, config.Bool, "serve HTTP/2 beside HTTP/1.1: offered by ALPN over TLS, h2c with prior knowledge without; the management port of its own too")
+}
 
 // serverProtocols is what an http.Server of a port accepts.
 func serverProtocols(http2, overTLS bool) *http.Protocols {

@@ -35,8 +35,8 @@ type securitySettings struct {
 // bindSecurity reads the rules.
 func bindSecurity(b *config.Binder) securitySettings {
 	return securitySettings{
-		permitAll:   config.Bind(b, permitAllKey, nil, pathPatterns),
-		healthRoles: config.Bind(b, healthRolesKey, nil, config.List),
+		permitAll:   config.Bind(b, permitAllKey, nil, pathPatterns, "with security on, path patterns anyone may call (/api/**, /v3/api-docs/**, /users/{id}, *.json)"),
+		healthRoles: config.Bind(b, healthRolesKey, nil, config.List, "with security on, the roles that see health's when-authorized components and details; none: any authenticated user"),
 	}
 }
 

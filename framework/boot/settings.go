@@ -130,7 +130,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			port:         config.Bind(b, "management.server.port", -1, config.Port, "a separate port for /actuator (-1: the service's)"),
 			health:       bindHealthDisplay(b),
 			metrics:      config.Bind(b, "management.metrics.enabled", true, config.Bool, "record request metrics for /actuator/prometheus and /actuator/metrics"),
-			histogram:    config.Bind(b, histogramKey, false, config.Bool),
+			histogram:    config.Bind(b, histogramKey, false, config.Bool, "publish http_server_requests_seconds as a histogram with Micrometer's buckets (_bucket), not only _count, _sum and _max; on by default while spans are exported, for the exemplars on its buckets"),
 			histogramSet: isSet(env, histogramKey),
 			tags:         bindCommonTags(b),
 			actuator:     bindActuatorSettings(b, env),
@@ -141,7 +141,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 		logFormat: config.Bind(b, "logging.format", "text", config.OneOf("text", "json"), "text or json log lines on stdout"),
 		logLevels: bindLogLevels(b, loggers),
 
-		failOnUnknown: config.Bind(b, failOnUnknownKey, false, config.Bool),
+		failOnUnknown: config.Bind(b, failOnUnknownKey, false, config.Bool, "true: a setting under server., management., app., logging., spring. or the service's own root that nothing reads stops start-up; false: it is warned about"),
 		cors:          bindCORSSettings(b),
 	}
 	// As in Spring, the management port listens where the service's does

@@ -18,7 +18,7 @@ const (
 // default: requests in flight may finish) or immediate (connections are
 // closed at once).
 func bindShutdownMode(b *config.Binder) string {
-	return config.Bind(b, shutdownMode, "graceful", config.OneOf("graceful", "immediate"))
+	return config.Bind(b, shutdownMode, "graceful", config.OneOf("graceful", "immediate"), "graceful: requests in flight get server.shutdown-timeout to finish; immediate: connections close at once")
 }
 
 // bindShutdownTimeout reads the graceful wait: server.shutdown-timeout,
@@ -27,8 +27,8 @@ func bindShutdownMode(b *config.Binder) string {
 // wait. Either may be set; both set to different waits is refused rather
 // than one silently losing.
 func bindShutdownTimeout(b *config.Binder, env *config.Environment) time.Duration {
-	phase := config.Bind(b, shutdownPhase, 30*time.Second, config.Timeout)
-	timeout := config.Bind(b, shutdownTimeoutKey, phase, config.Timeout)
+	phase := config.Bind(b, shutdownPhase, 30*time.Second, config.Timeout, "Spring's name for server.shutdown-timeout (spring.lifecycle.*); set one of them")
+	timeout := config.Bind(b, shutdownTimeoutKey, phase, config.Timeout, "grace period for requests in flight at shutdown")
 	if timeout != phase && isSet(env, shutdownPhase) {
 		b.Refuse(shutdownTimeoutKey, "it and "+shutdownPhase+" name the same wait, and they differ; set one of them")
 	}
