@@ -20,6 +20,7 @@ import (
 	"github.com/springport/greeter/framework/boot"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/management/openapi"
+	"github.com/springport/greeter/framework/starter/otlptracing"
 	"github.com/springport/greeter/framework/starter/redissession"
 	"github.com/springport/greeter/framework/starter/securitybasic"
 	"github.com/springport/greeter/framework/starter/securityjwt"
@@ -43,8 +44,9 @@ func greeter() boot.Service[settings] {
 		// Sessions shared by every instance, in Redis, when
 		// app.session.store-type=redis (docs/scale-out.md); a user over
 		// HTTP Basic, and bearer tokens, when their settings ask
-		// (docs/security.md).
-		Starters: []boot.Starter{redissession.Starter, securitybasic.Starter, securityjwt.Starter},
+		// (docs/security.md); spans sent to an OTLP collector when
+		// management.otlp.tracing.endpoint names one.
+		Starters: []boot.Starter{redissession.Starter, securitybasic.Starter, securityjwt.Starter, otlptracing.Starter},
 		Start:    build,
 	}
 }

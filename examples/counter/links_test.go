@@ -26,6 +26,8 @@ func TestLinksOnlyTheStartersItNames(t *testing.T) {
 		{"github.com/redis/go-redis/v9", starter + "redissession"},
 		{"golang.org/x/crypto", starter + "securitybasic"},
 		{"github.com/lestrrat-go/jwx/v3", starter + "securityjwt"},
+		{"go.opentelemetry.io/otel/exporters/otlp/otlptrace", starter + "otlptracing"},
+		{"go.opentelemetry.io/proto/otlp", starter + "otlptracing"},
 		{"github.com/jackc/pgx/v5", ""}, // no starter yet: never linked
 	} {
 		wanted := m.starter != "" && slices.Contains(named, m.starter)

@@ -20,6 +20,7 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/framework/starter/otlptracing"
 	"github.com/springport/greeter/framework/starter/redissession"
 )
 
@@ -36,8 +37,9 @@ var service = boot.Service[settings]{
 			"the largest step one POST may add; a larger one is a 400")}
 	},
 	// The counters may live in Redis, shared by every instance
-	// (app.session.store-type=redis).
-	Starters: []boot.Starter{redissession.Starter},
+	// (app.session.store-type=redis), and its spans go to an OTLP
+	// collector when management.otlp.tracing.endpoint names one.
+	Starters: []boot.Starter{redissession.Starter, otlptracing.Starter},
 	Start:    start,
 }
 

@@ -252,7 +252,14 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	// otherwise: client_golang writes exemplars (a bucket's trace) on
 	// histogram buckets only, and a dashboard goes from a slow bucket to
 	// its trace through them.
-	exportsSpans := s.management.tracing.Enabled && s.management.tracing.Endpoint != ""
+	topts := s.management.tracing
+	topts.NewExporter = svc.spanExporter()
+	exportsSpans := topts.Enabled && topts.Endpoint != "" && topts.NewExporter != nil
+	if topts.Enabled && topts.Endpoint != "" && topts.NewExporter == nil {
+		a.logger.Warn("spans are not exported: management.otlp.tracing.endpoint (or OTEL_EXPORTER_OTLP_ENDPOINT) names a collector, "+
+			"but the exporter comes with the starter "+OTLPTracingStarter+", which this service does not include: add it to the service's Starters",
+			"endpoint", config.MaskPasswords(topts.Endpoint))
+	}
 	histogram := s.management.histogram || (exportsSpans && !s.management.histogramSet)
 	if a.metrics, err = metrics.New(metrics.Options{PercentilesHistogram: histogram, CommonTags: s.management.tags,
 		Exemplars: exportsSpans, Logger: a.Logger(metricsLogger)}); err != nil {
@@ -290,7 +297,6 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	// caller's traceparent is still passed to the log lines and problem
 	// documents.
 	buildInfo, _ := debug.ReadBuildInfo()
-	topts := s.management.tracing
 	topts.DefaultService, topts.Version, topts.Logger = svc.Name, moduleVersion(buildInfo), a.Logger(tracingLogger)
 	if a.tracing, err = tracing.New(topts); err != nil {
 		return nil, fmt.Errorf("tracing: %w", err)

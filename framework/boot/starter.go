@@ -8,6 +8,7 @@ import (
 
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/management/tracing"
 )
 
 // A Starter is an optional subsystem that a service names in
@@ -23,6 +24,11 @@ type Starter struct {
 	// Help says what each of its settings does, by key, as Service.Help
 	// does for a service's own.
 	Help map[string]string
+	// SpanExporter, when set, sends the spans that tracing records to the
+	// collector that management.otlp.tracing.endpoint (or
+	// OTEL_EXPORTER_OTLP_ENDPOINT) names: the OTLP tracing starter's.
+	// Without it no span is recorded.
+	SpanExporter tracing.ExporterFunc
 	// SessionStore is the app.session.store-type it provides ("redis"),
 	// "" for none: it then calls App.UseSessionStore when that type is
 	// chosen.
@@ -51,6 +57,21 @@ var optionalSettings = []struct {
 	{"app.session.redis.", RedisSessionStarter, false},
 	{"app.security.user.", SecurityBasicStarter, true},
 	{"app.security.oauth2.resourceserver.jwt.", SecurityJWTStarter, true},
+}
+
+// OTLPTracingStarter is the import path of the starter that exports
+// spans over OTLP/HTTP.
+const OTLPTracingStarter = "github.com/springport/greeter/framework/starter/otlptracing"
+
+// spanExporter is the span exporter of svc's starters, nil when none
+// gives one.
+func (svc Service[S]) spanExporter() tracing.ExporterFunc {
+	for _, st := range svc.Starters {
+		if st.SpanExporter != nil {
+			return st.SpanExporter
+		}
+	}
+	return nil
 }
 
 // RedisSessionStarter is the import path of the starter that keeps HTTP

@@ -19,12 +19,13 @@
 //   - New (provider.go) builds the OpenTelemetry SDK from the
 //     management.tracing.* and management.otlp.tracing.* settings: a
 //     sampler, and the SDK's batch span processor, which hands the
-//     recorded spans to OpenTelemetry's OTLP exporter (otlptrace): it
-//     converts each batch to the official OTLP protobuf types, and an
-//     OTLP/HTTP client of our own (otlphttp.go) encodes it, compresses
-//     it if asked, posts it to a collector, and retries a batch the
-//     collector refuses for now. The spans'
-//     resource (resource.go) names the service, its instance, host and
+//     recorded spans to the exporter that Options.NewExporter builds:
+//     package otlp's, which the OTLP tracing starter gives (OpenTelemetry's
+//     otlptrace converts each batch to the official OTLP protobuf types,
+//     and an OTLP/HTTP client of our own posts it and retries a batch the
+//     collector refuses for now). Without an exporter no span is
+//     recorded, and neither the exporter nor protobuf is linked. The
+//     spans' resource (resource.go) names the service, its instance, host and
 //     process. OpenTelemetry's own variables (OTEL_EXPORTER_OTLP_*,
 //     OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES; variables.go) fill in
 //     what the settings leave unset, read from the environment the

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
@@ -55,13 +54,23 @@ type Options struct {
 
 	// Logger receives export failures.
 	Logger *slog.Logger
+
+	// NewExporter builds the exporter of the spans: otlp.New, which the
+	// OTLP tracing starter gives. Nil records no span, whatever Endpoint
+	// says: there is nothing to send them with.
+	NewExporter ExporterFunc
 }
+
+// ExporterFunc builds an exporter that posts spans to endpoint with
+// headers, gzip-compressed when gzipped, each export with its retries
+// bounded by timeout: otlp.New.
+type ExporterFunc func(endpoint string, headers map[string]string, gzipped bool, timeout time.Duration) (sdktrace.SpanExporter, error)
 
 // Tracing is the running OpenTelemetry SDK, or nothing when spans are not
 // recorded.
 type Tracing struct {
 	provider *sdktrace.TracerProvider // nil: spans are not recorded
-	client   *otlpHTTP                // the exporter's connections
+	exporter sdktrace.SpanExporter
 	timeout  time.Duration
 }
 
@@ -81,17 +90,16 @@ const (
 // (ParseEndpoint) do not cause.
 func New(opts Options) (*Tracing, error) {
 	t := &Tracing{timeout: opts.Timeout}
-	if !opts.Enabled || opts.Endpoint == "" {
+	if !opts.Enabled || opts.Endpoint == "" || opts.NewExporter == nil {
 		return t, nil
 	}
-	// OpenTelemetry's exporter converts the SDK's spans to the official
-	// OTLP messages, and our client posts them (otlphttp.go says why it
-	// is not otlptracehttp's). Neither reads the process's environment.
-	t.client = newOTLPHTTP(opts.Endpoint, opts.Headers, opts.Compression == "gzip", opts.Timeout)
-	exporter, err := otlptrace.New(context.Background(), t.client)
+	// The exporter converts the SDK's spans to the official OTLP messages
+	// and posts them. It does not read the process's environment.
+	exporter, err := opts.NewExporter(opts.Endpoint, opts.Headers, opts.Compression == "gzip", opts.Timeout)
 	if err != nil {
 		return nil, err
 	}
+	t.exporter = exporter
 	res, err := newResource(opts)
 	if err != nil && opts.Logger != nil {
 		opts.Logger.Warn("tracing: part of the spans' resource could not be found out", "err", err)
@@ -174,7 +182,7 @@ func (t *Tracing) Shutdown() error {
 	ctx, cancel := context.WithTimeout(context.Background(), t.timeout+time.Second)
 	defer cancel()
 	err := t.provider.Shutdown(ctx)
-	t.client.Stop(ctx) // also when the provider gave up before stopping the exporter
+	t.exporter.Shutdown(ctx) // also when the provider gave up before stopping the exporter
 	if err != nil {
 		return errors.Join(errors.New("tracing: spans still queued at shutdown may be lost"), err)
 	}

@@ -1,4 +1,4 @@
-package tracing
+package otlp
 
 // The export path: spans recorded by the dispatcher's Tracer, batched by
 // the SDK and sent by OpenTelemetry's OTLP/HTTP exporter, as a collector
@@ -29,7 +29,11 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/framework/management/tracing"
 )
+
+// traceparent is a caller's W3C trace context, as the spec's example.
+const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 
 // export is one request the collector received.
 type export struct {
@@ -141,7 +145,7 @@ func attributes(kvs []*commonpb.KeyValue) map[string]string {
 
 // serve records one request for path through t's Tracer, as the
 // dispatcher does, with headers ("Name: value").
-func serve(tr *Tracer, method, path, route string, status int, headers ...string) {
+func serve(tr *tracing.Tracer, method, path, route string, status int, headers ...string) {
 	r := httptest.NewRequest(method, path, nil)
 	for _, h := range headers {
 		k, v, _ := strings.Cut(h, ": ")
@@ -152,7 +156,7 @@ func serve(tr *Tracer, method, path, route string, status int, headers ...string
 
 // newTracing is New for a test: every trace recorded, a short timeout,
 // and the failures logged to log.
-func newTracing(t *testing.T, opts Options, log io.Writer) *Tracing {
+func newTracing(t *testing.T, opts tracing.Options, log io.Writer) *tracing.Tracing {
 	t.Helper()
 	opts.Enabled, opts.Probability = true, 1
 	if opts.Timeout == 0 {
@@ -161,7 +165,10 @@ func newTracing(t *testing.T, opts Options, log io.Writer) *Tracing {
 	if log != nil {
 		opts.Logger = slog.New(slog.NewTextHandler(log, nil))
 	}
-	tr, err := New(opts)
+	if opts.NewExporter == nil {
+		opts.NewExporter = New
+	}
+	tr, err := tracing.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +183,7 @@ func TestExportSendsTheSpans(t *testing.T) {
 	for _, compression := range []string{"none", "gzip"} {
 		t.Run(compression, func(t *testing.T) {
 			c := newCollector(t, nil)
-			tr := newTracing(t, Options{Endpoint: c.URL + "/otlp/v1/traces", Compression: compression,
+			tr := newTracing(t, tracing.Options{Endpoint: c.URL + "/otlp/v1/traces", Compression: compression,
 				Headers:        map[string]string{"Authorization": "Bearer s3cret", "X-Tenant": "blue"},
 				DefaultService: "items", Version: "v1.2.3"}, nil)
 			tracer := tr.Tracer()
@@ -238,7 +245,7 @@ func TestExportSendsTheSpans(t *testing.T) {
 func TestInstanceIDsDiffer(t *testing.T) {
 	c := newCollector(t, nil)
 	for range 2 {
-		tr := newTracing(t, Options{Endpoint: c.URL + "/v1/traces", DefaultService: "items"}, nil)
+		tr := newTracing(t, tracing.Options{Endpoint: c.URL + "/v1/traces", DefaultService: "items"}, nil)
 		serve(tr.Tracer(), "GET", "/", "/", 200)
 		if err := tr.Shutdown(); err != nil {
 			t.Fatal(err)
@@ -278,7 +285,7 @@ func TestExportRetriesARefusedBatch(t *testing.T) {
 				return false
 			})
 			var log syncBuffer
-			tr := newTracing(t, Options{Endpoint: c.URL + "/v1/traces", Timeout: 3 * time.Second}, &log)
+			tr := newTracing(t, tracing.Options{Endpoint: c.URL + "/v1/traces", Timeout: 3 * time.Second}, &log)
 			serve(tr.Tracer(), "GET", "/items", "/items", 200)
 			if err := tr.Shutdown(); err != nil {
 				t.Fatal(err)
@@ -305,7 +312,7 @@ func TestRetriesStopAtTheTimeout(t *testing.T) {
 		return false
 	})
 	var log syncBuffer
-	tr := newTracing(t, Options{Endpoint: c.URL + "/v1/traces", Timeout: time.Second}, &log)
+	tr := newTracing(t, tracing.Options{Endpoint: c.URL + "/v1/traces", Timeout: time.Second}, &log)
 	serve(tr.Tracer(), "GET", "/items", "/items", 200)
 	began := time.Now()
 	err := tr.Shutdown()
@@ -336,7 +343,7 @@ func TestEndpointCredentials(t *testing.T) {
 	withPassword := strings.Replace(c.URL, "http://", "http://user:hunter2@", 1) + "/v1/traces"
 	var log syncBuffer
 	for range 2 {
-		tr := newTracing(t, Options{Endpoint: withPassword}, &log)
+		tr := newTracing(t, tracing.Options{Endpoint: withPassword}, &log)
 		serve(tr.Tracer(), "GET", "/", "/", 200)
 		tr.Shutdown()
 	}
@@ -367,7 +374,7 @@ func TestAuthorizationHeaderWinsOverTheURL(t *testing.T) {
 // it.
 func TestSpanOfANonUTF8PathIsExported(t *testing.T) {
 	c := newCollector(t, nil)
-	tr := newTracing(t, Options{Endpoint: c.URL + "/v1/traces"}, nil)
+	tr := newTracing(t, tracing.Options{Endpoint: c.URL + "/v1/traces"}, nil)
 	serve(tr.Tracer(), "GET", "/items/%ff", "/items/{id}", 404, "User-Agent: bot\xfe")
 	serve(tr.Tracer(), "GET", "/items/1", "/items/{id}", 200)
 	if err := tr.Shutdown(); err != nil {
@@ -414,7 +421,7 @@ func TestTheProcessEnvironmentIsNotRead(t *testing.T) {
 	} {
 		t.Setenv(k, v)
 	}
-	tr := newTracing(t, Options{Endpoint: c.URL + "/v1/traces", DefaultService: "items"}, nil)
+	tr := newTracing(t, tracing.Options{Endpoint: c.URL + "/v1/traces", DefaultService: "items"}, nil)
 	for range 3 {
 		serve(tr.Tracer(), "GET", "/items", "/items", 200)
 	}

@@ -1,4 +1,4 @@
-package tracing
+package otlp
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ import (
 // batch the collector refuses for now, as the OTLP specification asks.
 //
 // It stands in for OpenTelemetry's own HTTP client (otlptracehttp), and
-// behaves as it does with the options New used to give it, for one
+// behaves as it does with the options tracing.New used to give it, for one
 // reason: otlptracehttp links gRPC, grpc-gateway and genproto (its
 // configuration package and the collector service package import them),
 // whose package-level state the garbage collector scans at every cycle
@@ -90,9 +90,9 @@ var userAgent = "OTel OTLP Exporter Go/" + otlptrace.Version()
 func (c *otlpHTTP) Start(ctx context.Context) error { return ctx.Err() }
 
 // Stop interrupts the exports under way and closes the idle connections.
-// It may be called more than once: the exporter calls it at shutdown,
-// and Tracing.Shutdown again in case the exporter's shutdown was cut off
-// before it did.
+// It may be called more than once: otlptrace's exporter calls it at
+// shutdown, and exporter.Shutdown again in case that was cut off before
+// it did.
 func (c *otlpHTTP) Stop(ctx context.Context) error {
 	c.stop()
 	c.idle()

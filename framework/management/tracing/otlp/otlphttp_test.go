@@ -1,4 +1,4 @@
-package tracing
+package otlp
 
 // The OTLP/HTTP client alone (otlphttp.go): the request body it writes
 // by hand around protobuf's encoding, and what it makes of the
