@@ -208,7 +208,8 @@ func (a *App) mustBeStarting(method string) {
 func build[S any](ctx context.Context, svc Service[S], env *config.Environment, p Process) (_ *App, err error) {
 	b := config.NewBinder(env)
 	s := bindSettings(b, env, svc.loggerNames())
-	starts := svc.bindStarters(b, env, s.sessions.storeType)
+	variables := p.variableNames()
+	starts := svc.bindStarters(b, env, variables, s.sessions.storeType)
 	framework := len(b.Keys())
 	var own S
 	if svc.Bind != nil {
@@ -221,7 +222,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	if err := b.Err(); err != nil && !s.failOnUnknown {
 		return nil, err
 	}
-	keys := checkKeys(env, b.Keys(), b.Keys()[framework:], p.variableNames(), svc.starterNames())
+	keys := checkKeys(env, b.Keys(), b.Keys()[framework:], variables, svc.starterNames())
 	var unknown error
 	if s.failOnUnknown {
 		unknown = keys.refusal()

@@ -95,7 +95,7 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 	}
 	framework := config.NewBinder(env)
 	bindSettings(framework, env, svc.loggerNames())
-	svc.bindStarters(framework, env, "memory")
+	svc.bindStarters(framework, env, nil, "memory")
 	starterHelp := map[string]string{}
 	for _, st := range svc.Starters {
 		maps.Copy(starterHelp, st.Help)

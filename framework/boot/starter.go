@@ -98,8 +98,8 @@ func starterOf(key string) string {
 // bindStarters binds the settings of svc's starters, and returns what
 // each runs at start-up. A session store type that none of them provides
 // is refused, naming the starter to add.
-func (svc Service[S]) bindStarters(b *config.Binder, env *config.Environment, storeType string) []func(context.Context, *App) error {
-	svc.refuseProtectionWithoutStarter(b, env)
+func (svc Service[S]) bindStarters(b *config.Binder, env *config.Environment, variables []string, storeType string) []func(context.Context, *App) error {
+	svc.refuseProtectionWithoutStarter(b, env, variables)
 	if storeType != "memory" && !slices.ContainsFunc(svc.Starters, func(st Starter) bool { return st.SessionStore == storeType }) {
 		b.Refuse("app.session.store-type", "the "+storeType+" session store comes with the starter "+RedisSessionStarter+": add it to the service's Starters")
 	}
@@ -116,21 +116,48 @@ func (svc Service[S]) bindStarters(b *config.Binder, env *config.Environment, st
 }
 
 // refuseProtectionWithoutStarter refuses each setting that asks for
-// protection (optionalSettings) and whose starter svc does not include.
-func (svc Service[S]) refuseProtectionWithoutStarter(b *config.Binder, env *config.Environment) {
+// protection (optionalSettings) and whose starter svc does not include,
+// whether a file or argument sets it or an environment variable does
+// (SPRING_SECURITY_USER_PASSWORD): variables are the names of those set.
+func (svc Service[S]) refuseProtectionWithoutStarter(b *config.Binder, env *config.Environment, variables []string) {
 	included := svc.starterNames()
-	for _, k := range env.SetKeys() {
-		key := k.Key
-		if app, ok := config.AppTwin(key); ok {
-			key = app
+	for _, o := range optionalSettings {
+		if !o.protection || slices.Contains(included, o.starter) {
+			continue
 		}
-		for _, o := range optionalSettings {
-			if o.protection && strings.HasPrefix(key, o.prefix) && !slices.Contains(included, o.starter) {
-				b.Refuse(k.Key, "asks for authentication, which comes with the starter "+o.starter+
-					": add it to the service's Starters (without it every request would be served unauthenticated)")
+		reason := "asks for authentication, which comes with the starter " + o.starter +
+			": add it to the service's Starters (without it every request would be served unauthenticated)"
+		for _, k := range env.SetKeys() {
+			key := k.Key
+			if app, ok := config.AppTwin(key); ok {
+				key = app
+			}
+			if strings.HasPrefix(key, o.prefix) {
+				b.Refuse(k.Key, reason)
+			}
+		}
+		for _, name := range variables {
+			if setsFamily(name, o.prefix) {
+				b.RefuseVariable(name, reason)
 			}
 		}
 	}
+}
+
+// setsFamily reports whether the environment variable name sets a key
+// under prefix (app.security.user.), or under its spring. twin.
+func setsFamily(name, prefix string) bool {
+	family := strings.TrimSuffix(prefix, ".")
+	forms := config.EnvNames(family)
+	if twin, ok := config.SpringTwin(family); ok {
+		forms = append(forms, config.EnvNames(twin)...)
+	}
+	for _, f := range forms {
+		if strings.HasPrefix(name, f+"_") {
+			return true
+		}
+	}
+	return false
 }
 
 // starterNames names the starters svc includes.

@@ -105,6 +105,30 @@ func TestProtectionWithoutItsStarter(t *testing.T) {
 			t.Errorf("%s: the report shows the password:\n%s", c.arg, stderr)
 		}
 	}
+	// Set by an environment variable, which lists no keys: a misspelt
+	// one (PASSWROD) under the family asks for protection as much.
+	for _, c := range []struct{ name, value, starter string }{
+		{"SPRING_SECURITY_USER_PASSWORD", "secret", boot.SecurityBasicStarter},
+		{"APP_SECURITY_USER_PASSWROD", "admin", boot.SecurityBasicStarter},
+		{"SPRING_SECURITY_OAUTH2_RESOURCESERVER_JWT_JWKSETURI", "https://idp.example.com/jwks", boot.SecurityJWTStarter},
+	} {
+		stderr, err := boottest.FailToStart(t, withoutStarters(), []string{"--server.port=0"}, map[string]string{c.name: c.value})
+		if err == nil {
+			t.Errorf("%s: started without the starter that authenticates", c.name)
+			continue
+		}
+		for _, want := range []string{"Origin: environment variable " + c.name, c.starter, "unauthenticated"} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("%s: the report does not say %q:\n%s", c.name, want, stderr)
+			}
+		}
+		if strings.Contains(stderr, "secret") {
+			t.Errorf("%s: the report shows the value:\n%s", c.name, stderr)
+		}
+	}
+	// A variable of another family is not refused.
+	s := boottest.Start(t, withoutStarters(), []string{"--server.port=0"}, map[string]string{"SPRING_SECURITY_FILTER_ORDER": "5"})
+	s.Stop()
 }
 
 // TestSpanEndpointWithoutTheExporterStarter checks that a collector named

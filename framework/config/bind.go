@@ -115,6 +115,14 @@ func (b *Binder) Refuse(key, reason string) {
 	b.fail(&SettingError{Value: v, Reason: reason})
 }
 
+// RefuseVariable stops start-up over the environment variable name, for
+// reason, as Refuse does over a key: for a variable found by its name,
+// not through a key the service reads.
+func (b *Binder) RefuseVariable(name, reason string) {
+	v, _ := b.env.Variable(name)
+	b.fail(&SettingError{Value: v, Reason: reason})
+}
+
 // Default returns the default of key, as Bind was given it, written as a
 // setting would be (30s, a,b, true), and whether key was bound.
 func (b *Binder) Default(key string) (string, bool) {
