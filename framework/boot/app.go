@@ -33,6 +33,7 @@ import (
 type App struct {
 	name     string
 	env      *config.Environment
+	binder   *config.Binder // what bound the settings, for reports on them
 	settings settings
 	loggers  *logging.Registry
 	logger   *slog.Logger // the server's: start-up, ports, shutdown
@@ -135,7 +136,7 @@ func (a *App) StartComponents(r *component.Registry) (*component.Container, erro
 		return nil, errors.New("boot: StartComponents was called twice; declare every component on one registry")
 	}
 	a.registry = r
-	c, err := r.Start(a.env.ActiveProfiles(), component.Options{Sessions: a.sessions, SessionCookie: a.settings.sessions.cookie, Logger: a.Logger(componentsLogger)})
+	c, err := r.Start(a.env.ActiveProfiles(), component.Options{Sessions: a.sessions, SessionCookie: a.settings.server.SessionCookie, Logger: a.Logger(componentsLogger)})
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +231,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	if err := errors.Join(b.Err(), unknown); err != nil {
 		return nil, err
 	}
-	a := &App{name: svc.Name, env: env, settings: s, shutdownRequested: make(chan struct{})}
+	a := &App{name: svc.Name, env: env, binder: b, settings: s, shutdownRequested: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			a.Close()
@@ -285,7 +286,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	if s.management.metrics {
 		observers = append(observers, a.metrics.Observe)
 	}
-	if s.server.accessLog {
+	if s.server.AccessLog {
 		observers = append(observers, accessLog(a.Logger(accessLogLogger)))
 	}
 	var exchanges *actuator.Exchanges // kept for /actuator/httpexchanges only when asked for
@@ -316,7 +317,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	}
 	catalog := &dispatch.Catalog{}
 	docs := openapi.Routes(openapi.Info{Title: svc.Name, Version: moduleVersion(buildInfo), Description: svc.Description,
-		License: svc.License, Tags: svc.Tags, ContextPath: s.server.contextPath,
+		License: svc.License, Tags: svc.Tags, ContextPath: s.server.ContextPath,
 		Security: a.openAPISecurity(s.management.basePath())}, a.routes)
 	if s.openapiUI {
 		docs = append(docs, swaggerui.Routes()...)
@@ -343,7 +344,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		HealthGroups:    s.management.actuator.healthGroups,
 		Build:           buildInfo,
 		// A profile must be sent before server.write-timeout cuts it off.
-		MaxCPUProfile: max(s.server.writeTimeout-time.Second, time.Second),
+		MaxCPUProfile: max(s.server.WriteTimeout-time.Second, time.Second),
 		Exchanges:     exchanges,
 		Access:        s.management.actuator.access,
 		Shutdown:      sync.OnceFunc(func() { close(a.shutdownRequested) }),
@@ -358,23 +359,23 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		}
 		return nil, err
 	}
-	management := withCORS(actuator.Routes(managementOpts), s.cors.management)
+	management := dispatch.WithCORS(s.cors.Management, actuator.Routes(managementOpts)...)
 
 	// Handlers: management shares server.port unless it has a port of its
 	// own.
 	opts := dispatch.Options{Logger: a.Logger(dispatchLogger), Classify: classify(svc.Classify),
-		MaxBodyBytes: int64(s.server.maxRequestSize), Observers: observers, RequestIDs: s.server.accessLog,
+		MaxBodyBytes: int64(s.server.MaxRequestSize), Observers: observers, RequestIDs: s.server.AccessLog,
 		Catalog: catalog, Tracer: a.tracing.Tracer()}
 	// Security, when on, guards both ports with the same rules.
 	if opts.Guard, err = a.securityGuard(s.security, s.management.basePath()); err != nil {
 		return nil, err
 	}
-	routes := withCORS(slices.Concat(a.routes, docs), s.cors.service)
+	routes := dispatch.WithCORS(s.cors.Service, slices.Concat(a.routes, docs)...)
 	if !s.management.ownPort() {
 		routes = append(routes, management...)
 	}
 	serverOpts := opts
-	serverOpts.ContextPath = s.server.contextPath // not the management port's, as in Spring
+	serverOpts.ContextPath = s.server.ContextPath // not the management port's, as in Spring
 	handler, err := dispatch.New(serverOpts, routes...)
 	if err != nil {
 		return nil, err
@@ -388,12 +389,9 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 			return nil, fmt.Errorf("the management endpoints: %w", err)
 		}
 		// As in Spring, whose management server takes the server's
-		// compression settings.
-		a.management = compress(a.management, s.server.compression)
-		// Spring's management server reads the forwarded headers too.
-		a.management = forwarded(a.management, s.server.forwardStrategy)
+		// compression settings and reads the forwarded headers too.
+		a.management = s.server.Handler(a.management)
 	}
-	a.handler = compress(a.handler, s.server.compression)
-	a.handler = forwarded(a.handler, s.server.forwardStrategy)
+	a.handler = s.server.Handler(a.handler)
 	return a, nil
 }

@@ -59,13 +59,13 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/management/openapi"
+	"github.com/springport/greeter/framework/server"
 )
 
 // Service is what a service gives Run. S is the type of its own settings,
@@ -205,15 +205,12 @@ func Run[S any](ctx context.Context, svc Service[S], p Process) (err error) {
 		}
 	}()
 	s := a.settings
-	ports := []port{{setting: "server.port", number: s.server.port, handler: a.handler, announce: "started",
-		address: s.server.address, addressSetting: "server.address", tls: s.server.tls, http2: s.server.http2,
-		value: settingValue(env, "server.port", strconv.Itoa(s.server.port))}}
-	if a.management != nil {
-		ports = append(ports, port{setting: "management.server.port", number: s.management.port, handler: a.management, announce: "management started",
-			address: s.management.address, addressSetting: "management.server.address", tls: s.management.tls, http2: s.server.http2,
-			value: settingValue(env, "management.server.port", strconv.Itoa(s.management.port))})
+	ports := server.Ports(a.binder, s.server, s.management.server, a.handler, a.management)
+	err = server.Serve(ctx, stop, ports, s.server, a.probes.RefuseTraffic, a.logger, p.Listening)
+	if _, listen := errors.AsType[*config.SettingError](err); listen {
+		return startupError{err} // a port could not be listened on
 	}
-	return serve(ctx, stop, ports, s.server, a.probes, a.logger, p.Listening)
+	return err
 }
 
 // New builds svc in process p as Run does, without listening: for tests

@@ -34,10 +34,19 @@ func bindEndpointAccess(b *config.Binder, env *config.Environment) map[string]st
 		if fallback != "" {
 			def = fallback
 		}
-		a := config.Bind(b, endpointAccessKey(id), def, accessLevel)
+		a := config.Bind(b, endpointAccessKey(id), def, accessLevel, endpointAccessMeaning(id))
 		access[id] = lessPermitted(a, ceiling)
 	}
 	return access
+}
+
+// endpointAccessMeaning says what the access setting of the endpoint id
+// does.
+func endpointAccessMeaning(id string) string {
+	if id == "shutdown" {
+		return "unrestricted lets POST /actuator/shutdown (when exposed) stop the service; none, read-only"
+	}
+	return "the access of /actuator/" + id + ": none (404), read-only (its GET operations only), unrestricted; default: management.endpoints.access.default"
 }
 
 // optionalAccessLevel reads an access level, or nothing.

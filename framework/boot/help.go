@@ -6,69 +6,12 @@ import (
 	"io"
 	"maps"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
 	"github.com/springport/greeter/framework/config"
-	"github.com/springport/greeter/framework/management/actuator"
 	"github.com/springport/greeter/framework/management/tracing"
 	"github.com/springport/greeter/framework/ssl"
 )
-
-// frameworkHelp says what the framework's settings do whose bindings do
-// not say it themselves (config.Bind's meaning, which most now carry):
-// keys that are constants or made from a prefix. The keys and defaults
-// come from the binding itself (bindSettings), and a test fails when a
-// bound setting has no meaning anywhere, or a meaning here no binding, so
-// the list cannot drift.
-// The map is built when --help or a listing asks, not at every start-up.
-var frameworkHelp = sync.OnceValue(func() map[string]string {
-	help := map[string]string{
-		"server.ssl.enabled":                  "HTTPS on server.port; on when server.ssl.certificate is set",
-		"server.ssl.certificate":              "the server's certificate chain, a PEM file (file:path too); re-read when it changes",
-		"server.ssl.certificate-private-key":  "the private key of server.ssl.certificate, a PEM file (file:path too); re-read when it changes",
-		"server.ssl.trust-certificate":        "the CA (PEM file) that client certificates must be signed by, for server.ssl.client-auth; re-read when it changes",
-		"server.ssl.client-auth":              "none; want: a client certificate is checked if given; need: a client without one is refused",
-		"management.endpoint.shutdown.access": "unrestricted lets POST /actuator/shutdown (when exposed) stop the service; none, read-only",
-
-		// A management port of its own's TLS (managementtls.go).
-		"management.server.ssl.enabled":                 "HTTPS on management.server.port of its own; while no management.server.ssl.* is set, the port takes server.ssl's TLS; false: plain HTTP",
-		"management.server.ssl.certificate":             "as server.ssl.certificate, for management.server.port of its own",
-		"management.server.ssl.certificate-private-key": "as server.ssl.certificate-private-key, for management.server.port of its own",
-		"management.server.ssl.trust-certificate":       "as server.ssl.trust-certificate, for management.server.port of its own",
-		"management.server.ssl.client-auth":             "as server.ssl.client-auth, for management.server.port of its own",
-
-		// /actuator/configprops's masking, as /actuator/env's.
-
-		// Micrometer's distribution settings, named by meter.
-		"management.metrics.tags.application": "a label of every series of /actuator/prometheus (application=...), as Spring's dashboards select on; any management.metrics.tags.<key> adds a label <key>",
-
-		// CORS for the management endpoints (Spring's) and the service's
-		// routes (the framework's), cors.go; off until origins are set.
-		"management.endpoints.web.cors.allowed-origins":         "origins (https://example.com) whose pages may call the management endpoints from a browser, * for every one; none: CORS off",
-		"management.endpoints.web.cors.allowed-origin-patterns": "as allowed-origins, with * for any text and an optional port list (https://*.example.com:[8080,8443], :[*] any port)",
-		"management.endpoints.web.cors.allowed-methods":         "methods those pages may use, * for every one; none: GET and HEAD",
-		"management.endpoints.web.cors.allowed-headers":         "request headers those pages may send, * for every one; none: only those browsers send unasked",
-		"management.endpoints.web.cors.exposed-headers":         "response headers, beyond the simple ones, that those pages may read",
-		"management.endpoints.web.cors.allow-credentials":       "browsers send cookies and HTTP authentication with those pages' requests; not with allowed-origins=*",
-		"management.endpoints.web.cors.max-age":                 "how long a browser may cache a preflight's answer (a bare number is seconds)",
-		"app.web.cors.allowed-origins":                          "as management.endpoints.web.cors.allowed-origins, for the service's routes and its OpenAPI document",
-		"app.web.cors.allowed-origin-patterns":                  "as management.endpoints.web.cors.allowed-origin-patterns, for the service's routes",
-		"app.web.cors.allowed-methods":                          "as management.endpoints.web.cors.allowed-methods, for the service's routes",
-		"app.web.cors.allowed-headers":                          "as management.endpoints.web.cors.allowed-headers, for the service's routes",
-		"app.web.cors.exposed-headers":                          "as management.endpoints.web.cors.exposed-headers, for the service's routes",
-		"app.web.cors.allow-credentials":                        "as management.endpoints.web.cors.allow-credentials, for the service's routes",
-		"app.web.cors.max-age":                                  "as management.endpoints.web.cors.max-age, for the service's routes",
-		// Bearer tokens, an OAuth 2.0 resource server (jwtsettings.go).
-	}
-	// Each endpoint's access (endpointaccess.go); shutdown's is above.
-	for _, id := range actuator.IDs {
-		if key := endpointAccessKey(id); help[key] == "" {
-			help[key] = "the access of /actuator/" + id + ": none (404), read-only (its GET operations only), unrestricted; default: management.endpoints.access.default"
-		}
-	}
-	return help
-})
 
 // A Setting is one setting a service reads, as --help and the
 // configuration reference list it.
@@ -105,7 +48,7 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 		for _, key := range b.Keys() {
 			s := Setting{Key: key, Own: b == own, Help: cmp.Or(svc.Help[key], b.Meaning(key))}
 			if !s.Own {
-				s.Help = cmp.Or(b.Meaning(key), frameworkHelp()[key], starterHelp[key])
+				s.Help = cmp.Or(b.Meaning(key), starterHelp[key])
 			}
 			s.Default, _ = b.Default(key)
 			if v, ok, err := env.Lookup(key); ok && err == nil {

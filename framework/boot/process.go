@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"os"
+
+	"github.com/springport/greeter/framework/server"
 )
 
 // Process is what Run takes from the process a service runs in: its
@@ -29,7 +31,7 @@ type Process struct {
 	// every one is bound and before any is served: how a test or a
 	// supervisor learns the ports chosen for port 0 without reading the
 	// log, whatever its level.
-	Listening func([]Address)
+	Listening func([]server.Address)
 	// SpanFlush, when set, is given, before Run listens, a function that
 	// sends the spans queued at once (see tracing.Tracing.Flush): how a
 	// test sees the spans of its requests at the collector without waiting

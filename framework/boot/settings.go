@@ -8,19 +8,19 @@ import (
 	"strings"
 	"time"
 
-	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/logging"
 	"github.com/springport/greeter/framework/management/actuator"
 	"github.com/springport/greeter/framework/management/metrics"
 	"github.com/springport/greeter/framework/management/tracing"
+	"github.com/springport/greeter/framework/server"
 )
 
 // settings are the framework's own settings, one struct per area, with
 // Spring Boot's names and, where they serve a request's latency, shorter
 // defaults.
 type settings struct {
-	server     serverSettings
+	server     server.Settings
 	management managementSettings
 	sessions   sessionSettings
 	security   securitySettings // the rules, whichever starter authenticates (security.go)
@@ -30,35 +30,15 @@ type settings struct {
 	// failOnUnknown refuses to start with a key that nothing reads
 	// (unknown.go), rather than warning.
 	failOnUnknown bool
-	cors          corsSettings // which pages of other origins may call (cors.go)
-}
-
-type serverSettings struct {
-	port              int
-	address           string          // the interface to listen on; "" for all
-	maxRequestSize    config.ByteSize // larger request bodies are refused with 413
-	readHeaderTimeout time.Duration   // a client must finish its headers within this
-	readTimeout       time.Duration   // … and its whole request within this
-	writeTimeout      time.Duration
-	idleTimeout       time.Duration // a keep-alive connection is closed after this
-	shutdownTimeout   time.Duration // requests in flight get this long at shutdown
-	shutdownDelay     time.Duration // readiness is down this long before listeners close
-	accessLog         bool          // one log line per request
-	contextPath       string        // the prefix of every route; "" for none (see contextPathKey)
-	shutdown          string        // graceful or immediate (shutdownmode.go)
-	compression       compressSettings
-	forwardStrategy   string    // none, native or framework (forwarded.go)
-	http2             bool      // HTTP/2 beside HTTP/1.1 (http2.go)
-	tls               *tlsFiles // server.port's TLS; nil for plain HTTP (servertls.go)
+	cors          server.CORS // which pages of other origins may call
 }
 
 // sessionSettings say where HTTP sessions live, how long they last and
 // what the cookie that names them looks like.
 type sessionSettings struct {
-	timeout     time.Duration           // a session idle this long ends
-	maxSessions int                     // past it, the least recently used session ends
-	storeType   string                  // "memory" or "redis"
-	cookie      component.SessionCookie // server.servlet.session.cookie.*
+	timeout     time.Duration // a session idle this long ends
+	maxSessions int           // past it, the least recently used session ends
+	storeType   string        // "memory" or "redis"
 }
 
 type managementSettings struct {
@@ -66,22 +46,15 @@ type managementSettings struct {
 	exclude    []string
 	showValues string
 	health     actuator.HealthDisplay
-	port       int  // a port of its own; -1 when it shares server.port
-	metrics    bool // record request metrics for /actuator/prometheus
-	histogram  bool // http_server_requests_seconds with Micrometer's buckets
+	server     server.Management // a port of its own, where it listens, its TLS
+	metrics    bool              // record request metrics for /actuator/prometheus
+	histogram  bool              // http_server_requests_seconds with Micrometer's buckets
 	// histogramSet says that histogram was set, not defaulted: with spans
 	// exported, the histogram is on unless set off, for its exemplars.
 	histogramSet bool
 	tags         map[string]string // management.metrics.tags.*: labels of every series
 	actuator     actuatorSettings
 	tracing      tracing.Options
-
-	// address is the interface the port of its own listens on:
-	// server.address unless set.
-	address string
-	// tls is the port of its own's TLS: server.port's unless
-	// management.server.ssl.* says otherwise (managementtls.go).
-	tls *tlsFiles
 
 	// configPropsShowValues is management.endpoint.configprops.show-values.
 	configPropsShowValues string
@@ -104,34 +77,16 @@ type actuatorSettings struct {
 // environment.
 func bindSettings(b *config.Binder, env *config.Environment, loggers []string) settings {
 	s := settings{
-		server: serverSettings{
-			port:              config.Bind(b, "server.port", 8080, config.Port, "listening port; 0 picks a free one"),
-			address:           config.Bind(b, "server.address", "", listenAddress, "the network address (an IP, v4 or v6, or a host name) server.port listens on; none: every interface"),
-			maxRequestSize:    config.Bind(b, "server.max-request-size", config.ByteSize(1<<20), config.DataSize, "larger request bodies are refused with 413 (B, KB, MB, GB, TB, or bytes)"),
-			readHeaderTimeout: config.Bind(b, "server.read-header-timeout", 5*time.Second, config.Timeout, "a client must send its headers within this"),
-			readTimeout:       config.Bind(b, "server.read-timeout", 30*time.Second, config.Timeout, "... and its whole request within this"),
-			writeTimeout:      config.Bind(b, "server.write-timeout", 30*time.Second, config.Timeout, "bound on writing a response"),
-			idleTimeout:       config.Bind(b, "server.idle-timeout", 60*time.Second, config.Timeout, "an idle keep-alive connection is closed after this"),
-			shutdown:          bindShutdownMode(b),
-			shutdownTimeout:   bindShutdownTimeout(b, env),
-			shutdownDelay:     config.Bind(b, "server.shutdown-delay", 0, config.DurationOrZero, "readiness reports OUT_OF_SERVICE this long before the listeners close"),
-			accessLog:         config.Bind(b, "server.access-log.enabled", false, config.Bool, "one log line per request"),
-			contextPath:       bindContextPath(b),
-			compression:       bindCompression(b),
-			forwardStrategy:   bindForwardStrategy(b),
-			http2:             bindHTTP2(b),
-			tls:               bindServerTLS(b),
-		},
+		server:   server.Bind(b),
 		sessions: bindSessionSettings(b),
 		management: managementSettings{
 			include:      config.Bind(b, "management.endpoints.web.exposure.include", []string{"health"}, config.List, "management endpoints reachable over HTTP (* for all)"),
 			exclude:      config.Bind(b, "management.endpoints.web.exposure.exclude", nil, config.List, "... minus these"),
 			showValues:   config.Bind(b, "management.endpoint.env.show-values", "never", config.OneOf("never", "when-authorized", "always"), "always shows values in /actuator/env (secrets stay masked); never, when-authorized"),
-			port:         config.Bind(b, "management.server.port", -1, config.Port, "a separate port for /actuator (-1: the service's)"),
 			health:       bindHealthDisplay(b),
 			metrics:      config.Bind(b, "management.metrics.enabled", true, config.Bool, "record request metrics for /actuator/prometheus and /actuator/metrics"),
 			histogram:    config.Bind(b, histogramKey, false, config.Bool, "publish http_server_requests_seconds as a histogram with Micrometer's buckets (_bucket), not only _count, _sum and _max; on by default while spans are exported, for the exemplars on its buckets"),
-			histogramSet: isSet(env, histogramKey),
+			histogramSet: b.IsSet(histogramKey),
 			tags:         bindCommonTags(b),
 			actuator:     bindActuatorSettings(b, env),
 			tracing:      bindTracingSettings(b, env),
@@ -142,17 +97,10 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 		logLevels: bindLogLevels(b, loggers),
 
 		failOnUnknown: config.Bind(b, failOnUnknownKey, false, config.Bool, "true: a setting under server., management., app., logging., spring. or the service's own root that nothing reads stops start-up; false: it is warned about"),
-		cors:          bindCORSSettings(b),
+		cors:          server.BindCORS(b),
 	}
-	// As in Spring, the management port listens where the service's does
-	// unless told otherwise; without a port of its own it goes unused.
-	s.management.address = config.Bind(b, "management.server.address", s.server.address, listenAddress, "the network address management.server.port listens on, when it has a port of its own; none: as server.address")
+	s.management.server = server.BindManagement(b, s.server)
 	s.management.configPropsShowValues = config.Bind(b, "management.endpoint.configprops.show-values", "never", config.OneOf("never", "when-authorized", "always"), "always shows values in /actuator/configprops (secrets stay masked); never, when-authorized")
-	s.sessions.cookie.Path = cookiePathUnder(env, s.server.contextPath, s.sessions.cookie.Path)
-	if s.management.port == s.server.port && s.server.port != 0 {
-		s.management.port = -1 // the same port: shared
-	}
-	s.management.tls = bindManagementTLS(b, env, s.server.tls, s.management.ownPort())
 	return s
 }
 
@@ -166,7 +114,6 @@ func bindSessionSettings(b *config.Binder) sessionSettings {
 		timeout:     config.Bind(b, "app.session.timeout", servletTimeout, config.DurationAtLeast(time.Second), "Spring Session's name for the session timeout (spring.session.timeout): wins over server.servlet.session.timeout when set"),
 		maxSessions: config.Bind(b, "server.servlet.session.max-sessions", 100_000, config.IntIn(1, 100_000_000), "sessions held at most; past it one ends: the least recently used whose cookie never came back, else the least recently used (in memory; with Redis, those this process follows)"),
 		storeType:   config.Bind(b, "app.session.store-type", "memory", config.OneOf("memory", "redis"), "memory or redis: where HTTP sessions live"),
-		cookie:      bindSessionCookie(b),
 	}
 }
 
@@ -199,18 +146,13 @@ func bindActuatorSettings(b *config.Binder, env *config.Environment) actuatorSet
 
 const histogramKey = "management.metrics.distribution.percentiles-histogram.http.server.requests"
 
-// isSet reports whether a setting is set, whatever its value.
-func isSet(env *config.Environment, key string) bool {
-	_, ok, _ := env.Lookup(key)
-	return ok
-}
-
 // bindCommonTags reads management.metrics.tags.<key>, Micrometer's common
 // tags: a label of every series, named as Micrometer names a tag key.
 // Spring's dashboards select on application.
 func bindCommonTags(b *config.Binder) map[string]string {
 	const prefix = "management.metrics.tags."
-	tags := config.BindPrefixed(b, prefix, []string{"application"}, config.String)
+	tags := config.BindPrefixed(b, prefix, []string{"application"}, config.String,
+		"a label of every series of /actuator/prometheus (application=...), as Spring's dashboards select on; any management.metrics.tags.<key> adds a label <key>")
 	for _, key := range slices.Sorted(maps.Keys(tags)) {
 		if err := metrics.CheckTag(key); err != nil {
 			b.Refuse(prefix+key, err.Error())
@@ -297,7 +239,7 @@ func pathPrefix(s string) (string, error) {
 
 // ownPort reports whether the management endpoints have a port of their
 // own, apart from the service's.
-func (m managementSettings) ownPort() bool { return m.port >= 0 }
+func (m managementSettings) ownPort() bool { return m.server.OwnPort() }
 
 // basePath is where the endpoints live: management.endpoints.web.base-path,
 // under management.server.base-path on a port of their own, as in

@@ -16,6 +16,7 @@ import (
 
 	"github.com/springport/greeter/framework/boot"
 	"github.com/springport/greeter/framework/boot/boottest"
+	"github.com/springport/greeter/framework/server"
 )
 
 // TestStopWhileLoadingSettings makes ./application.properties a pipe, so
@@ -80,7 +81,7 @@ func stopWhileLoading(t *testing.T, what string, waiting func() bool) {
 	var stdout, stderr boottest.Output
 	p := boottest.Inputs([]string{"--server.port=0"}, nil)
 	p.Stdout, p.Stderr = &stdout, &stderr
-	p.Listening = func([]boot.Address) { listened.Store(true) }
+	p.Listening = func([]server.Address) { listened.Store(true) }
 	returned := make(chan error, 1)
 	go func() {
 		returned <- boot.Run(ctx, tester(), p)
@@ -138,7 +139,7 @@ func TestStopWhileServiceStarts(t *testing.T) {
 	var stdout, stderr boottest.Output
 	p := boottest.Inputs([]string{"--server.port=0"}, nil)
 	p.Stdout, p.Stderr = &stdout, &stderr
-	p.Listening = func([]boot.Address) { listened.Store(true) }
+	p.Listening = func([]server.Address) { listened.Store(true) }
 	err := boot.Run(ctx, svc, p)
 	if err == nil || !strings.Contains(err.Error(), "stopped while starting") {
 		t.Errorf("Run returned %v, want that it stopped while starting", err)

@@ -123,6 +123,17 @@ func (b *Binder) RefuseVariable(name, reason string) {
 	b.fail(&SettingError{Value: v, Reason: reason})
 }
 
+// Value returns the setting key as a source sets it, with its origin,
+// or as def from "the default" when none does: for a report about a
+// setting that bound without fault but could not be used (a port taken).
+func (b *Binder) Value(key, def string) Value {
+	v, ok, err := b.env.Lookup(key)
+	if !ok || err != nil {
+		v = Value{Key: key, Raw: def, Origin: "the default"}
+	}
+	return v
+}
+
 // Default returns the default of key, as Bind was given it, written as a
 // setting would be (30s, a,b, true), and whether key was bound.
 func (b *Binder) Default(key string) (string, bool) {

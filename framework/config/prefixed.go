@@ -39,8 +39,9 @@ func (e *Environment) KeysWithPrefix(prefix string) []string {
 // "store"): the keys KeysWithPrefix finds, and prefix+name for each of
 // known, which the environment may set too. A key that is not set is not
 // bound, so that the family does not swell the listings of settings, nor
-// one already bound on its own, which would be reported twice.
-func BindPrefixed[T any](b *Binder, prefix string, known []string, parse func(string) (T, error)) map[string]T {
+// one already bound on its own, which would be reported twice. meaning,
+// when given, is what each member means (Bind's).
+func BindPrefixed[T any](b *Binder, prefix string, known []string, parse func(string) (T, error), meaning ...string) map[string]T {
 	keys := b.env.KeysWithPrefix(prefix)
 	for _, name := range known {
 		if _, ok, _ := b.env.Lookup(prefix + name); ok && !slices.Contains(keys, prefix+name) {
@@ -53,7 +54,7 @@ func BindPrefixed[T any](b *Binder, prefix string, known []string, parse func(st
 			continue // bound on its own, as logging.level.root is
 		}
 		var zero T
-		values[strings.TrimPrefix(k, prefix)] = Bind(b, k, zero, parse)
+		values[strings.TrimPrefix(k, prefix)] = Bind(b, k, zero, parse, meaning...)
 	}
 	return values
 }

@@ -73,6 +73,20 @@ func (c *CORS) Enabled() bool {
 	return c != nil && (len(c.AllowedOrigins) > 0 || len(c.AllowedOriginPatterns) > 0)
 }
 
+// WithCORS returns routes, each with the policy c; routes themselves
+// when c is nil (CORS off).
+func WithCORS(c *CORS, routes ...Route) []Route {
+	if c == nil {
+		return routes
+	}
+	out := make([]Route, len(routes))
+	for i, rt := range routes {
+		rt.CORS = c
+		out[i] = rt
+	}
+	return out
+}
+
 // Check reports what makes the policy unusable: credentials with every
 // origin, or an origin pattern that cannot be read.
 func (c *CORS) Check() error {

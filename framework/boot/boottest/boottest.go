@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/boot"
+	"github.com/springport/greeter/framework/server"
 	"github.com/springport/greeter/framework/testing/logtest"
 
 	"github.com/springport/greeter/framework/testing/polltest"
@@ -187,7 +188,7 @@ type Instance struct {
 	ManagementURL string
 	// Addresses are the listeners as Run reported them
 	// (boot.Process.Listening), with the addresses they are bound to.
-	Addresses []boot.Address
+	Addresses []server.Address
 	cancel    context.CancelFunc
 	stopped   atomic.Bool // the test called Stop
 	// flush sends the spans queued (boot.Process.SpanFlush); set by Run
@@ -209,12 +210,12 @@ func Start[S any](t testing.TB, svc boot.Service[S], args []string, env map[stri
 // too.
 func Launch[S any](t testing.TB, svc boot.Service[S], args []string, env map[string]string) *Instance {
 	t.Helper()
-	listening := make(chan []boot.Address, 1)
+	listening := make(chan []server.Address, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Instance{Program: newProgram(), cancel: cancel}
 	p := Inputs(args, env)
 	p.Stdout, p.Stderr = s.Stdout, s.Stderr
-	p.Listening = func(addrs []boot.Address) { listening <- addrs }
+	p.Listening = func(addrs []server.Address) { listening <- addrs }
 	p.SpanFlush = func(flush func(context.Context) error) { s.flush = flush }
 	go func() {
 		s.err = boot.Run(ctx, svc, p)

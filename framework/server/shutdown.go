@@ -1,4 +1,4 @@
-package boot
+package server
 
 import (
 	"time"
@@ -26,10 +26,10 @@ func bindShutdownMode(b *config.Binder) string {
 // Spring's (spring.lifecycle.timeout-per-shutdown-phase) for the same
 // wait. Either may be set; both set to different waits is refused rather
 // than one silently losing.
-func bindShutdownTimeout(b *config.Binder, env *config.Environment) time.Duration {
+func bindShutdownTimeout(b *config.Binder) time.Duration {
 	phase := config.Bind(b, shutdownPhase, 30*time.Second, config.Timeout, "Spring's name for server.shutdown-timeout (spring.lifecycle.*); set one of them")
 	timeout := config.Bind(b, shutdownTimeoutKey, phase, config.Timeout, "grace period for requests in flight at shutdown")
-	if timeout != phase && isSet(env, shutdownPhase) {
+	if timeout != phase && b.IsSet(shutdownPhase) {
 		b.Refuse(shutdownTimeoutKey, "it and "+shutdownPhase+" name the same wait, and they differ; set one of them")
 	}
 	return timeout

@@ -1,4 +1,4 @@
-package boot
+package server
 
 // server.http2.enabled, as in Spring Boot (off by default): on, a port
 // serves HTTP/2 beside HTTP/1.1, offered by ALPN ("h2") over TLS and, on

@@ -1,4 +1,4 @@
-package boot
+package server
 
 // The framework strategy's reading of Forwarded (RFC 7239),
 // X-Forwarded-Ssl and X-Forwarded-Prefix, request by request.

@@ -1,4 +1,4 @@
-package boot
+package server
 
 // server.forward-headers-strategy=framework, as Spring's
 // ForwardedHeaderFilter: RFC 7239's Forwarded header when a proxy sends

@@ -1,4 +1,4 @@
-package boot
+package server
 
 import (
 	"context"
@@ -13,32 +13,50 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/config"
-	"github.com/springport/greeter/framework/management/actuator"
 )
 
 // maxHeaderBytes bounds a request's header block; past it the server
 // answers 431.
 const maxHeaderBytes = 64 << 10
 
-// port is one listening port and what it serves.
-type port struct {
+// Port is one listening port and what it serves.
+type Port struct {
 	setting string // the setting that chose it, for errors
 	number  int
 	// value is the setting as it was set, with its origin, for the
-	// failure report; when zero, the report shows number as the default.
+	// failure report.
 	value   config.Value
 	address string // the interface it listens on; "" for all
 	// addressSetting is the setting that chose address, for errors.
 	addressSetting string
 	handler        http.Handler
-	// tls, when set, makes the port serve HTTPS only (servertls.go).
-	tls *tlsFiles
+	// tls, when set, makes the port serve HTTPS only (tls.go).
+	tls *TLS
 	// http2 serves HTTP/2 beside HTTP/1.1 (http2.go).
 	http2    bool
 	announce string // the log message that says it listens
 }
 
-// Address is a port Run listens on.
+// Ports are the ports to serve: server.port with handler, and
+// management.server.port with management when the management endpoints
+// have a port of their own (management is nil otherwise). b gives each
+// port's setting as it was set, for the report when it cannot be
+// listened on.
+func Ports(b *config.Binder, s Settings, m Management, handler, management http.Handler) []Port {
+	ports := []Port{{setting: "server.port", number: s.Port, handler: handler, announce: "started",
+		address: s.Address, addressSetting: "server.address", tls: s.TLS, http2: s.HTTP2,
+		value: b.Value("server.port", strconv.Itoa(s.Port))}}
+	if management != nil {
+		// A management port of its own follows server.http2.enabled, as
+		// Spring's management server inherits it.
+		ports = append(ports, Port{setting: "management.server.port", number: m.Port, handler: management, announce: "management started",
+			address: m.Address, addressSetting: "management.server.address", tls: m.TLS, http2: s.HTTP2,
+			value: b.Value("management.server.port", strconv.Itoa(m.Port))})
+	}
+	return ports
+}
+
+// Address is a port Serve listens on.
 type Address struct {
 	Setting string   // the setting that chose it: server.port or management.server.port
 	Addr    net.Addr // where it listens: with server.port=0, the port chosen
@@ -73,12 +91,12 @@ func (f *inFlight) wait(timeout time.Duration) bool {
 // resolveTimeout bounds the look-up of a host name given as an address.
 const resolveTimeout = 5 * time.Second
 
-// listenAddress reads server.address or management.server.address as
+// ListenAddress reads server.address or management.server.address as
 // Spring binds an InetAddress: an IP address, v4 or v6 (in brackets or
 // not), or a host name that resolves; empty is every interface. The name
 // is kept, not its addresses: net.Listen resolves it again, as Spring's
 // server does.
-func listenAddress(s string) (string, error) {
+func ListenAddress(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if inner, ok := strings.CutPrefix(s, "["); ok {
 		if inner, ok = strings.CutSuffix(inner, "]"); ok && strings.Contains(inner, ":") {
@@ -99,17 +117,22 @@ func listenAddress(s string) (string, error) {
 	return s, nil
 }
 
-// serve listens on every port, then serves until ctx is done. Shutting
-// down, readiness turns OUT_OF_SERVICE first and stays so for
-// server.shutdown-delay, so that load balancers stop sending requests;
-// then the listeners close and requests in flight get up to
+// Serve listens on every port, then serves until ctx is done. Shutting
+// down, refuseTraffic turns readiness OUT_OF_SERVICE first, and it stays
+// so for server.shutdown-delay, so that load balancers stop sending
+// requests; then the listeners close and requests in flight get up to
 // server.shutdown-timeout to finish. A request still running then is cut
-// off (its connection closed, its context cancelled), and serve waits up
+// off (its connection closed, its context cancelled), and Serve waits up
 // to server.shutdown-timeout more for its handler to return, so that what
 // it uses is not closed under it. With server.shutdown=immediate the
-// listeners and connections close at once instead (closeNow). stop, called once shutdown begins, lets
-// a second SIGINT or SIGTERM end the process at once.
-func serve(ctx context.Context, stop func(), ports []port, s serverSettings, probes *actuator.Probes, logger *slog.Logger, listening func([]Address)) error {
+// listeners and connections close at once instead (closeNow). stop,
+// called once shutdown begins, lets a second SIGINT or SIGTERM end the
+// process at once. listening, when set, is told where every port
+// listens, before any is served.
+//
+// A port that cannot be listened on is a *config.SettingError naming its
+// setting: start-up failed, and nothing was served.
+func Serve(ctx context.Context, stop func(), ports []Port, s Settings, refuseTraffic func(), logger *slog.Logger, listening func([]Address)) error {
 	// Listen on every port before serving on any, so that a taken port
 	// fails start-up as a whole.
 	listeners := make([]net.Listener, 0, len(ports))
@@ -124,11 +147,7 @@ func serve(ctx context.Context, stop func(), ports []port, s serverSettings, pro
 			if p.address != "" {
 				where += fmt.Sprintf(" on %s=%s", p.addressSetting, p.address)
 			}
-			value := p.value
-			if value.Key == "" {
-				value = config.Value{Key: p.setting, Raw: strconv.Itoa(p.number), Origin: "the default"}
-			}
-			return startupError{&config.SettingError{Value: value, Reason: fmt.Sprintf("cannot listen on %s: %v", where, err)}}
+			return &config.SettingError{Value: p.value, Reason: fmt.Sprintf("cannot listen on %s: %v", where, err)}
 		}
 		listeners = append(listeners, ln)
 		addrs = append(addrs, Address{Setting: p.setting, Addr: ln.Addr()})
@@ -144,7 +163,7 @@ func serve(ctx context.Context, stop func(), ports []port, s serverSettings, pro
 			Handler:           handling.wrap(p.handler),
 			ReadHeaderTimeout: s.readHeaderTimeout,
 			ReadTimeout:       s.readTimeout,
-			WriteTimeout:      s.writeTimeout,
+			WriteTimeout:      s.WriteTimeout,
 			IdleTimeout:       s.idleTimeout,
 			MaxHeaderBytes:    maxHeaderBytes,
 			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
@@ -169,7 +188,7 @@ func serve(ctx context.Context, stop func(), ports []port, s serverSettings, pro
 	case <-ctx.Done():
 	}
 	stop()
-	probes.RefuseTraffic()
+	refuseTraffic()
 	logger.Info("shutting down: readiness is OUT_OF_SERVICE", "delay", s.shutdownDelay, "timeout", s.shutdownTimeout)
 	time.Sleep(s.shutdownDelay)
 	if s.shutdown == "immediate" {
@@ -218,7 +237,7 @@ func closeAll(servers []*http.Server) {
 // Spring stops its web server without a graceful phase. Their handlers
 // still get up to server.shutdown-timeout to return, so that what they
 // use is not closed under them.
-func closeNow(servers []*http.Server, handling *inFlight, s serverSettings, logger *slog.Logger) error {
+func closeNow(servers []*http.Server, handling *inFlight, s Settings, logger *slog.Logger) error {
 	closeAll(servers)
 	if !handling.wait(s.shutdownTimeout) {
 		logger.Error("requests cut off at shutdown are still being handled; closing the stores under them",

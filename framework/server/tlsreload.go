@@ -1,9 +1,9 @@
-package boot
+package server
 
 // A port's TLS served from PEM files that may change under it: a
 // certificate renewed by cert-manager or certbot, a CA bundle rotated to
 // trust a new client CA. Spring Boot's SSL reload picks such changes up
-// without a restart; so does tlsFiles. At most once a reloadCheck, a
+// without a restart; so does TLS. At most once a reloadCheck, a
 // handshake looks at the files' modification times; when one changed,
 // its file is read again, and the handshakes after that are made with
 // what it holds. Files caught half-written, a certificate that does not
@@ -23,8 +23,10 @@ import (
 // looked at: a handshake does not stat three files every time.
 const reloadCheck = time.Second
 
-// tlsFiles is one port's TLS configuration and the files it comes from.
-type tlsFiles struct {
+// TLS is one port's TLS configuration and the files it comes from:
+// what server.ssl.* (or management.server.ssl.*) names, re-read when the
+// files change.
+type TLS struct {
 	certPath, keyPath string
 	trustPath         string // "" without client certificates to check
 	clientAuth        tls.ClientAuthType
@@ -39,12 +41,12 @@ type tlsFiles struct {
 // certificate and key in PEM, and the pool of CAs read from trustPath.
 // clientAuth is none, want or need. The error is X509KeyPair's, when the
 // certificate and key do not make a pair.
-func newTLSFiles(certPath, keyPath, trustPath, clientAuth string, certPEM, keyPEM []byte, clientCAs *x509.CertPool) (*tlsFiles, error) {
+func newTLSFiles(certPath, keyPath, trustPath, clientAuth string, certPEM, keyPEM []byte, clientCAs *x509.CertPool) (*TLS, error) {
 	pair, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
 		return nil, err
 	}
-	f := &tlsFiles{certPath: certPath, keyPath: keyPath, trustPath: trustPath, checked: time.Now()}
+	f := &TLS{certPath: certPath, keyPath: keyPath, trustPath: trustPath, checked: time.Now()}
 	switch clientAuth {
 	case "want":
 		f.clientAuth = tls.VerifyClientCertIfGiven
@@ -59,7 +61,7 @@ func newTLSFiles(certPath, keyPath, trustPath, clientAuth string, certPEM, keyPE
 	return f, nil
 }
 
-func (f *tlsFiles) build(cert *tls.Certificate, clientCAs *x509.CertPool) *tls.Config {
+func (f *TLS) build(cert *tls.Certificate, clientCAs *x509.CertPool) *tls.Config {
 	return &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{*cert},
 		ClientAuth: f.clientAuth, ClientCAs: clientCAs}
 }
@@ -68,7 +70,7 @@ func (f *tlsFiles) build(cert *tls.Certificate, clientCAs *x509.CertPool) *tls.C
 // the files' latest content. nextProtos are the protocols ALPN offers
 // (h2 and http/1.1, or http/1.1 alone): a configuration returned for a
 // handshake is taken whole, so it must say them itself.
-func (f *tlsFiles) config(nextProtos []string) *tls.Config {
+func (f *TLS) config(nextProtos []string) *tls.Config {
 	return &tls.Config{MinVersion: tls.VersionTLS12, GetConfigForClient: func(*tls.ClientHelloInfo) (*tls.Config, error) {
 		c := f.latest().Clone()
 		c.NextProtos = nextProtos
@@ -78,7 +80,7 @@ func (f *tlsFiles) config(nextProtos []string) *tls.Config {
 
 // latest returns the configuration of the files' latest readable
 // content.
-func (f *tlsFiles) latest() *tls.Config {
+func (f *TLS) latest() *tls.Config {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if time.Since(f.checked) < reloadCheck {

@@ -1,4 +1,4 @@
-package boot
+package server
 
 // The native strategy's rewriting, request by request: who is trusted
 // and which client X-Forwarded-For names. The peers here cannot be made

@@ -1,11 +1,11 @@
-package boot
+package server
 
 // TLS on a port from PEM files, with Spring Boot 3.5's names:
 // server.ssl.certificate and server.ssl.certificate-private-key (the
 // server's certificate chain and key), server.ssl.trust-certificate (the
 // CA that signs client certificates) and server.ssl.client-auth
 // (none, want or need); management.server.ssl.* the same for a management
-// port of its own (managementtls.go). The files are read again when they
+// port of its own (management.go). The files are read again when they
 // change (tlsreload.go). Whether HTTP/2 is offered by ALPN is
 // server.http2.enabled's to say (http2.go).
 
@@ -16,21 +16,28 @@ import (
 	"github.com/springport/greeter/framework/ssl"
 )
 
-// sslKeys are the names of one port's TLS settings.
+// sslKeys are the names of one port's TLS settings, with their
+// meanings.
 type sslKeys struct {
 	enabled, certificate, privateKey, trust, clientAuth string
+	meanings                                            map[string]string
 }
 
 // sslKeysUnder names the TLS settings under prefix, as Spring's Ssl
 // properties are bound under server.ssl and management.server.ssl.
-func sslKeysUnder(prefix string) sslKeys {
-	return sslKeys{
+func sslKeysUnder(prefix string, meanings map[string]string) sslKeys {
+	k := sslKeys{
 		enabled:     prefix + "enabled",
 		certificate: prefix + "certificate",
 		privateKey:  prefix + "certificate-private-key",
 		trust:       prefix + "trust-certificate",
 		clientAuth:  prefix + "client-auth",
 	}
+	k.meanings = map[string]string{}
+	for name, m := range meanings {
+		k.meanings[prefix+name] = m
+	}
+	return k
 }
 
 // all lists the keys, for checking whether any is set.
@@ -38,7 +45,13 @@ func (k sslKeys) all() []string {
 	return []string{k.enabled, k.certificate, k.privateKey, k.trust, k.clientAuth}
 }
 
-var serverSSL = sslKeysUnder("server.ssl.")
+var serverSSL = sslKeysUnder("server.ssl.", map[string]string{
+	"enabled":                 "HTTPS on server.port; on when server.ssl.certificate is set",
+	"certificate":             "the server's certificate chain, a PEM file (file:path too); re-read when it changes",
+	"certificate-private-key": "the private key of server.ssl.certificate, a PEM file (file:path too); re-read when it changes",
+	"trust-certificate":       "the CA (PEM file) that client certificates must be signed by, for server.ssl.client-auth; re-read when it changes",
+	"client-auth":             "none; want: a client certificate is checked if given; need: a client without one is refused",
+})
 
 // sslSettings are one port's TLS settings as bound, before any file is
 // read.
@@ -53,25 +66,20 @@ type sslSettings struct {
 // when a certificate is set unless <prefix>.enabled=false.
 func bindSSL(b *config.Binder, keys sslKeys) sslSettings {
 	s := sslSettings{keys: keys}
-	s.certificate = config.Bind(b, keys.certificate, "", config.String)
-	s.privateKey = config.Bind(b, keys.privateKey, "", config.String)
-	s.trust = config.Bind(b, keys.trust, "", config.String)
-	s.clientAuth = config.Bind(b, keys.clientAuth, "none", config.OneOf("none", "want", "need"))
-	s.enabled = config.Bind(b, keys.enabled, s.certificate != "", config.Bool)
+	m := keys.meanings
+	s.certificate = config.Bind(b, keys.certificate, "", config.String, m[keys.certificate])
+	s.privateKey = config.Bind(b, keys.privateKey, "", config.String, m[keys.privateKey])
+	s.trust = config.Bind(b, keys.trust, "", config.String, m[keys.trust])
+	s.clientAuth = config.Bind(b, keys.clientAuth, "none", config.OneOf("none", "want", "need"), m[keys.clientAuth])
+	s.enabled = config.Bind(b, keys.enabled, s.certificate != "", config.Bool, m[keys.enabled])
 	return s
-}
-
-// bindServerTLS reads the server.ssl settings into the TLS of
-// server.port, or nil for plain HTTP.
-func bindServerTLS(b *config.Binder) *tlsFiles {
-	return bindSSL(b, serverSSL).load(b)
 }
 
 // load reads the files s names, or returns nil when TLS is off. They are
 // read now, so that a missing, unreadable or mismatched file stops
 // start-up with the setting that names it; the key's content is never
 // shown. nil is returned too when a setting is refused.
-func (s sslSettings) load(b *config.Binder) *tlsFiles {
+func (s sslSettings) load(b *config.Binder) *TLS {
 	if !s.enabled {
 		return nil
 	}

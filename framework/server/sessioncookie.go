@@ -1,4 +1,4 @@
-package boot
+package server
 
 import (
 	"errors"
@@ -28,8 +28,10 @@ const (
 // SameSite=Lax, Secure over TLS, no Max-Age). A value the browser would
 // drop or ignore (a name with a space, a path not starting with /,
 // same-site=none without secure=true) stops start-up rather than leave
-// every request without its session.
-func bindSessionCookie(b *config.Binder) component.SessionCookie {
+// every request without its session. As with Spring Session, the path is
+// the context path followed by / unless cookie.path is set, so that the
+// browser sends the cookie only to this application.
+func bindSessionCookie(b *config.Binder, contextPath string) component.SessionCookie {
 	sc := component.SessionCookie{
 		Name:     config.Bind(b, cookieName, "SESSION", cookieToken, "the session cookie's name (JSESSIONID, say); only a cookie of this name resumes a session"),
 		Path:     config.Bind(b, cookiePath, "/", cookiePathValue, "the paths the browser sends the session cookie back to"),
@@ -54,6 +56,9 @@ func bindSessionCookie(b *config.Binder) component.SessionCookie {
 		}
 	default:
 		sc.SameSite = http.SameSiteLaxMode
+	}
+	if contextPath != "" && !b.IsSet(cookiePath) {
+		sc.Path = contextPath + "/"
 	}
 	if s := config.Bind(b, cookieMaxAge, "", cookieAge, "how long the browser keeps the session cookie (unset: until it closes); the session still ends after its timeout"); s != "" {
 		sc.MaxAge, _ = cookieAgeValue(s)
