@@ -210,7 +210,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	b := config.NewBinder(env)
 	s := bindSettings(b, env, svc.loggerNames())
 	variables := p.variableNames()
-	starts := svc.bindStarters(b, env, variables, s.sessions.storeType)
+	starts := svc.bindStarters(b, env, variables, s.sessions.StoreType)
 	framework := len(b.Keys())
 	var own S
 	if svc.Bind != nil {
@@ -237,7 +237,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 			a.Close()
 		}
 	}()
-	a.loggers = svc.newLoggers(newLogger(s.logFormat, p.Stdout).Handler(), s.logLevels)
+	a.loggers = svc.newLoggers(newLogger(s.logging.Format, p.Stdout).Handler(), s.logging)
 	a.logger = a.Logger(serverLogger)
 	a.logger.Info(profilesMessage(env.ExplicitProfiles(), env.DefaultProfiles()))
 	for _, w := range env.Warnings() {
@@ -262,8 +262,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 			"but the exporter comes with the starter "+OTLPTracingStarter+", which this service does not include: add it to the service's Starters",
 			"endpoint", config.MaskPasswords(topts.Endpoint))
 	}
-	histogram := s.management.histogram || (exportsSpans && !s.management.histogramSet)
-	if a.metrics, err = metrics.New(metrics.Options{PercentilesHistogram: histogram, CommonTags: s.management.tags,
+	if a.metrics, err = metrics.New(metrics.Options{PercentilesHistogram: s.management.metrics.PercentilesHistogram(exportsSpans), CommonTags: s.management.metrics.Tags,
 		Exemplars: exportsSpans, Logger: a.Logger(metricsLogger)}); err != nil {
 		return nil, err
 	}
@@ -283,14 +282,14 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	// Observers of every request: metrics, the access log, the recent
 	// exchanges.
 	var observers []func(dispatch.Observation)
-	if s.management.metrics {
+	if s.management.metrics.Enabled {
 		observers = append(observers, a.metrics.Observe)
 	}
 	if s.server.AccessLog {
 		observers = append(observers, accessLog(a.Logger(accessLogLogger)))
 	}
 	var exchanges *actuator.Exchanges // kept for /actuator/httpexchanges only when asked for
-	if s.management.actuator.recordExchanges {
+	if s.management.actuator.RecordExchanges {
 		exchanges = actuator.NewExchanges()
 		observers = append(observers, exchanges.Observe)
 	}
@@ -310,7 +309,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	// Routes: the service's own, its OpenAPI document, the management
 	// endpoints. The catalog lists the routes of both ports for
 	// /actuator/mappings.
-	exposure := actuator.Exposure{Include: s.management.include, Exclude: s.management.exclude}
+	exposure := s.management.actuator.Exposure
 	for _, id := range exposure.Unknown() {
 		a.logger.Warn("management.endpoints.web.exposure names an endpoint that does not exist; it is ignored",
 			"id", id, "endpoints", strings.Join(actuator.IDs, ","))
@@ -331,8 +330,8 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		BasePath:        s.management.basePath(),
 		Env:             env,
 		Bound:           b.Keys(),
-		ShowValues:      s.management.showValues,
-		ConfigProps:     actuator.ConfigPropsOptions{Context: svc.Name, Default: b.Default, ShowValues: s.management.configPropsShowValues},
+		ShowValues:      s.management.actuator.ShowValues,
+		ConfigProps:     actuator.ConfigPropsOptions{Context: svc.Name, Default: b.Default, ShowValues: s.management.actuator.ConfigPropsShowValues},
 		Components:      components,
 		Mappings:        catalog,
 		Prometheus:      a.metrics.Handler(),
@@ -340,13 +339,13 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		Metrics:         a.metrics,
 		Probes:          a.probes,
 		HealthDisplay:   a.healthDisplay(),
-		DiskSpace:       s.management.actuator.diskSpace,
-		HealthGroups:    s.management.actuator.healthGroups,
+		DiskSpace:       s.management.actuator.DiskSpace,
+		HealthGroups:    s.management.actuator.HealthGroups,
 		Build:           buildInfo,
 		// A profile must be sent before server.write-timeout cuts it off.
 		MaxCPUProfile: max(s.server.WriteTimeout-time.Second, time.Second),
 		Exchanges:     exchanges,
-		Access:        s.management.actuator.access,
+		Access:        s.management.actuator.Access,
 		Shutdown:      sync.OnceFunc(func() { close(a.shutdownRequested) }),
 		Loggers:       a.loggers,
 	}

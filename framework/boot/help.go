@@ -10,7 +10,6 @@ import (
 
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/management/tracing"
-	"github.com/springport/greeter/framework/ssl"
 )
 
 // A Setting is one setting a service reads, as --help and the
@@ -53,23 +52,6 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 			s.Default, _ = b.Default(key)
 			if v, ok, err := env.Lookup(key); ok && err == nil {
 				s.Default = v.Resolved // set by a settings file
-			}
-			if name, ok := strings.CutPrefix(key, "logging.level."); ok && s.Help == "" {
-				// A settings file names a logger: logging.level.<name>
-				// is a family, bound only for the names that are set.
-				s.Help = "level of the logger or group " + name
-			}
-			if name, ok := healthGroupName(key); ok && s.Help == "" {
-				s.Help = "the health components of the health group " + name
-			}
-			if name, ok := strings.CutPrefix(key, tracing.HeadersPrefix); ok && s.Help == "" {
-				s.Help = "the header " + name + " of every span export"
-			}
-			if rest, ok := strings.CutPrefix(key, ssl.PEMBundles); ok && s.Help == "" {
-				s.Help = "a file of the PEM SSL bundle " + rest
-			}
-			if name, ok := strings.CutPrefix(key, tracing.ResourceAttributesPrefix); ok && s.Help == "" {
-				s.Help = "the resource attribute " + name + " of the spans"
 			}
 			list = append(list, s)
 		}

@@ -55,8 +55,8 @@ func (svc Service[S]) loggerNames() []string {
 
 // newLoggers returns the registry of svc's loggers, writing to base, at
 // the levels the settings give.
-func (svc Service[S]) newLoggers(base slog.Handler, levels logLevels) *logging.Registry {
-	r := logging.NewRegistry(base, levels.root)
+func (svc Service[S]) newLoggers(base slog.Handler, levels logging.Settings) *logging.Registry {
+	r := logging.NewRegistry(base, levels.Root)
 	for _, name := range svc.loggers() {
 		r.Handler(name)
 	}
@@ -70,11 +70,11 @@ func (svc Service[S]) newLoggers(base slog.Handler, levels logLevels) *logging.R
 		r.Group(group, full...)
 	}
 	// Groups first, so that a logger's own level beats its group's.
-	names := slices.Sorted(maps.Keys(levels.byName))
+	names := slices.Sorted(maps.Keys(levels.Levels))
 	for _, isGroup := range []bool{true, false} {
 		for _, name := range names {
 			if _, ok := groups[name]; ok == isGroup {
-				r.Configure(name, levels.byName[name])
+				r.Configure(name, levels.Levels[name])
 			}
 		}
 	}

@@ -142,7 +142,7 @@ func principalAttr(ctx context.Context) (slog.Attr, bool) {
 
 // healthDisplay is what health shows, when-authorized included.
 func (a *App) healthDisplay() actuator.HealthDisplay {
-	d := a.settings.management.health
+	d := a.settings.management.actuator.Health
 	if a.securityOn() {
 		d.Authorized = healthAuthorized(a.settings.security.healthRoles)
 	}

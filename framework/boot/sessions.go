@@ -10,5 +10,5 @@ func (a *App) openSessions() {
 		return
 	}
 	s := a.settings.sessions
-	a.UseSessionStore(memstore.New(memstore.Options{IdleTimeout: s.timeout, MaxSessions: s.maxSessions, Logger: a.Logger(sessionsLogger)}))
+	a.UseSessionStore(memstore.New(memstore.Options{IdleTimeout: s.Timeout, MaxSessions: s.MaxSessions, Logger: a.Logger(sessionsLogger)}))
 }

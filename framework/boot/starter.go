@@ -4,11 +4,10 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"time"
 
-	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/management/tracing"
+	"github.com/springport/greeter/framework/session"
 )
 
 // A Starter is an optional subsystem that a service names in
@@ -169,32 +168,9 @@ func (svc Service[S]) starterNames() []string {
 	return names
 }
 
-// SessionSettings are the framework's session settings, which a starter
-// that keeps sessions opens its store with.
-type SessionSettings struct {
-	StoreType   string // app.session.store-type: memory, redis
-	Timeout     time.Duration
-	MaxSessions int
-}
-
-// SessionStore is an HTTP session store that a starter gives the
-// application (App.UseSessionStore): the component container's session
-// scope lives in it, and its counts are reported as Spring Session's
-// meters.
-type SessionStore interface {
-	component.SessionStore
-	Len() int        // sessions held (or followed) now
-	Max() int        // server.servlet.session.max-sessions
-	Evicted() uint64 // sessions ended early because of Max
-	Close() error
-}
-
 // Sessions returns the session settings, for a starter that opens a
 // session store.
-func (a *App) Sessions() SessionSettings {
-	s := a.settings.sessions
-	return SessionSettings{StoreType: s.storeType, Timeout: s.timeout, MaxSessions: s.maxSessions}
-}
+func (a *App) Sessions() session.Settings { return a.settings.sessions }
 
 // SettingError is the error a starter's start returns when the setting
 // key, bound without fault, cannot be used for reason (an issuer whose
@@ -209,7 +185,7 @@ func (a *App) SettingError(key, reason string) error {
 // place of the in-memory one, reports its counts, and closes it when the
 // application stops. A starter calls it when app.session.store-type names
 // its store.
-func (a *App) UseSessionStore(store SessionStore) {
+func (a *App) UseSessionStore(store session.Store) {
 	a.mustBeStarting("UseSessionStore")
 	a.OnClose(store.Close)
 	a.sessions = store

@@ -134,6 +134,12 @@ func (b *Binder) Value(key, def string) Value {
 	return v
 }
 
+// KeysWithPrefix returns the keys of the family prefix that the settings
+// files, APP_APPLICATION_JSON and the command line set (see
+// Environment.KeysWithPrefix): for a family whose members are named by
+// the user (a health group, a header).
+func (b *Binder) KeysWithPrefix(prefix string) []string { return b.env.KeysWithPrefix(prefix) }
+
 // Default returns the default of key, as Bind was given it, written as a
 // setting would be (30s, a,b, true), and whether key was bound.
 func (b *Binder) Default(key string) (string, bool) {

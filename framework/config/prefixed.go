@@ -40,8 +40,8 @@ func (e *Environment) KeysWithPrefix(prefix string) []string {
 // known, which the environment may set too. A key that is not set is not
 // bound, so that the family does not swell the listings of settings, nor
 // one already bound on its own, which would be reported twice. meaning,
-// when given, is what each member means (Bind's).
-func BindPrefixed[T any](b *Binder, prefix string, known []string, parse func(string) (T, error), meaning ...string) map[string]T {
+// when not nil, says what the member name means (Bind's meaning).
+func BindPrefixed[T any](b *Binder, prefix string, known []string, parse func(string) (T, error), meaning func(name string) string) map[string]T {
 	keys := b.env.KeysWithPrefix(prefix)
 	for _, name := range known {
 		if _, ok, _ := b.env.Lookup(prefix + name); ok && !slices.Contains(keys, prefix+name) {
@@ -54,7 +54,12 @@ func BindPrefixed[T any](b *Binder, prefix string, known []string, parse func(st
 			continue // bound on its own, as logging.level.root is
 		}
 		var zero T
-		values[strings.TrimPrefix(k, prefix)] = Bind(b, k, zero, parse, meaning...)
+		name := strings.TrimPrefix(k, prefix)
+		if meaning == nil {
+			values[name] = Bind(b, k, zero, parse)
+		} else {
+			values[name] = Bind(b, k, zero, parse, meaning(name))
+		}
 	}
 	return values
 }

@@ -28,7 +28,7 @@ func TestBindPrefixed(t *testing.T) {
 		return strings.ToUpper(s), nil
 	}
 	Bind(b, "logging.level.other", "", upper) // bound on its own: left out
-	got := BindPrefixed(b, "logging.level.", []string{"greeter.dispatch", "greeter.redis"}, upper)
+	got := BindPrefixed(b, "logging.level.", []string{"greeter.dispatch", "greeter.redis"}, upper, nil)
 	want := map[string]string{"greeter": "DEBUG", "bad": "", "greeter.dispatch": "TRACE"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)

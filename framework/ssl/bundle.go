@@ -31,9 +31,9 @@ const PEMBundles = "app.ssl.bundle.pem."
 // nil is returned then.
 func BindPEMClient(b *config.Binder, key, name string) *tls.Config {
 	prefix := PEMBundles + name + "."
-	trust := config.Bind(b, prefix+"truststore.certificate", "", config.String)
-	cert := config.Bind(b, prefix+"keystore.certificate", "", config.String)
-	privateKey := config.Bind(b, prefix+"keystore.private-key", "", config.String)
+	trust := config.Bind(b, prefix+"truststore.certificate", "", config.String, "a file of the PEM SSL bundle "+name+".truststore.certificate")
+	cert := config.Bind(b, prefix+"keystore.certificate", "", config.String, "a file of the PEM SSL bundle "+name+".keystore.certificate")
+	privateKey := config.Bind(b, prefix+"keystore.private-key", "", config.String, "a file of the PEM SSL bundle "+name+".keystore.private-key")
 	if trust == "" && cert == "" && privateKey == "" {
 		b.Refuse(key, "no SSL bundle "+name+" is declared: set "+prefix+"truststore.certificate (the CA), and for a client certificate "+prefix+"keystore.certificate and "+prefix+"keystore.private-key")
 		return nil

@@ -1,5 +1,13 @@
 package tracing
 
+import (
+	"cmp"
+	"strings"
+	"time"
+
+	"github.com/springport/greeter/framework/config"
+)
+
 // The prefixes of the tracing settings that are maps, a key per entry:
 // management.otlp.tracing.headers.<name> and
 // management.opentelemetry.resource-attributes.<key>.
@@ -7,3 +15,39 @@ const (
 	HeadersPrefix            = "management.otlp.tracing.headers."
 	ResourceAttributesPrefix = "management.opentelemetry.resource-attributes."
 )
+
+// Bind reads Spring Boot's tracing settings, and
+// OpenTelemetry's variables (OTEL_EXPORTER_OTLP_ENDPOINT...; see
+// BindVariables), which stand in for the settings that are not
+// set, as the defaults: a setting the service was given wins, as an
+// OpenTelemetry SDK's configuration in code wins over its variables.
+// Spans are recorded only with an OTLP endpoint to send them to;
+// Spring's defaults are kept otherwise (enabled, 10% of the traces that
+// start here, 10 s per export, no compression).
+func Bind(b *config.Binder) Options {
+	otel := BindVariables(b)
+	// The headers are a map, a key per header (as Spring binds
+	// Map<String, String>), found in the settings files and the command
+	// line; the environment cannot list its variables, so there it is
+	// OTEL_EXPORTER_OTLP_HEADERS that sets them.
+	headers := map[string]string{}
+	for _, key := range b.KeysWithPrefix(HeadersPrefix) {
+		name := strings.TrimPrefix(key, HeadersPrefix)
+		headers[name] = config.Bind(b, key, "", HeaderValue(name), "the header "+name+" of every span export")
+	}
+	if len(headers) == 0 {
+		headers = otel.Headers
+	}
+	return Options{
+		Enabled:     config.Bind(b, "management.tracing.enabled", true, config.Bool, "record a span per request when spans have an endpoint (management.otlp.tracing.endpoint, or OTEL_EXPORTER_OTLP_ENDPOINT)"),
+		Probability: config.Bind(b, "management.tracing.sampling.probability", 0.1, config.Probability, "share of the traces that start here that are recorded (0 to 1); a caller's traceparent decides for its own"),
+		Endpoint:    config.Bind(b, "management.otlp.tracing.endpoint", otel.Endpoint, ParseEndpoint, "OTLP/HTTP URL spans are sent to, e.g. http://localhost:4318/v1/traces (unset: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces; none: no spans recorded)"),
+		Headers:     headers,
+		Compression: config.Bind(b, "management.otlp.tracing.compression", cmp.Or(otel.Compression, "none"), ParseCompression, "none or gzip: how span exports are compressed (unset: OTEL_EXPORTER_OTLP_COMPRESSION)"),
+		Timeout:     config.Bind(b, "management.otlp.tracing.timeout", cmp.Or(otel.Timeout, 10*time.Second), config.Timeout, "bound on each span export, its retries included, and on the last one at shutdown (unset: OTEL_EXPORTER_OTLP_TIMEOUT, in ms)"),
+		Service:     config.Bind(b, "app.application.name", "", config.String, "the application's name, the service.name of its spans (OTEL_SERVICE_NAME overrides it); unset, the service's own name"),
+		ResourceAttributes: config.BindPrefixed(b, ResourceAttributesPrefix, nil, config.String,
+			func(name string) string { return "the resource attribute " + name + " of the spans" }),
+		Variables: otel,
+	}
+}

@@ -1,8 +1,7 @@
-package boot
+package actuator
 
 import (
 	"github.com/springport/greeter/framework/config"
-	"github.com/springport/greeter/framework/management/actuator"
 )
 
 // The access settings of the management endpoints, Spring Boot 3.5's:
@@ -16,7 +15,7 @@ const (
 )
 
 // accessLevels are the levels, from the least to the most permitted.
-var accessLevels = []string{actuator.AccessNone, actuator.AccessReadOnly, actuator.AccessUnrestricted}
+var accessLevels = []string{AccessNone, AccessReadOnly, AccessUnrestricted}
 
 var accessLevel = config.OneOf(accessLevels...)
 
@@ -25,12 +24,12 @@ func endpointAccessKey(id string) string { return "management.endpoint." + id + 
 
 // bindEndpointAccess resolves every endpoint's access as Spring Boot's
 // PropertiesEndpointAccessResolver does.
-func bindEndpointAccess(b *config.Binder, env *config.Environment) map[string]string {
+func bindEndpointAccess(b *config.Binder) map[string]string {
 	fallback := config.Bind(b, accessDefaultKey, "", optionalAccessLevel, "the access of every endpoint whose management.endpoint.<id>.access is unset: none, read-only (GET only), unrestricted; unset: each endpoint's default (shutdown none, the others unrestricted)")
-	ceiling := config.Bind(b, accessMaxPermittedKey, actuator.AccessUnrestricted, accessLevel, "no endpoint has more access than this: none, read-only, unrestricted")
-	access := make(map[string]string, len(actuator.IDs))
-	for _, id := range actuator.IDs {
-		def := actuator.DefaultAccess(id)
+	ceiling := config.Bind(b, accessMaxPermittedKey, AccessUnrestricted, accessLevel, "no endpoint has more access than this: none, read-only, unrestricted")
+	access := make(map[string]string, len(IDs))
+	for _, id := range IDs {
+		def := DefaultAccess(id)
 		if fallback != "" {
 			def = fallback
 		}
