@@ -9,36 +9,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/management/actuator"
 	"github.com/springport/greeter/framework/management/openapi"
 	"github.com/springport/greeter/framework/security"
 )
-
-// The settings of security that every authenticator shares, with Spring
-// Boot's names (spring.* read as app.*). Security is on as soon as a
-// starter adds an authenticator (a user, a token key source), with no
-// switch of its own; see docs/security.md.
-const (
-	permitAllKey   = "app.security.permit-all"
-	healthRolesKey = "management.endpoint.health.roles"
-)
-
-// securitySettings are the rules the settings make, whichever starter
-// authenticates.
-type securitySettings struct {
-	permitAll   []string // path patterns anyone may call
-	healthRoles []string // who sees health's when-authorized details; none: anyone authenticated
-}
-
-// bindSecurity reads the rules.
-func bindSecurity(b *config.Binder) securitySettings {
-	return securitySettings{
-		permitAll:   config.Bind(b, permitAllKey, nil, pathPatterns, "with security on, path patterns anyone may call (/api/**, /v3/api-docs/**, /users/{id}, *.json)"),
-		healthRoles: config.Bind(b, healthRolesKey, nil, config.List, "with security on, the roles that see health's when-authorized components and details; none: any authenticated user"),
-	}
-}
 
 // Authentication schemes, as the OpenAPI document names them.
 const (
@@ -59,17 +34,6 @@ func (a *App) Authenticate(scheme string, auth security.Authenticator) {
 // securityOn reports whether security is on: an authenticator was added.
 func (a *App) securityOn() bool { return len(a.authenticators) > 0 }
 
-// pathPatterns reads a list of Spring path patterns.
-func pathPatterns(s string) ([]string, error) {
-	patterns, _ := config.List(s)
-	for _, p := range patterns {
-		if _, err := security.ParsePathPattern(p); err != nil {
-			return nil, err
-		}
-	}
-	return patterns, nil
-}
-
 // ActuatorAuthority is the authority every management endpoint but
 // health and info needs, as in Spring Boot's documented set-up.
 const ActuatorAuthority = "ROLE_ACTUATOR"
@@ -79,7 +43,7 @@ const ActuatorAuthority = "ROLE_ACTUATOR"
 // every other management endpoint, and their index, need ROLE_ACTUATOR;
 // the paths of app.security.permit-all are open; everything else needs
 // an authenticated user.
-func securityRules(s securitySettings, managementBase string) *security.Rules {
+func securityRules(s security.Settings, managementBase string) *security.Rules {
 	base := strings.TrimSuffix(managementBase, "/")
 	rules := new(security.Rules).
 		Permit(base+"/health", base+"/health/**", base+"/info")
@@ -91,13 +55,13 @@ func securityRules(s securitySettings, managementBase string) *security.Rules {
 			rules.Require(base+"/"+id, ActuatorAuthority).Require(base+"/"+id+"/**", ActuatorAuthority)
 		}
 	}
-	return rules.Permit(s.permitAll...)
+	return rules.Permit(s.PermitAll...)
 }
 
 // securityGuard builds the guard of both ports, or nil when security is
 // off: then the dispatcher is as it was. Refusals are counted in
 // security_refusals_total{status,reason}.
-func (a *App) securityGuard(s securitySettings, managementBase string) (dispatch.Guard, error) {
+func (a *App) securityGuard(s security.Settings, managementBase string) (dispatch.Guard, error) {
 	if !a.securityOn() {
 		return nil, nil
 	}
@@ -117,19 +81,6 @@ func (a *App) securityGuard(s securitySettings, managementBase string) (dispatch
 	return g.Check, nil
 }
 
-// healthAuthorized is when-authorized's test for health: an authenticated
-// principal holding one of roles (as ROLE_<role> or as it is written), or
-// any when roles are none, as Spring Boot decides.
-func healthAuthorized(roles []string) func(context.Context) bool {
-	return func(ctx context.Context) bool {
-		p := security.PrincipalFrom(ctx)
-		if p == nil {
-			return false
-		}
-		return len(roles) == 0 || slices.ContainsFunc(roles, func(r string) bool { return p.Has(r) || p.Has("ROLE_"+r) })
-	}
-}
-
 // principalAttr is the access log's principal: the name, for an
 // authenticated request.
 func principalAttr(ctx context.Context) (slog.Attr, bool) {
@@ -144,7 +95,7 @@ func principalAttr(ctx context.Context) (slog.Attr, bool) {
 func (a *App) healthDisplay() actuator.HealthDisplay {
 	d := a.settings.management.actuator.Health
 	if a.securityOn() {
-		d.Authorized = healthAuthorized(a.settings.security.healthRoles)
+		d.Authorized = a.settings.security.HealthAuthorized
 	}
 	return d
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/springport/greeter/framework/management/actuator"
 	"github.com/springport/greeter/framework/management/metrics"
 	"github.com/springport/greeter/framework/management/tracing"
+	"github.com/springport/greeter/framework/security"
 	"github.com/springport/greeter/framework/server"
 	"github.com/springport/greeter/framework/session"
 )
@@ -16,10 +17,10 @@ import (
 type settings struct {
 	server     server.Settings
 	management managementSettings
-	sessions   session.Settings // where HTTP sessions live, how long they last
-	security   securitySettings // the rules, whichever starter authenticates (security.go)
-	openapiUI  bool             // serve Swagger UI at /swagger-ui.html
-	logging    logging.Settings // logging.format, logging.level.*
+	sessions   session.Settings  // where HTTP sessions live, how long they last
+	security   security.Settings // the rules, whichever starter authenticates (security.go)
+	openapiUI  bool              // serve Swagger UI at /swagger-ui.html
+	logging    logging.Settings  // logging.format, logging.level.*
 	// failOnUnknown refuses to start with a key that nothing reads
 	// (unknown.go), rather than warning.
 	failOnUnknown bool
@@ -47,7 +48,7 @@ func bindSettings(b *config.Binder, env *config.Environment, loggers []string) s
 			metrics:  metrics.Bind(b),
 			tracing:  tracing.Bind(b),
 		},
-		security:  bindSecurity(b),
+		security:  security.Bind(b),
 		openapiUI: config.Bind(b, "app.openapi.ui.enabled", false, config.Bool, "serve Swagger UI at /swagger-ui.html, reading /v3/api-docs"),
 		logging:   logging.Bind(b, loggers),
 
