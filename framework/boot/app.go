@@ -1,16 +1,9 @@
 package boot
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"net/http"
-	"runtime/debug"
-	"slices"
-	"strings"
 	"sync"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -20,16 +13,16 @@ import (
 	"github.com/springport/greeter/framework/logging"
 	"github.com/springport/greeter/framework/management/actuator"
 	"github.com/springport/greeter/framework/management/metrics"
-	"github.com/springport/greeter/framework/management/openapi"
-	"github.com/springport/greeter/framework/management/swaggerui"
 	"github.com/springport/greeter/framework/management/tracing"
 	"github.com/springport/greeter/framework/security"
 )
 
-// App is one application: Service.Start builds it, adding the service's
-// stores, components and routes; New returns it built, so that a test or
-// a benchmark can serve its Handler; Run serves it. The methods that add
-// to it may be called only during Start, on Start's goroutine.
+// App is an application being built: Service.Start receives it, and adds
+// the service's stores, health indicators, gauges, components and routes
+// to it, as an fx.Lifecycle is given to constructors. Its methods may be
+// called only during Start, on Start's goroutine (those that add panic
+// after it). What is built of it is a Running: New returns one, Run
+// serves one.
 type App struct {
 	name     string
 	env      *config.Environment
@@ -52,16 +45,10 @@ type App struct {
 	routes     []dispatch.Route
 	closers    []func() error // the stores, closed in reverse order after the components
 
-	// What the build makes of it.
-	handler    http.Handler // for server.port
-	management http.Handler // for management.server.port; nil when it is server.port
-	probes     *actuator.Probes
-	tracing    *tracing.Tracing
-	// shutdownRequested is closed by POST /actuator/shutdown: Run then
-	// shuts down as it does on SIGTERM.
-	shutdownRequested chan struct{}
-	closeOnce         sync.Once
-	closeErr          error
+	// What the build makes of it, closed with it.
+	tracing   *tracing.Tracing
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Environment returns the loaded settings, for a service that reads one
@@ -162,24 +149,10 @@ func (a *App) EngineError(engine, key, value string, err error) error {
 	return engineError(a.env, engine, key, value, err)
 }
 
-// Handler is the handler of server.port: the service's routes, the
-// OpenAPI document, and the management endpoints unless they have a port
-// of their own.
-func (a *App) Handler() http.Handler { return a.handler }
-
-// ManagementHandler is the handler of management.server.port, nil when
-// the management endpoints share server.port (and Handler serves them).
-func (a *App) ManagementHandler() http.Handler { return a.management }
-
-// ShutdownRequested is closed when POST /actuator/shutdown asks the
-// service to stop; Run then shuts down as on SIGTERM. An App from New is
-// not served by Run: whoever serves it decides what the request does.
-func (a *App) ShutdownRequested() <-chan struct{} { return a.shutdownRequested }
-
-// Close sends the spans still queued, then closes the components, then
+// close sends the spans still queued, then closes the components, then
 // what OnClose added and the session store, in reverse order. It may be
 // called more than once.
-func (a *App) Close() error {
+func (a *App) close() error {
 	a.closeOnce.Do(func() {
 		var errs []error
 		if a.tracing != nil {
@@ -200,197 +173,4 @@ func (a *App) mustBeStarting(method string) {
 	if a.started {
 		panic("boot: App." + method + " called after Service.Start returned")
 	}
-}
-
-// build binds the settings of env, then builds the application top to
-// bottom: the loggers, the session store, the service (Service.Start), the
-// management endpoints, the routes and the handlers of the ports. It
-// listens on nothing. What it opened is closed when it fails.
-func build[S any](ctx context.Context, svc Service[S], env *config.Environment, p Process) (_ *App, err error) {
-	b := config.NewBinder(env)
-	s := bindSettings(b, env, svc.loggerNames())
-	variables := p.variableNames()
-	starts := svc.bindStarters(b, env, variables, s.sessions.StoreType)
-	framework := len(b.Keys())
-	var own S
-	if svc.Bind != nil {
-		own = svc.Bind(b)
-	}
-	// Unknown keys are looked for only where they are shown: in the log of
-	// a start-up that goes on, or in the refusal fail-on-unknown makes.
-	// A start-up refused anyway skips the work (a hostile source may hold
-	// 100,000s of keys).
-	if err := b.Err(); err != nil && !s.failOnUnknown {
-		return nil, err
-	}
-	keys := checkKeys(env, b.Keys(), b.Keys()[framework:], variables, svc.starterNames())
-	var unknown error
-	if s.failOnUnknown {
-		unknown = keys.refusal()
-	}
-	if err := errors.Join(b.Err(), unknown); err != nil {
-		return nil, err
-	}
-	a := &App{name: svc.Name, env: env, binder: b, settings: s, shutdownRequested: make(chan struct{})}
-	defer func() {
-		if err != nil {
-			a.Close()
-		}
-	}()
-	a.loggers = svc.newLoggers(newLogger(s.logging.Format, p.Stdout).Handler(), s.logging)
-	a.logger = a.Logger(serverLogger)
-	a.logger.Info(profilesMessage(env.ExplicitProfiles(), env.DefaultProfiles()))
-	for _, w := range env.Warnings() {
-		a.logger.Warn(w)
-	}
-	keys.log(a.logger)
-
-	// Metrics first, so that the session store and the service can
-	// report gauges. With management.metrics.enabled=false requests are
-	// not recorded, and /actuator/prometheus still serves the runtime and
-	// process metrics.
-	//
-	// With spans exported, the request timer is a histogram unless set
-	// otherwise: client_golang writes exemplars (a bucket's trace) on
-	// histogram buckets only, and a dashboard goes from a slow bucket to
-	// its trace through them.
-	topts := s.management.tracing
-	topts.NewExporter = svc.spanExporter()
-	exportsSpans := topts.Enabled && topts.Endpoint != "" && topts.NewExporter != nil
-	if topts.Enabled && topts.Endpoint != "" && topts.NewExporter == nil {
-		a.logger.Warn("spans are not exported: management.otlp.tracing.endpoint (or OTEL_EXPORTER_OTLP_ENDPOINT) names a collector, "+
-			"but the exporter comes with the starter "+OTLPTracingStarter+", which this service does not include: add it to the service's Starters",
-			"endpoint", config.MaskPasswords(topts.Endpoint))
-	}
-	if a.metrics, err = metrics.New(metrics.Options{PercentilesHistogram: s.management.metrics.PercentilesHistogram(exportsSpans), CommonTags: s.management.metrics.Tags,
-		Exemplars: exportsSpans, Logger: a.Logger(metricsLogger)}); err != nil {
-		return nil, err
-	}
-	for _, start := range starts {
-		if err := start(ctx, a); err != nil {
-			return nil, err
-		}
-	}
-	a.openSessions()
-	err = svc.Start(ctx, a, own)
-	a.started = true
-	if err != nil {
-		return nil, err
-	}
-	a.probes = actuator.NewProbes(a.indicators...)
-
-	// Observers of every request: metrics, the access log, the recent
-	// exchanges.
-	var observers []func(dispatch.Observation)
-	if s.management.metrics.Enabled {
-		observers = append(observers, a.metrics.Observe)
-	}
-	if s.server.AccessLog {
-		observers = append(observers, accessLog(a.Logger(accessLogLogger)))
-	}
-	var exchanges *actuator.Exchanges // kept for /actuator/httpexchanges only when asked for
-	if s.management.actuator.RecordExchanges {
-		exchanges = actuator.NewExchanges()
-		observers = append(observers, exchanges.Observe)
-	}
-
-	// Tracing: a span per request when spans are recorded; otherwise a
-	// caller's traceparent is still passed to the log lines and problem
-	// documents.
-	buildInfo, _ := debug.ReadBuildInfo()
-	topts.DefaultService, topts.Version, topts.Logger = svc.Name, moduleVersion(buildInfo), a.Logger(tracingLogger)
-	if a.tracing, err = tracing.New(topts); err != nil {
-		return nil, fmt.Errorf("tracing: %w", err)
-	}
-	if p.SpanFlush != nil {
-		p.SpanFlush(a.tracing.Flush)
-	}
-
-	// Routes: the service's own, its OpenAPI document, the management
-	// endpoints. The catalog lists the routes of both ports for
-	// /actuator/mappings.
-	exposure := s.management.actuator.Exposure
-	for _, id := range exposure.Unknown() {
-		a.logger.Warn("management.endpoints.web.exposure names an endpoint that does not exist; it is ignored",
-			"id", id, "endpoints", strings.Join(actuator.IDs, ","))
-	}
-	catalog := &dispatch.Catalog{}
-	docs := openapi.Routes(openapi.Info{Title: svc.Name, Version: moduleVersion(buildInfo), Description: svc.Description,
-		License: svc.License, Tags: svc.Tags, ContextPath: s.server.ContextPath,
-		Security: a.openAPISecurity(s.management.basePath())}, a.routes)
-	if s.openapiUI {
-		docs = append(docs, swaggerui.Routes()...)
-	}
-	components := func() []component.Info { return nil }
-	if a.components != nil {
-		components = a.components.Components
-	}
-	managementOpts := actuator.Options{
-		Exposure:        exposure,
-		BasePath:        s.management.basePath(),
-		Env:             env,
-		Bound:           b.Keys(),
-		ShowValues:      s.management.actuator.ShowValues,
-		ConfigProps:     actuator.ConfigPropsOptions{Context: svc.Name, Default: b.Default, ShowValues: s.management.actuator.ConfigPropsShowValues},
-		Components:      components,
-		Mappings:        catalog,
-		Prometheus:      a.metrics.Handler(),
-		PrometheusTypes: metrics.ContentTypes,
-		Metrics:         a.metrics,
-		Probes:          a.probes,
-		HealthDisplay:   a.healthDisplay(),
-		DiskSpace:       s.management.actuator.DiskSpace,
-		HealthGroups:    s.management.actuator.HealthGroups,
-		Build:           buildInfo,
-		// A profile must be sent before server.write-timeout cuts it off.
-		MaxCPUProfile: max(s.server.WriteTimeout-time.Second, time.Second),
-		Exchanges:     exchanges,
-		Access:        s.management.actuator.Access,
-		Shutdown:      sync.OnceFunc(func() { close(a.shutdownRequested) }),
-		Loggers:       a.loggers,
-	}
-	if err := actuator.CheckHealthGroups(managementOpts); err != nil {
-		// Reported as a bad setting, with its value and where it was set.
-		var group *actuator.HealthGroupError
-		if errors.As(err, &group) {
-			b.Refuse(group.Key, group.Reason)
-			err = b.Err()
-		}
-		return nil, err
-	}
-	management := dispatch.WithCORS(s.cors.Management, actuator.Routes(managementOpts)...)
-
-	// Handlers: management shares server.port unless it has a port of its
-	// own.
-	opts := dispatch.Options{Logger: a.Logger(dispatchLogger), Classify: classify(svc.Classify),
-		MaxBodyBytes: int64(s.server.MaxRequestSize), Observers: observers, RequestIDs: s.server.AccessLog,
-		Catalog: catalog, Tracer: a.tracing.Tracer()}
-	// Security, when on, guards both ports with the same rules.
-	if opts.Guard, err = a.securityGuard(s.security, s.management.basePath()); err != nil {
-		return nil, err
-	}
-	routes := dispatch.WithCORS(s.cors.Service, slices.Concat(a.routes, docs)...)
-	if !s.management.ownPort() {
-		routes = append(routes, management...)
-	}
-	serverOpts := opts
-	serverOpts.ContextPath = s.server.ContextPath // not the management port's, as in Spring
-	handler, err := dispatch.New(serverOpts, routes...)
-	if err != nil {
-		return nil, err
-	}
-	a.handler = handler
-	if a.components != nil {
-		a.handler = a.components.Middleware(handler)
-	}
-	if s.management.ownPort() {
-		if a.management, err = dispatch.New(opts, management...); err != nil {
-			return nil, fmt.Errorf("the management endpoints: %w", err)
-		}
-		// As in Spring, whose management server takes the server's
-		// compression settings and reads the forwarded headers too.
-		a.management = s.server.Handler(a.management)
-	}
-	a.handler = s.server.Handler(a.handler)
-	return a, nil
 }

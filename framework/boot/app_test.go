@@ -19,7 +19,7 @@ import (
 
 // newApp builds a service with New, as a test or a benchmark that serves
 // its handlers itself does; start is its Start.
-func newApp(t *testing.T, args []string, start func(*boot.App) error) *boot.App {
+func newApp(t *testing.T, args []string, start func(*boot.App) error) *boot.Running {
 	t.Helper()
 	svc := boot.Service[struct{}]{Name: "app", Start: func(_ context.Context, a *boot.App, _ struct{}) error {
 		a.Routes(dispatch.Route{Method: "GET", Pattern: "/hello", Handler: dispatch.Returns(func(*dispatch.Request) (string, error) { return "hello", nil })})

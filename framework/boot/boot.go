@@ -179,18 +179,19 @@ func Run[S any](ctx context.Context, svc Service[S], p Process) (err error) {
 	if err != nil {
 		return startupError{err}
 	}
-	a, err := build(ctx, svc, env, p)
+	r, err := build(ctx, svc, env, p)
 	if ctx.Err() != nil {
 		if err == nil {
-			a.Close()
+			r.Close()
 		}
 		return stoppedWhileStarting(ctx)
 	}
 	if err != nil {
 		return startupError{err}
 	}
+	a := r.app
 	defer func() {
-		if cerr := a.Close(); cerr != nil {
+		if cerr := r.Close(); cerr != nil {
 			a.logger.Error("closing components", "err", cerr)
 		}
 	}()
@@ -199,14 +200,14 @@ func Run[S any](ctx context.Context, svc Service[S], p Process) (err error) {
 	defer requestShutdown()
 	go func() {
 		select {
-		case <-a.shutdownRequested:
+		case <-r.shutdownRequested:
 			requestShutdown()
 		case <-ctx.Done():
 		}
 	}()
 	s := a.settings
-	ports := server.Ports(a.binder, s.server, s.management.server, a.handler, a.management)
-	err = server.Serve(ctx, stop, ports, s.server, a.probes.RefuseTraffic, a.logger, p.Listening)
+	ports := server.Ports(a.binder, s.server, s.management.server, r.handler, r.management)
+	err = server.Serve(ctx, stop, ports, s.server, r.probes.RefuseTraffic, a.logger, p.Listening)
 	if _, listen := errors.AsType[*config.SettingError](err); listen {
 		return startupError{err} // a port could not be listened on
 	}
@@ -214,9 +215,9 @@ func Run[S any](ctx context.Context, svc Service[S], p Process) (err error) {
 }
 
 // New builds svc in process p as Run does, without listening: for tests
-// and benchmarks that serve App.Handler themselves. Log lines go to
-// p.Stdout. The caller closes the App.
-func New[S any](ctx context.Context, svc Service[S], p Process) (*App, error) {
+// and benchmarks that serve Running.Handler themselves. Log lines go to
+// p.Stdout. The caller closes the Running.
+func New[S any](ctx context.Context, svc Service[S], p Process) (*Running, error) {
 	p = p.orDefaults()
 	if err := svc.check(); err != nil {
 		return nil, err

@@ -45,34 +45,36 @@ func TestDocsListTheFrameworkLoggers(t *testing.T) {
 	checkList(t, operationsDoc+"'s group web", parenthesised(t, section, "`web` ("), webGroup)
 }
 
-// TestDocsListTheAppMethods: docs/framework.md's two tables of the
-// *App's methods, what Start may call and what serves the App after it,
-// name together exactly the exported methods of App, as the code declares
-// them; a method that panics after Start (it calls mustBeStarting) is in
-// the first.
+// TestDocsListTheAppMethods: docs/framework.md's two tables of methods
+// name exactly the exported methods of the two phases, as the code
+// declares them: the first those of *App, which Start may call, the
+// second those of *Running, which serves what was built.
 func TestDocsListTheAppMethods(t *testing.T) {
-	methods := appMethods(t)
-	if len(methods) < 5 {
-		t.Fatalf("found %d exported methods of App in the package's files; the parse is wrong: %v", len(methods), methods)
-	}
-	section := markdownSection(t, readDoc(t, frameworkDoc), "## Run, New and the App")
-	tables := methodTables(section)
+	const section = "Run, New, the App and the Running"
+	tables := methodTables(markdownSection(t, readDoc(t, frameworkDoc), "## "+section))
 	if len(tables) != 2 {
-		t.Fatalf("%s's section %q has %d tables of methods; want 2 (what Start may call, what serves the App after it)",
-			frameworkDoc, "Run, New and the App", len(tables))
+		t.Fatalf("%s's section %q has %d tables of methods; want 2 (what Start may call on the App, what the Running offers)",
+			frameworkDoc, section, len(tables))
 	}
-	var documented []string
-	for _, table := range tables {
-		documented = append(documented, table...)
+	for i, typ := range []string{"App", "Running"} {
+		methods := exportedMethods(t, typ)
+		if len(methods) < 4 {
+			t.Fatalf("found %d exported methods of %s in the package's files; the parse is wrong: %v", len(methods), typ, methods)
+		}
+		checkList(t, frameworkDoc+"'s table of "+typ+"'s methods", tables[i], methods)
 	}
-	var exported []string
-	for name, m := range methods {
-		exported = append(exported, name)
-		if m.startOnly && !slices.Contains(tables[0], name) {
-			t.Errorf("App.%s panics after Start returned (it calls mustBeStarting), but %s does not list it among what Start may call", name, frameworkDoc)
+}
+
+// TestAppMethodsPanicAfterStart: every exported method of App that adds
+// to it calls mustBeStarting, so that one called after Start returned
+// panics rather than add what nothing would serve. The others only read.
+func TestAppMethodsPanicAfterStart(t *testing.T) {
+	readOnly := []string{"Environment", "Logger", "EngineError", "SettingError", "Sessions"}
+	for name, startOnly := range appMethods(t) {
+		if !startOnly && !slices.Contains(readOnly, name) {
+			t.Errorf("App.%s does not call mustBeStarting, and is not among the methods that only read (%v)", name, readOnly)
 		}
 	}
-	checkList(t, frameworkDoc+"'s tables of App's methods", documented, exported)
 }
 
 // TestDocsListTheServiceFields: docs/framework.md's table of
@@ -111,33 +113,48 @@ func TestDocsListTheServiceFields(t *testing.T) {
 	}
 }
 
-// appMethod is what the test needs of one of App's methods.
-type appMethod struct {
-	startOnly bool // it calls mustBeStarting: only Start may call it
-}
-
 // appMethods returns App's exported methods, parsed from the package's
 // files.
-func appMethods(t *testing.T) map[string]appMethod {
+// appMethods are App's exported methods, each with whether it calls
+// mustBeStarting.
+func appMethods(t *testing.T) map[string]bool {
 	t.Helper()
-	methods := map[string]appMethod{}
-	for _, f := range packageFiles(t) {
-		for _, decl := range f.Decls {
-			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Recv == nil || !fn.Name.IsExported() || receiverType(fn) != "App" {
-				continue
+	methods := map[string]bool{}
+	for _, fn := range methodDecls(t, "App") {
+		startOnly := false
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "mustBeStarting" {
+				startOnly = true
 			}
-			startOnly := false
-			ast.Inspect(fn.Body, func(n ast.Node) bool {
-				if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "mustBeStarting" {
-					startOnly = true
-				}
-				return true
-			})
-			methods[fn.Name.Name] = appMethod{startOnly: startOnly}
-		}
+			return true
+		})
+		methods[fn.Name.Name] = startOnly
 	}
 	return methods
+}
+
+// exportedMethods names the exported methods of the package's type typ.
+func exportedMethods(t *testing.T, typ string) []string {
+	t.Helper()
+	var names []string
+	for _, fn := range methodDecls(t, typ) {
+		names = append(names, fn.Name.Name)
+	}
+	return names
+}
+
+// methodDecls are the declarations of the exported methods of typ.
+func methodDecls(t *testing.T, typ string) []*ast.FuncDecl {
+	t.Helper()
+	var fns []*ast.FuncDecl
+	for _, f := range packageFiles(t) {
+		for _, decl := range f.Decls {
+			if fn, ok := decl.(*ast.FuncDecl); ok && fn.Recv != nil && fn.Name.IsExported() && receiverType(fn) == typ {
+				fns = append(fns, fn)
+			}
+		}
+	}
+	return fns
 }
 
 func receiverType(fn *ast.FuncDecl) string {

@@ -36,7 +36,7 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 		svc.Bind(own)
 	}
 	framework := config.NewBinder(env)
-	bindSettings(framework, env, svc.loggerNames())
+	bindSettings(framework, svc.loggerNames())
 	svc.bindStarters(framework, env, nil, "memory")
 	starterHelp := map[string]string{}
 	for _, st := range svc.Starters {

@@ -35,11 +35,11 @@ type managementSettings struct {
 	tracing  tracing.Options   // management.tracing.*, management.otlp.tracing.*
 }
 
-// bindSettings reads the framework's settings from env through b. --help
+// bindSettings reads the framework's settings through b. --help
 // binds with it too, to list the settings and their defaults from the same
 // calls. loggers are the names logging.level.<name> may set from the
 // environment.
-func bindSettings(b *config.Binder, env *config.Environment, loggers []string) settings {
+func bindSettings(b *config.Binder, loggers []string) settings {
 	s := settings{
 		server:   server.Bind(b),
 		sessions: session.Bind(b),

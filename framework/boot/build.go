@@ -1,0 +1,266 @@
+package boot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/framework/management/actuator"
+	"github.com/springport/greeter/framework/management/metrics"
+	"github.com/springport/greeter/framework/management/openapi"
+	"github.com/springport/greeter/framework/management/swaggerui"
+	"github.com/springport/greeter/framework/management/tracing"
+)
+
+// build binds the settings of env, then builds the application top to
+// bottom: the loggers, the metrics, the starters and the session store,
+// the service (Service.Start), tracing, the management endpoints, the
+// routes and the handlers of the ports. It listens on nothing. What it
+// opened is closed when it fails.
+func build[S any](ctx context.Context, svc Service[S], env *config.Environment, p Process) (_ *Running, err error) {
+	b := config.NewBinder(env)
+	bound, err := bindAll(svc, b, env, p.variableNames())
+	if err != nil {
+		return nil, err
+	}
+	a := &App{name: svc.Name, env: env, binder: b, settings: bound.settings}
+	defer func() {
+		if err != nil {
+			a.close()
+		}
+	}()
+	a.loggers = svc.newLoggers(newLogger(a.settings.logging.Format, p.Stdout).Handler(), a.settings.logging)
+	a.logStartup(bound.keys)
+	spans, exportsSpans := a.spanOptions(svc.spanExporter())
+	if err := a.openMetrics(exportsSpans); err != nil {
+		return nil, err
+	}
+	if err := startService(ctx, a, svc, bound); err != nil {
+		return nil, err
+	}
+	buildInfo, _ := debug.ReadBuildInfo()
+	spans.DefaultService, spans.Version, spans.Logger = svc.Name, moduleVersion(buildInfo), a.Logger(tracingLogger)
+	if a.tracing, err = tracing.New(spans); err != nil {
+		return nil, fmt.Errorf("tracing: %w", err)
+	}
+	if p.SpanFlush != nil {
+		p.SpanFlush(a.tracing.Flush)
+	}
+	info := openapi.Info{Title: svc.Name, Version: moduleVersion(buildInfo), Description: svc.Description,
+		License: svc.License, Tags: svc.Tags, ContextPath: a.settings.server.ContextPath}
+	return a.handlers(classify(svc.Classify), info, buildInfo)
+}
+
+// bound is what binding the settings gives build.
+type bound[S any] struct {
+	settings settings
+	own      S                                   // the service's own (Service.Bind)
+	starts   []func(context.Context, *App) error // the starters', run before Start
+	keys     keyReport                           // the keys that nothing reads
+}
+
+// bindAll binds the framework's settings, the starters' and the
+// service's, then sorts out the keys that nothing reads. Every bad
+// setting is reported at once.
+func bindAll[S any](svc Service[S], b *config.Binder, env *config.Environment, variables []string) (bound[S], error) {
+	s := bindSettings(b, svc.loggerNames())
+	starts := svc.bindStarters(b, env, variables, s.sessions.StoreType)
+	framework := len(b.Keys())
+	var own S
+	if svc.Bind != nil {
+		own = svc.Bind(b)
+	}
+	// Unknown keys are looked for only where they are shown: in the log of
+	// a start-up that goes on, or in the refusal fail-on-unknown makes.
+	// A start-up refused anyway skips the work (a hostile source may hold
+	// 100,000s of keys).
+	if err := b.Err(); err != nil && !s.failOnUnknown {
+		return bound[S]{}, err
+	}
+	keys := checkKeys(env, b.Keys(), b.Keys()[framework:], variables, svc.starterNames())
+	var unknown error
+	if s.failOnUnknown {
+		unknown = keys.refusal()
+	}
+	if err := errors.Join(b.Err(), unknown); err != nil {
+		return bound[S]{}, err
+	}
+	return bound[S]{settings: s, own: own, starts: starts, keys: keys}, nil
+}
+
+// logStartup logs what start-up found: the profiles, the settings
+// loader's warnings and the keys that nothing reads.
+func (a *App) logStartup(keys keyReport) {
+	a.logger = a.Logger(serverLogger)
+	a.logger.Info(profilesMessage(a.env.ExplicitProfiles(), a.env.DefaultProfiles()))
+	for _, w := range a.env.Warnings() {
+		a.logger.Warn(w)
+	}
+	keys.log(a.logger)
+}
+
+// spanOptions are the tracing settings with the exporter of the
+// service's starters, and whether spans are exported: only with an
+// endpoint and an exporter. An endpoint without an exporter is warned
+// about, naming the starter to add.
+func (a *App) spanOptions(exporter tracing.ExporterFunc) (tracing.Options, bool) {
+	spans := a.settings.management.tracing
+	spans.NewExporter = exporter
+	if spans.Enabled && spans.Endpoint != "" && exporter == nil {
+		a.logger.Warn("spans are not exported: management.otlp.tracing.endpoint (or OTEL_EXPORTER_OTLP_ENDPOINT) names a collector, "+
+			"but the exporter comes with the starter "+OTLPTracingStarter+", which this service does not include: add it to the service's Starters",
+			"endpoint", config.MaskPasswords(spans.Endpoint))
+	}
+	return spans, spans.Enabled && spans.Endpoint != "" && exporter != nil
+}
+
+// openMetrics makes the metrics, before the session store and the
+// service, so that they can report gauges. With
+// management.metrics.enabled=false requests are not recorded, and
+// /actuator/prometheus still serves the runtime and process metrics.
+func (a *App) openMetrics(exportsSpans bool) (err error) {
+	m := a.settings.management.metrics
+	a.metrics, err = metrics.New(metrics.Options{PercentilesHistogram: m.PercentilesHistogram(exportsSpans), CommonTags: m.Tags,
+		Exemplars: exportsSpans, Logger: a.Logger(metricsLogger)})
+	return err
+}
+
+// startService runs the starters, opens the session store (in memory
+// unless a starter gave one) and runs the service's Start. Nothing may
+// be added to a after it.
+func startService[S any](ctx context.Context, a *App, svc Service[S], bound bound[S]) error {
+	for _, start := range bound.starts {
+		if err := start(ctx, a); err != nil {
+			return err
+		}
+	}
+	a.openSessions()
+	err := svc.Start(ctx, a, bound.own)
+	a.started = true
+	return err
+}
+
+// handlers builds the handlers of the ports: the service's routes with
+// its OpenAPI document (info) on server.port, and the management
+// endpoints there too unless they have a port of their own. Security,
+// when on, guards both ports with the same rules.
+func (a *App) handlers(classify func(error) *dispatch.Error, info openapi.Info, buildInfo *debug.BuildInfo) (*Running, error) {
+	s := a.settings
+	r := &Running{app: a, probes: actuator.NewProbes(a.indicators...), shutdownRequested: make(chan struct{})}
+	observers, exchanges := a.observers()
+	catalog := &dispatch.Catalog{} // the routes of both ports, for /actuator/mappings
+	management, err := a.managementRoutes(r, catalog, exchanges, buildInfo)
+	if err != nil {
+		return nil, err
+	}
+	info.Security = a.openAPISecurity(s.management.basePath())
+	docs := openapi.Routes(info, a.routes)
+	if s.openapiUI {
+		docs = append(docs, swaggerui.Routes()...)
+	}
+	opts := dispatch.Options{Logger: a.Logger(dispatchLogger), Classify: classify,
+		MaxBodyBytes: int64(s.server.MaxRequestSize), Observers: observers, RequestIDs: s.server.AccessLog,
+		Catalog: catalog, Tracer: a.tracing.Tracer()}
+	if opts.Guard, err = a.securityGuard(s.security, s.management.basePath()); err != nil {
+		return nil, err
+	}
+	routes := dispatch.WithCORS(s.cors.Service, slices.Concat(a.routes, docs)...)
+	if !s.management.ownPort() {
+		routes = append(routes, management...)
+	}
+	serverOpts := opts
+	serverOpts.ContextPath = s.server.ContextPath // not the management port's, as in Spring
+	handler, err := dispatch.New(serverOpts, routes...)
+	if err != nil {
+		return nil, err
+	}
+	r.handler = handler
+	if a.components != nil {
+		r.handler = a.components.Middleware(handler)
+	}
+	r.handler = s.server.Handler(r.handler)
+	if s.management.ownPort() {
+		if r.management, err = dispatch.New(opts, management...); err != nil {
+			return nil, fmt.Errorf("the management endpoints: %w", err)
+		}
+		// As in Spring, whose management server takes the server's
+		// compression settings and reads the forwarded headers too.
+		r.management = s.server.Handler(r.management)
+	}
+	return r, nil
+}
+
+// observers are the observers of every request: metrics, the access log,
+// the recent exchanges (kept for /actuator/httpexchanges only when asked
+// for; nil otherwise).
+func (a *App) observers() ([]func(dispatch.Observation), *actuator.Exchanges) {
+	var observers []func(dispatch.Observation)
+	if a.settings.management.metrics.Enabled {
+		observers = append(observers, a.metrics.Observe)
+	}
+	if a.settings.server.AccessLog {
+		observers = append(observers, accessLog(a.Logger(accessLogLogger)))
+	}
+	var exchanges *actuator.Exchanges
+	if a.settings.management.actuator.RecordExchanges {
+		exchanges = actuator.NewExchanges()
+		observers = append(observers, exchanges.Observe)
+	}
+	return observers, exchanges
+}
+
+// managementRoutes are the management endpoints' routes, with their CORS
+// policy. A health group that names no component is refused as a bad
+// setting, with its value and where it was set.
+func (a *App) managementRoutes(r *Running, catalog *dispatch.Catalog, exchanges *actuator.Exchanges, buildInfo *debug.BuildInfo) ([]dispatch.Route, error) {
+	s := a.settings
+	exposure := s.management.actuator.Exposure
+	for _, id := range exposure.Unknown() {
+		a.logger.Warn("management.endpoints.web.exposure names an endpoint that does not exist; it is ignored",
+			"id", id, "endpoints", strings.Join(actuator.IDs, ","))
+	}
+	components := func() []component.Info { return nil }
+	if a.components != nil {
+		components = a.components.Components
+	}
+	opts := actuator.Options{
+		Exposure:        exposure,
+		BasePath:        s.management.basePath(),
+		Env:             a.env,
+		Bound:           a.binder.Keys(),
+		ShowValues:      s.management.actuator.ShowValues,
+		ConfigProps:     actuator.ConfigPropsOptions{Context: a.name, Default: a.binder.Default, ShowValues: s.management.actuator.ConfigPropsShowValues},
+		Components:      components,
+		Mappings:        catalog,
+		Prometheus:      a.metrics.Handler(),
+		PrometheusTypes: metrics.ContentTypes,
+		Metrics:         a.metrics,
+		Probes:          r.probes,
+		HealthDisplay:   a.healthDisplay(),
+		DiskSpace:       s.management.actuator.DiskSpace,
+		HealthGroups:    s.management.actuator.HealthGroups,
+		Build:           buildInfo,
+		// A profile must be sent before server.write-timeout cuts it off.
+		MaxCPUProfile: max(s.server.WriteTimeout-time.Second, time.Second),
+		Exchanges:     exchanges,
+		Access:        s.management.actuator.Access,
+		Shutdown:      sync.OnceFunc(func() { close(r.shutdownRequested) }),
+		Loggers:       a.loggers,
+	}
+	if err := actuator.CheckHealthGroups(opts); err != nil {
+		if group, ok := errors.AsType[*actuator.HealthGroupError](err); ok {
+			a.binder.Refuse(group.Key, group.Reason)
+			err = a.binder.Err()
+		}
+		return nil, err
+	}
+	return dispatch.WithCORS(s.cors.Management, actuator.Routes(opts)...), nil
+}
