@@ -222,10 +222,10 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	if err := b.Err(); err != nil && !s.failOnUnknown {
 		return nil, err
 	}
-	keys := checkKeys(env, b.Keys(), b.Keys()[framework:], variables, svc.starterNames())
+	keys := config.CheckKeys(env, svc.keyCheck(b.Keys(), b.Keys()[framework:], variables))
 	var unknown error
 	if s.failOnUnknown {
-		unknown = keys.refusal()
+		unknown = keys.Refusal()
 	}
 	if err := errors.Join(b.Err(), unknown); err != nil {
 		return nil, err
@@ -242,7 +242,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	for _, w := range env.Warnings() {
 		a.logger.Warn(w)
 	}
-	keys.log(a.logger)
+	keys.Log(a.logger)
 
 	// Metrics first, so that the session store and the service can
 	// report gauges. With management.metrics.enabled=false requests are
