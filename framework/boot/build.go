@@ -64,7 +64,7 @@ type bound[S any] struct {
 	settings settings
 	own      S                                   // the service's own (Service.Bind)
 	starts   []func(context.Context, *App) error // the starters', run before Start
-	keys     keyReport                           // the keys that nothing reads
+	keys     config.KeyReport                    // the keys that nothing reads
 }
 
 // bindAll binds the framework's settings, the starters' and the
@@ -85,10 +85,10 @@ func bindAll[S any](svc Service[S], b *config.Binder, env *config.Environment, v
 	if err := b.Err(); err != nil && !s.failOnUnknown {
 		return bound[S]{}, err
 	}
-	keys := checkKeys(env, b.Keys(), b.Keys()[framework:], variables, svc.starterNames())
+	keys := config.CheckKeys(env, svc.keyCheck(b.Keys(), b.Keys()[framework:], variables))
 	var unknown error
 	if s.failOnUnknown {
-		unknown = keys.refusal()
+		unknown = keys.Refusal()
 	}
 	if err := errors.Join(b.Err(), unknown); err != nil {
 		return bound[S]{}, err
@@ -98,13 +98,13 @@ func bindAll[S any](svc Service[S], b *config.Binder, env *config.Environment, v
 
 // logStartup logs what start-up found: the profiles, the settings
 // loader's warnings and the keys that nothing reads.
-func (a *App) logStartup(keys keyReport) {
+func (a *App) logStartup(keys config.KeyReport) {
 	a.logger = a.Logger(serverLogger)
 	a.logger.Info(profilesMessage(a.env.ExplicitProfiles(), a.env.DefaultProfiles()))
 	for _, w := range a.env.Warnings() {
 		a.logger.Warn(w)
 	}
-	keys.log(a.logger)
+	keys.Log(a.logger)
 }
 
 // spanOptions are the tracing settings with the exporter of the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/springport/greeter/framework/server"
 )
@@ -66,4 +67,18 @@ func (p Process) variableNames() []string {
 		return nil
 	}
 	return p.VariableNames()
+}
+
+// processVariableNames are the names of the process's environment
+// variables.
+func processVariableNames(environ []string) func() []string {
+	return func() []string {
+		names := make([]string, 0, len(environ))
+		for _, kv := range environ {
+			if name, _, ok := strings.Cut(kv, "="); ok && name != "" {
+				names = append(names, name)
+			}
+		}
+		return names
+	}
 }

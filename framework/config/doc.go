@@ -34,6 +34,12 @@
 // first, so that one start reports every bad setting at once, each as a
 // SettingError naming its key, its value, its origin and what was wanted.
 //
+// # Keys that nothing reads
+//
+// CheckKeys finds the keys that the sources set and nothing reads, a
+// misspelt one most often, and names the nearest key read; KeyReport logs
+// them, or refuses them as an UnknownKeysError.
+//
 // # Listings
 //
 // Environment.PropertySources lists the sources and their settings for a

@@ -4,10 +4,10 @@ import "regexp"
 
 // A key that nothing reads is almost always a mistake: a misspelt name
 // (server.prot), or a setting of Spring's that means nothing here. To
-// find one, a caller compares the keys the sources set with the keys the
-// service reads. The settings files, APP_APPLICATION_JSON and the command
-// line can list their keys; the environment cannot, and is left to the
-// caller, who knows which variable names it may look at.
+// find one, CheckKeys (keycheck.go) compares the keys the sources set with
+// the keys the service reads. The settings files, APP_APPLICATION_JSON and
+// the command line can list their keys; the environment cannot: the
+// caller names the variables set, knowing which it may look at.
 
 // SetKey is a key that a settings file, APP_APPLICATION_JSON or the
 // command line sets.

@@ -1,4 +1,4 @@
-package boot
+package config
 
 // The nearest key to a misspelt one, by edit distance: what the warning
 // about a key nothing reads suggests (server.prot: did you mean

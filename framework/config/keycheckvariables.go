@@ -1,7 +1,7 @@
-package boot
+package config
 
 // The environment variables among the keys that nothing reads
-// (unknown.go): which of the process's variables are looked at, which
+// (keycheck.go): which of the process's variables are looked at, which
 // key each sets, and the hint for one that is misspelt. A process's
 // environment holds much that is not meant for the service (a
 // container's APP_HOME, Kubernetes' service links), so a variable counts
@@ -12,13 +12,11 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/springport/greeter/framework/config"
 )
 
 // indexVariables fills in variables and parents, the first time a
-// variable is checked: most start-ups check none under the framework's
-// roots, and a family of 100,000s of keys is not named twice for nothing.
+// variable is checked: most start-ups check none under the roots, and a
+// family of 100,000s of keys is not named twice for nothing.
 func (idx *keyIndex) indexVariables() {
 	if idx.variables != nil {
 		return
@@ -39,9 +37,9 @@ func (idx *keyIndex) indexVariables() {
 // variableNames are the environment variables that set key: its own and
 // its spring. twin's.
 func variableNames(key string) []string {
-	names := config.EnvNames(key)
-	if twin, ok := config.SpringTwin(key); ok {
-		names = append(names, config.EnvNames(twin)...)
+	names := EnvNames(key)
+	if twin, ok := SpringTwin(key); ok {
+		names = append(names, EnvNames(twin)...)
 	}
 	return names
 }
@@ -58,7 +56,7 @@ func (idx *keyIndex) ignoresVariable(name string) bool {
 		return true
 	}
 	for _, f := range idx.families {
-		for _, p := range config.EnvNames(strings.TrimSuffix(f, ".")) {
+		for _, p := range EnvNames(strings.TrimSuffix(f, ".")) {
 			if strings.HasPrefix(name, p+"_") {
 				return true
 			}
@@ -74,30 +72,23 @@ func (idx *keyIndex) ignoresVariable(name string) bool {
 var kubernetesLink = regexp.MustCompile(`^[A-Z0-9_]+_(SERVICE_HOST|SERVICE_PORT(_[A-Z0-9_]+)?|PORT|PORT_\d+_(TCP|UDP|SCTP)(_ADDR|_PORT|_PROTO)?)$`)
 
 // takesVariable reports whether a variable that nothing reads, and that
-// is close to nothing read, is still meant as a setting. Under SERVER_,
-// MANAGEMENT_, LOGGING_ and SPRING_ every variable is: those roots are
-// Spring Boot's. APP_ and a service's own root are words that images set
-// for themselves (APP_HOME, APP_VERSION), so there a variable counts only
+// is close to nothing read, is still meant as a setting: under a prefix
+// that holds nothing but settings every variable is; elsewhere only one
 // under a group of settings the service reads (APP_DATASOURCE_...).
 func (idx *keyIndex) takesVariable(name string) bool {
-	for _, root := range []string{"SERVER_", "MANAGEMENT_", "LOGGING_", "SPRING_"} {
-		if strings.HasPrefix(name, root) {
-			return true
-		}
-	}
-	return hasAnyPrefix(name, idx.parents)
+	return hasAnyPrefix(name, idx.check.SettingsOnlyVariables) || hasAnyPrefix(name, idx.parents)
 }
 
 // ignoredVariableFamily is ignoredFamily for an environment variable:
 // SPRING_JPA_OPEN_IN_VIEW is of spring.jpa.*.
-func ignoredVariableFamily(name string) (string, bool) {
-	for _, f := range ignoredFamilies {
+func (idx *keyIndex) ignoredVariableFamily(name string) (string, bool) {
+	for _, f := range idx.check.IgnoredFamilies {
 		forms := []string{f}
-		if twin, ok := config.SpringTwin(f); ok {
+		if twin, ok := SpringTwin(f); ok {
 			forms = append(forms, twin)
 		}
 		for _, form := range forms {
-			for _, p := range config.EnvNames(strings.TrimSuffix(form, ".")) {
+			for _, p := range EnvNames(strings.TrimSuffix(form, ".")) {
 				if name == p || strings.HasPrefix(name, p+"_") {
 					return form + "*", true
 				}
@@ -109,29 +100,14 @@ func ignoredVariableFamily(name string) (string, bool) {
 
 // variableHint is keyHint for an environment variable.
 func (idx *keyIndex) variableHint(name string) string {
-	if rest, ok := strings.CutPrefix(name, "SPRING_REDIS_"); ok {
-		return "Spring Boot 2's name, not read; Spring Boot 3 names it SPRING_DATA_REDIS_" + rest
-	}
-	if rest, ok := strings.CutPrefix(name, "APP_REDIS_"); ok {
-		return "Spring Boot 2's name, not read; Spring Boot 3 names it APP_DATA_REDIS_" + rest
+	if idx.check.VariableHint != nil {
+		if hint := idx.check.VariableHint(name); hint != "" {
+			return hint
+		}
 	}
 	near, ok := nearest(name, slices.Collect(maps.Keys(idx.variables)))
 	if !ok {
 		return ""
 	}
 	return "did you mean " + near + " (" + idx.variables[near] + ")?"
-}
-
-// processVariableNames are the names of the process's environment
-// variables.
-func processVariableNames(environ []string) func() []string {
-	return func() []string {
-		names := make([]string, 0, len(environ))
-		for _, kv := range environ {
-			if name, _, ok := strings.Cut(kv, "="); ok && name != "" {
-				names = append(names, name)
-			}
-		}
-		return names
-	}
 }

@@ -1,0 +1,205 @@
+package config
+
+// Nothing set is silently ignored. After binding, every key that the
+// sources set under the roots checked (the caller's, and the first word of
+// the keys the service reads itself) is sorted into one of:
+//
+//   - read: a binding, the loader or a placeholder reads it, or it belongs
+//     to a family whose members are read by name (logging.level.<name>);
+//     a spring. key read as its app. twin is named in one INFO line;
+//   - ignored: one of Spring's settings that mean nothing here
+//     (spring.jpa.*, server.tomcat.*); one WARN line sums them up by
+//     family, with a count;
+//   - unknown: anything else, a misspelt key most often; one WARN line
+//     each, with its origin and a hint: the caller's (Boot 3's name of a
+//     Boot 2 key), or else the nearest key that is read, when one is close.
+//
+// The caller may refuse to start with an unknown key (Refusal). Values
+// are never shown: an unknown key may hold a secret.
+//
+// The environment is searched only where it is unlikely to hold what is
+// not meant for the service (see keycheckvariables.go).
+
+import (
+	"slices"
+	"strings"
+)
+
+// KeyCheck is what CheckKeys is told of a service: the keys it reads,
+// where to look for keys that nothing reads, and what to say of one.
+type KeyCheck struct {
+	// Roots are the first words of the keys checked (server, app); the
+	// roots of Own are checked too.
+	Roots []string
+	// Read are the keys bound; Own are those of them the service bound
+	// itself.
+	Read, Own []string
+	// ReadFamilies are the families whose members are read by name, not
+	// bound one by one from a list that is known (logging.level.): any
+	// member is read. Their app. members may be written as spring. too.
+	ReadFamilies []string
+	// IgnoredFamilies are Spring Boot's settings that mean nothing here
+	// (app.jpa.): their members are summed up by family. Their app.
+	// members may be written as spring. too. A key of these that something
+	// reads is read all the same.
+	IgnoredFamilies []string
+	// Variables are the names of the environment variables set.
+	Variables []string
+	// SettingsOnlyVariables are the prefixes of the variables that hold
+	// nothing but settings (SERVER_): under them every variable is
+	// checked. Under the other roots a variable is checked only under a
+	// group of settings that is read (APP_DATASOURCE_...), or when a hint
+	// says what it may have meant (VariableHint's, or a variable read
+	// that is close): words such as APP are ones that images set for
+	// themselves (APP_HOME).
+	SettingsOnlyVariables []string
+	// KeyHint, when set, says what an unknown key, as written (spring. or
+	// app.), may have meant, before the nearest key read is looked for;
+	// "" when it has nothing to say.
+	KeyHint func(key string) string
+	// VariableHint is KeyHint for an environment variable.
+	VariableHint func(name string) string
+	// RefusedBy is the setting that has an unknown key stop start-up
+	// (app.config.fail-on-unknown), which Refusal's error names.
+	RefusedBy string
+}
+
+// keyIndex is what is known of the keys the service reads.
+type keyIndex struct {
+	read      map[string]bool   // keys bound or read by the loader or a placeholder
+	variables map[string]string // the environment variables that set them, to the key each sets
+	parents   []string          // the variable prefixes of their parents (APP_DATASOURCE_), of two words or more
+	families  []string          // the read families and the loader's, with their spring. twins
+	prefixes  []string          // the roots checked, each with its dot
+	keys      []string          // the keys, for suggestions
+	check     KeyCheck
+}
+
+// CheckKeys sorts the keys env sets, and the environment variables
+// c.Variables names, by whether anything reads them.
+func CheckKeys(env *Environment, c KeyCheck) KeyReport {
+	idx := newKeyIndex(env, c)
+	r := KeyReport{ignored: map[string]int{}, refusedBy: c.RefusedBy}
+	for _, k := range env.SetKeys() {
+		if strings.HasPrefix(k.Key, "spring.") && idx.isRead(k.Key) {
+			r.twin(k.Key)
+		}
+		if idx.isRead(k.Key) || !hasAnyPrefix(k.Key, idx.prefixes) {
+			continue
+		}
+		if family, ok := idx.ignoredFamily(k.Key); ok {
+			r.ignored[family]++
+			continue
+		}
+		r.add(unknownKey{key: k.Key, origin: k.Origin}, idx.keyHint)
+	}
+	for _, name := range slices.Sorted(slices.Values(c.Variables)) {
+		idx.indexVariables()
+		_, read := idx.variables[name]
+		switch {
+		case read:
+			if strings.HasPrefix(name, "SPRING_") {
+				r.twin(name)
+			}
+		case idx.ignoresVariable(name):
+		default:
+			if family, ok := idx.ignoredVariableFamily(name); ok {
+				r.ignored[family]++
+				continue
+			}
+			if idx.takesVariable(name) || idx.variableHint(name) != "" {
+				r.add(unknownKey{key: name, origin: "environment variable " + name}, idx.variableHint)
+			}
+		}
+	}
+	return r
+}
+
+func newKeyIndex(env *Environment, c KeyCheck) *keyIndex {
+	idx := &keyIndex{read: map[string]bool{}, check: c}
+	for _, p := range c.Roots {
+		idx.prefixes = append(idx.prefixes, p+".")
+	}
+	for _, k := range c.Own {
+		root, _, _ := strings.Cut(k, ".")
+		if !slices.Contains(idx.prefixes, root+".") {
+			idx.prefixes = append(idx.prefixes, root+".")
+		}
+	}
+	read := slices.Clone(c.Read)
+	families := slices.Clone(c.ReadFamilies)
+	for _, l := range LoaderSettings() {
+		if strings.HasSuffix(l.Key, ".") {
+			families = append(families, l.Key)
+		} else {
+			read = append(read, l.Key)
+		}
+	}
+	for _, f := range families {
+		idx.families = append(idx.families, f)
+		if twin, ok := SpringTwin(f); ok {
+			idx.families = append(idx.families, twin)
+		}
+	}
+	for _, k := range slices.Concat(read, env.Referenced()) {
+		if idx.read[k] {
+			continue
+		}
+		idx.read[k] = true
+		idx.keys = append(idx.keys, k)
+	}
+	return idx
+}
+
+// isRead reports whether key, as a file or an argument sets it, is read.
+func (idx *keyIndex) isRead(key string) bool {
+	if idx.read[key] {
+		return true
+	}
+	if app, ok := AppTwin(key); ok && idx.read[app] {
+		return true
+	}
+	return hasAnyPrefix(key, idx.families)
+}
+
+// ignoredFamily returns the family of Spring's that key belongs to, as
+// written (spring.jpa.* or app.jpa.*), when it means nothing here.
+func (idx *keyIndex) ignoredFamily(key string) (string, bool) {
+	app := key
+	if twin, ok := AppTwin(key); ok {
+		app = twin
+	}
+	for _, f := range idx.check.IgnoredFamilies {
+		if strings.HasPrefix(app, f) {
+			return key[:len(f)+len(key)-len(app)] + "*", true
+		}
+	}
+	return "", false
+}
+
+// keyHint says what an unknown key may have meant: the caller's hint, or
+// the nearest key that is read, written as the key was (spring. for
+// spring.).
+func (idx *keyIndex) keyHint(key string) string {
+	if idx.check.KeyHint != nil {
+		if hint := idx.check.KeyHint(key); hint != "" {
+			return hint
+		}
+	}
+	app, spring := AppTwin(key)
+	if !spring {
+		app = key
+	}
+	near, ok := nearest(app, idx.keys)
+	if !ok {
+		return ""
+	}
+	if spring {
+		near, _ = SpringTwin(near)
+	}
+	return "did you mean " + near + "?"
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(s, p) })
+}
