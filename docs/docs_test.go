@@ -495,3 +495,117 @@ func TestFrameworkPackagesTable(t *testing.T) {
 		}
 	}
 }
+
+// testVariable is a variable of the tests' own: GREETER_TEST_….
+var testVariable = regexp.MustCompile(`GREETER_TEST_[A-Z0-9_]*[A-Z0-9]`)
+
+// TestTestVariablesAreTheOnesRead: the table of docs/testing.md's section
+// "The tests" lists exactly the GREETER_TEST_… variables that the Go code
+// reads (a string literal names them: the tests and their helpers, such
+// as framework/testing/enginetest); every one that README.md and docs/*.md
+// name is one of them; and the CI table's row of go test names exactly
+// those that .ci/run exports.
+func TestTestVariablesAreTheOnesRead(t *testing.T) {
+	readBy := map[string]string{} // variable → a file that reads it
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				for _, v := range testVariable.FindAllString(lit.Value, -1) {
+					readBy[v] = repoPath(t, path)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(readBy) < 3 {
+		t.Fatalf("found %d GREETER_TEST_ variables in the Go code (%v); the walk is wrong", len(readBy), readBy)
+	}
+	var variables []string
+	for v := range readBy {
+		variables = append(variables, v)
+	}
+
+	const doc = "docs/testing.md"
+	var listed []string
+	for _, row := range tableRows(section(t, doc, "## The tests")) {
+		if row[0] != "Variable" {
+			listed = append(listed, testVariable.FindAllString(strings.Join(codeSpans(row[0]), " "), -1)...)
+		}
+	}
+	checkNames(t, doc+"'s table of variables", "the Go code reads", listed, variables)
+
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range append(pages, filepath.Join(root, "README.md")) {
+		for _, v := range testVariable.FindAllString(read(t, page), -1) {
+			if _, ok := readBy[v]; !ok {
+				t.Errorf("%s names %s, which no Go code reads", repoPath(t, page), v)
+			}
+		}
+	}
+
+	var exported []string
+	for _, m := range regexp.MustCompile(`(?m)^export (GREETER_TEST_\w+)=`).FindAllStringSubmatch(read(t, filepath.Join(root, ".ci", "run")), -1) {
+		exported = append(exported, m[1])
+	}
+	var ci []string
+	for _, row := range tableRows(section(t, doc, "## CI")) {
+		if row[0] == "`go test -race ./...`" {
+			ci = testVariable.FindAllString(row[1], -1)
+		}
+	}
+	checkNames(t, doc+"'s CI row of go test", ".ci/run exports", ci, exported)
+	for _, v := range exported {
+		if _, ok := readBy[v]; !ok {
+			t.Errorf(".ci/run exports %s, which no Go code reads", v)
+		}
+	}
+}
+
+// codeSpans returns the text of the code spans of a Markdown text.
+func codeSpans(text string) []string {
+	var spans []string
+	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(text, -1) {
+		spans = append(spans, m[1])
+	}
+	return spans
+}
+
+// checkNames reports the names a doc's list misses, those it has that
+// are not, and those it has twice; what says what the names are.
+func checkNames(t *testing.T, list, what string, listed, names []string) {
+	t.Helper()
+	for _, name := range names {
+		if !slices.Contains(listed, name) {
+			t.Errorf("%s misses %s, which %s", list, name, what)
+		}
+	}
+	for i, name := range listed {
+		if !slices.Contains(names, name) {
+			t.Errorf("%s names %s, which is not one %s", list, name, what)
+		}
+		if slices.Contains(listed[:i], name) {
+			t.Errorf("%s names %s twice", list, name)
+		}
+	}
+}
