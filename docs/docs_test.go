@@ -13,6 +13,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -608,4 +609,144 @@ func checkNames(t *testing.T, list, what string, listed, names []string) {
 			t.Errorf("%s names %s twice", list, name)
 		}
 	}
+}
+
+// module is the repository's module path.
+const module = "github.com/springport/greeter"
+
+// TestDependenciesTable: the table of docs/dependencies.md lists exactly
+// the direct requirements of go.mod (not those marked // indirect); a
+// module marked "(tests only)" is linked into neither cmd/greeter nor
+// examples/counter, and one not so marked into one of them, as the page
+// defines it; and its "Used by" column names every package of the
+// repository whose code (not its tests) imports a package of the module,
+// and only packages that, with their tests, depend on every module of the
+// row.
+func TestDependenciesTable(t *testing.T) {
+	var direct []string
+	inBlock := false
+	for line := range strings.Lines(read(t, filepath.Join(root, "go.mod"))) {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "require (":
+			inBlock = true
+		case inBlock && line == ")":
+			inBlock = false
+		case inBlock || strings.HasPrefix(line, "require "):
+			fields := strings.Fields(strings.TrimPrefix(line, "require "))
+			if len(fields) >= 2 && !strings.HasSuffix(line, "// indirect") {
+				direct = append(direct, fields[0])
+			}
+		}
+	}
+	if len(direct) < 5 {
+		t.Fatalf("found %d direct requirements in go.mod (%v); the parse is wrong", len(direct), direct)
+	}
+
+	const doc = "docs/dependencies.md"
+	type row struct {
+		modules   []string
+		testsOnly bool
+		usedBy    string
+	}
+	var rows []row
+	var listed []string
+	for _, cells := range tableRows(section(t, doc, "# Dependencies")) {
+		if len(cells) < 3 || cells[0] == "Module" {
+			continue
+		}
+		r := row{modules: codeSpans(cells[0]), testsOnly: strings.Contains(cells[0], "(tests only)"), usedBy: cells[1]}
+		rows = append(rows, r)
+		listed = append(listed, r.modules...)
+	}
+	checkNames(t, doc+"'s table", "go.mod requires directly", listed, direct)
+
+	// The modules linked into the services.
+	linked := strings.Fields(goList(t, "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", "./cmd/greeter", "./examples/counter"))
+	// The module of every package the repository's packages and tests
+	// depend on.
+	moduleOf := map[string]string{}
+	for line := range strings.Lines(goList(t, "-deps", "-test", "-f", "{{.ImportPath}}\t{{with .Module}}{{.Path}}{{end}}", "./...")) {
+		pkg, mod, _ := strings.Cut(strings.TrimSpace(line), "\t")
+		moduleOf[variantOf(pkg)] = mod
+	}
+	// What each package of the repository imports (its code's), and what
+	// it and its tests depend on.
+	imports, deps := map[string][]string{}, map[string][]string{}
+	for line := range strings.Lines(goList(t, "-test", "-f", "{{.ImportPath}}\t{{join .Imports \",\"}}\t{{join .Deps \",\"}}", "./...")) {
+		fields := strings.Split(strings.TrimRight(line, "\n"), "\t")
+		if len(fields) != 3 {
+			t.Fatalf("go list wrote %q", line)
+		}
+		pkg := strings.TrimPrefix(variantOf(fields[0]), module+"/")
+		pkg = strings.TrimSuffix(strings.TrimSuffix(pkg, ".test"), "_test")
+		for dep := range strings.SplitSeq(fields[2], ",") {
+			deps[pkg] = append(deps[pkg], variantOf(dep))
+		}
+		if !strings.Contains(fields[0], " ") && !strings.HasSuffix(fields[0], ".test") {
+			for imp := range strings.SplitSeq(fields[1], ",") {
+				imports[pkg] = append(imports[pkg], variantOf(imp))
+			}
+		}
+	}
+	if len(imports) < 20 {
+		t.Fatalf("go list named %d packages of the repository; the parse is wrong", len(imports))
+	}
+	uses := func(pkgs []string, mod string) bool {
+		return slices.ContainsFunc(pkgs, func(p string) bool { return moduleOf[p] == mod })
+	}
+
+	for _, r := range rows {
+		var named []string
+		for _, span := range codeSpans(r.usedBy) {
+			if _, ok := imports[strings.TrimSuffix(span, "/")]; ok {
+				named = append(named, strings.TrimSuffix(span, "/"))
+			}
+		}
+		for _, mod := range r.modules {
+			if !slices.Contains(direct, mod) {
+				continue // reported above
+			}
+			if got := !slices.Contains(linked, mod); got != r.testsOnly {
+				if got {
+					t.Errorf("%s's row of %s is not marked (tests only), but neither cmd/greeter nor examples/counter links it", doc, mod)
+				} else {
+					t.Errorf("%s's row of %s is marked (tests only), but cmd/greeter or examples/counter links it", doc, mod)
+				}
+			}
+			for pkg, imported := range imports {
+				if uses(imported, mod) && !slices.Contains(named, pkg) {
+					t.Errorf("%s's row of %s does not name %s, which imports it", doc, mod, pkg)
+				}
+			}
+			for _, pkg := range named {
+				if !uses(deps[pkg], mod) {
+					t.Errorf("%s's row of %s names %s, which does not depend on it, nor do its tests", doc, mod, pkg)
+				}
+			}
+		}
+	}
+}
+
+// variantOf returns the package of a path that go list -test may write
+// as a test's variant of it: "p [p.test]" is p.
+func variantOf(path string) string {
+	p, _, _ := strings.Cut(path, " ")
+	return p
+}
+
+// goList runs go list in the repository's root and returns what it
+// wrote.
+func goList(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		if exit, ok := err.(*exec.ExitError); ok {
+			t.Fatalf("go list %v: %v: %s", args, err, exit.Stderr)
+		}
+		t.Fatalf("go list %v: %v", args, err)
+	}
+	return string(out)
 }
