@@ -13,6 +13,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -494,4 +495,258 @@ func TestFrameworkPackagesTable(t *testing.T) {
 			t.Errorf("docs/framework.md's table of packages names %s, which is no package of framework/", p)
 		}
 	}
+}
+
+// testVariable is a variable of the tests' own: GREETER_TEST_….
+var testVariable = regexp.MustCompile(`GREETER_TEST_[A-Z0-9_]*[A-Z0-9]`)
+
+// TestTestVariablesAreTheOnesRead: the table of docs/testing.md's section
+// "The tests" lists exactly the GREETER_TEST_… variables that the Go code
+// reads (a string literal names them: the tests and their helpers, such
+// as framework/testing/enginetest); every one that README.md and docs/*.md
+// name is one of them; and the CI table's row of go test names exactly
+// those that .ci/run exports.
+func TestTestVariablesAreTheOnesRead(t *testing.T) {
+	readBy := map[string]string{} // variable → a file that reads it
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				for _, v := range testVariable.FindAllString(lit.Value, -1) {
+					readBy[v] = repoPath(t, path)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(readBy) < 3 {
+		t.Fatalf("found %d GREETER_TEST_ variables in the Go code (%v); the walk is wrong", len(readBy), readBy)
+	}
+	var variables []string
+	for v := range readBy {
+		variables = append(variables, v)
+	}
+
+	const doc = "docs/testing.md"
+	var listed []string
+	for _, row := range tableRows(section(t, doc, "## The tests")) {
+		if row[0] != "Variable" {
+			listed = append(listed, testVariable.FindAllString(strings.Join(codeSpans(row[0]), " "), -1)...)
+		}
+	}
+	checkNames(t, doc+"'s table of variables", "the Go code reads", listed, variables)
+
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range append(pages, filepath.Join(root, "README.md")) {
+		for _, v := range testVariable.FindAllString(read(t, page), -1) {
+			if _, ok := readBy[v]; !ok {
+				t.Errorf("%s names %s, which no Go code reads", repoPath(t, page), v)
+			}
+		}
+	}
+
+	var exported []string
+	for _, m := range regexp.MustCompile(`(?m)^export (GREETER_TEST_\w+)=`).FindAllStringSubmatch(read(t, filepath.Join(root, ".ci", "run")), -1) {
+		exported = append(exported, m[1])
+	}
+	var ci []string
+	for _, row := range tableRows(section(t, doc, "## CI")) {
+		if row[0] == "`go test -race ./...`" {
+			ci = testVariable.FindAllString(row[1], -1)
+		}
+	}
+	checkNames(t, doc+"'s CI row of go test", ".ci/run exports", ci, exported)
+	for _, v := range exported {
+		if _, ok := readBy[v]; !ok {
+			t.Errorf(".ci/run exports %s, which no Go code reads", v)
+		}
+	}
+}
+
+// codeSpans returns the text of the code spans of a Markdown text.
+func codeSpans(text string) []string {
+	var spans []string
+	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(text, -1) {
+		spans = append(spans, m[1])
+	}
+	return spans
+}
+
+// checkNames reports the names a doc's list misses, those it has that
+// are not, and those it has twice; what says what the names are.
+func checkNames(t *testing.T, list, what string, listed, names []string) {
+	t.Helper()
+	for _, name := range names {
+		if !slices.Contains(listed, name) {
+			t.Errorf("%s misses %s, which %s", list, name, what)
+		}
+	}
+	for i, name := range listed {
+		if !slices.Contains(names, name) {
+			t.Errorf("%s names %s, which is not one %s", list, name, what)
+		}
+		if slices.Contains(listed[:i], name) {
+			t.Errorf("%s names %s twice", list, name)
+		}
+	}
+}
+
+// module is the repository's module path.
+const module = "github.com/springport/greeter"
+
+// TestDependenciesTable: the table of docs/dependencies.md lists exactly
+// the direct requirements of go.mod (not those marked // indirect); a
+// module marked "(tests only)" is linked into neither cmd/greeter nor
+// examples/counter, and one not so marked into one of them, as the page
+// defines it; and its "Used by" column names every package of the
+// repository whose code (not its tests) imports a package of the module,
+// and only packages that, with their tests, depend on every module of the
+// row.
+func TestDependenciesTable(t *testing.T) {
+	var direct []string
+	inBlock := false
+	for line := range strings.Lines(read(t, filepath.Join(root, "go.mod"))) {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "require (":
+			inBlock = true
+		case inBlock && line == ")":
+			inBlock = false
+		case inBlock || strings.HasPrefix(line, "require "):
+			fields := strings.Fields(strings.TrimPrefix(line, "require "))
+			if len(fields) >= 2 && !strings.HasSuffix(line, "// indirect") {
+				direct = append(direct, fields[0])
+			}
+		}
+	}
+	if len(direct) < 5 {
+		t.Fatalf("found %d direct requirements in go.mod (%v); the parse is wrong", len(direct), direct)
+	}
+
+	const doc = "docs/dependencies.md"
+	type row struct {
+		modules   []string
+		testsOnly bool
+		usedBy    string
+	}
+	var rows []row
+	var listed []string
+	for _, cells := range tableRows(section(t, doc, "# Dependencies")) {
+		if len(cells) < 3 || cells[0] == "Module" {
+			continue
+		}
+		r := row{modules: codeSpans(cells[0]), testsOnly: strings.Contains(cells[0], "(tests only)"), usedBy: cells[1]}
+		rows = append(rows, r)
+		listed = append(listed, r.modules...)
+	}
+	checkNames(t, doc+"'s table", "go.mod requires directly", listed, direct)
+
+	// The modules linked into the services.
+	linked := strings.Fields(goList(t, "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", "./cmd/greeter", "./examples/counter"))
+	// The module of every package the repository's packages and tests
+	// depend on.
+	moduleOf := map[string]string{}
+	for line := range strings.Lines(goList(t, "-deps", "-test", "-f", "{{.ImportPath}}\t{{with .Module}}{{.Path}}{{end}}", "./...")) {
+		pkg, mod, _ := strings.Cut(strings.TrimSpace(line), "\t")
+		moduleOf[variantOf(pkg)] = mod
+	}
+	// What each package of the repository imports (its code's), and what
+	// it and its tests depend on.
+	imports, deps := map[string][]string{}, map[string][]string{}
+	for line := range strings.Lines(goList(t, "-test", "-f", "{{.ImportPath}}\t{{join .Imports \",\"}}\t{{join .Deps \",\"}}", "./...")) {
+		fields := strings.Split(strings.TrimRight(line, "\n"), "\t")
+		if len(fields) != 3 {
+			t.Fatalf("go list wrote %q", line)
+		}
+		pkg := strings.TrimPrefix(variantOf(fields[0]), module+"/")
+		pkg = strings.TrimSuffix(strings.TrimSuffix(pkg, ".test"), "_test")
+		for dep := range strings.SplitSeq(fields[2], ",") {
+			deps[pkg] = append(deps[pkg], variantOf(dep))
+		}
+		if !strings.Contains(fields[0], " ") && !strings.HasSuffix(fields[0], ".test") {
+			for imp := range strings.SplitSeq(fields[1], ",") {
+				imports[pkg] = append(imports[pkg], variantOf(imp))
+			}
+		}
+	}
+	if len(imports) < 20 {
+		t.Fatalf("go list named %d packages of the repository; the parse is wrong", len(imports))
+	}
+	uses := func(pkgs []string, mod string) bool {
+		return slices.ContainsFunc(pkgs, func(p string) bool { return moduleOf[p] == mod })
+	}
+
+	for _, r := range rows {
+		var named []string
+		for _, span := range codeSpans(r.usedBy) {
+			if _, ok := imports[strings.TrimSuffix(span, "/")]; ok {
+				named = append(named, strings.TrimSuffix(span, "/"))
+			}
+		}
+		for _, mod := range r.modules {
+			if !slices.Contains(direct, mod) {
+				continue // reported above
+			}
+			if got := !slices.Contains(linked, mod); got != r.testsOnly {
+				if got {
+					t.Errorf("%s's row of %s is not marked (tests only), but neither cmd/greeter nor examples/counter links it", doc, mod)
+				} else {
+					t.Errorf("%s's row of %s is marked (tests only), but cmd/greeter or examples/counter links it", doc, mod)
+				}
+			}
+			for pkg, imported := range imports {
+				if uses(imported, mod) && !slices.Contains(named, pkg) {
+					t.Errorf("%s's row of %s does not name %s, which imports it", doc, mod, pkg)
+				}
+			}
+			for _, pkg := range named {
+				if !uses(deps[pkg], mod) {
+					t.Errorf("%s's row of %s names %s, which does not depend on it, nor do its tests", doc, mod, pkg)
+				}
+			}
+		}
+	}
+}
+
+// variantOf returns the package of a path that go list -test may write
+// as a test's variant of it: "p [p.test]" is p.
+func variantOf(path string) string {
+	p, _, _ := strings.Cut(path, " ")
+	return p
+}
+
+// goList runs go list in the repository's root and returns what it
+// wrote.
+func goList(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		if exit, ok := err.(*exec.ExitError); ok {
+			t.Fatalf("go list %v: %v: %s", args, err, exit.Stderr)
+		}
+		t.Fatalf("go list %v: %v", args, err)
+	}
+	return string(out)
 }
