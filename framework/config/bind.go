@@ -119,7 +119,7 @@ func (b *Binder) Refuse(key, reason string) {
 // reason, as Refuse does over a key: for a variable found by its name,
 // not through a key the service reads.
 func (b *Binder) RefuseVariable(name, reason string) {
-	v, _ := b.env.Variable(name)
+	v, _ := b.env.variable(name)
 	b.fail(&SettingError{Value: v, Reason: reason})
 }
 

@@ -238,25 +238,3 @@ func (e *Environment) ExplicitProfiles() []string {
 
 // DefaultProfiles returns the profiles active when none is set.
 func (e *Environment) DefaultProfiles() []string { return slices.Clone(e.defaultProfile) }
-
-// Variable returns the environment variable name as a setting's value,
-// whatever key it sets: for a caller that finds settings by variable
-// name (a family of keys that the service does not read). Its value is a
-// secret whenever the name reads as one (SPRING_SECURITY_USER_PASSWORD).
-func (e *Environment) Variable(name string) (Value, bool) {
-	for _, src := range e.sources {
-		if src.lookupEnv == nil {
-			continue
-		}
-		v, ok := src.lookupEnv(name)
-		if !ok {
-			return Value{}, false
-		}
-		val := Value{Key: name, Raw: v, Resolved: v, Source: src.name, Origin: "environment variable " + name}
-		if Sensitive(name) {
-			val.secrets = []string{v}
-		}
-		return val, true
-	}
-	return Value{}, false
-}
