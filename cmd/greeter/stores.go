@@ -38,6 +38,10 @@ func openMessages(ctx context.Context, app *boot.App, s settings) (message.Store
 	// The pool under the names Spring Boot gives its DataSource
 	// (dataSource) and HikariCP's first pool, so that Spring's dashboards
 	// find them.
-	app.ConnectionPool("dataSource", "HikariPool-1", func() metrics.PoolStats { return metrics.PoolStats(db.PoolStats()) })
+	app.ConnectionPool("dataSource", "HikariPool-1", func() metrics.PoolStats {
+		p := db.PoolStats()
+		return metrics.PoolStats{Active: int(p.Acquired), Idle: int(p.Idle), Max: int(p.Max), Min: int(p.Min),
+			Acquires: uint64(p.AcquireCount), AcquireTime: p.AcquireDuration, Timeouts: uint64(p.CanceledAcquireCount)}
+	})
 	return db.Messages(), nil
 }

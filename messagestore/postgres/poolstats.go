@@ -2,35 +2,31 @@ package postgres
 
 import "time"
 
-// PoolStats is the connection pool's state, in the terms of the pools
-// Spring's dashboards know (HikariCP's): the framework's
-// metrics.PoolStats has the same fields, so a service converts one into
-// the other where it reports the pool (cmd/greeter/stores.go), and this
-// adapter imports nothing of the management endpoints.
+// PoolStats is the connection pool's state as pgx counts it. A service
+// reports it under whatever names its dashboards know (greeter gives
+// HikariCP's, in cmd/greeter/stores.go), so this adapter imports nothing
+// of the management endpoints.
 type PoolStats struct {
-	Active, Idle int // connections lent out now, and waiting in the pool
-	Max, Min     int // the pool's bounds
-	// Acquires counts the connections lent so far, and AcquireTime is the
-	// time they took to get, in all.
-	Acquires    uint64
-	AcquireTime time.Duration
-	// Timeouts counts the acquires that gave up waiting for a connection.
-	Timeouts uint64
+	Acquired, Idle, Max, Min int32         // lent out now, waiting in the pool, and the pool's bounds
+	AcquireCount             int64         // connections lent so far
+	AcquireDuration          time.Duration // the time those took to get, in all
+	// CanceledAcquireCount counts the acquires whose context ended while
+	// they waited: here, a statement whose timeout passed before a
+	// connection was free, which is what HikariCP counts as a connection
+	// timeout.
+	CanceledAcquireCount int64
 }
 
-// PoolStats reads pgx's counts. An acquire that gave up is one whose
-// context ended while it waited: here, a statement whose timeout passed
-// before a connection was free, which is what HikariCP counts as a
-// connection timeout.
+// PoolStats reads pgx's counts.
 func (db *DB) PoolStats() PoolStats {
 	st := db.pool.Stat()
 	return PoolStats{
-		Active:      int(st.AcquiredConns()),
-		Idle:        int(st.IdleConns()),
-		Max:         int(st.MaxConns()),
-		Min:         int(db.pool.Config().MinConns),
-		Acquires:    uint64(st.AcquireCount()),
-		AcquireTime: st.AcquireDuration(),
-		Timeouts:    uint64(st.CanceledAcquireCount()),
+		Acquired:             st.AcquiredConns(),
+		Idle:                 st.IdleConns(),
+		Max:                  st.MaxConns(),
+		Min:                  db.pool.Config().MinConns,
+		AcquireCount:         st.AcquireCount(),
+		AcquireDuration:      st.AcquireDuration(),
+		CanceledAcquireCount: st.CanceledAcquireCount(),
 	}
 }
