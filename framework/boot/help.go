@@ -4,12 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"maps"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/springport/greeter/framework/config"
-	"github.com/springport/greeter/framework/management/tracing"
 )
 
 // A Setting is one setting a service reads, as --help and the
@@ -38,16 +36,12 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 	framework := config.NewBinder(env)
 	bindSettings(framework, svc.loggerNames())
 	svc.bindStarters(framework, env, nil, "memory")
-	starterHelp := map[string]string{}
-	for _, st := range svc.Starters {
-		maps.Copy(starterHelp, st.Help)
-	}
 	var list []Setting
 	for _, b := range []*config.Binder{own, framework} {
 		for _, key := range b.Keys() {
 			s := Setting{Key: key, Own: b == own, Help: cmp.Or(svc.Help[key], b.Meaning(key))}
 			if !s.Own {
-				s.Help = cmp.Or(b.Meaning(key), starterHelp[key])
+				s.Help = b.Meaning(key)
 			}
 			s.Default, _ = b.Default(key)
 			if v, ok, err := env.Lookup(key); ok && err == nil {
@@ -56,17 +50,11 @@ func Settings[S any](svc Service[S]) ([]Setting, error) {
 			list = append(list, s)
 		}
 	}
-	// The framework's maps, a key per entry, bound only for the keys
-	// that are set.
-	list = append(list,
-		Setting{Key: tracing.HeadersPrefix + "<name>", Help: "the HTTP header <name> sent with every span export (" + tracing.HeadersPrefix +
-			"authorization: Authorization), a secret, masked; none set: the pairs name=value of OTEL_EXPORTER_OTLP_HEADERS, comma-separated, percent-encoded"},
-		Setting{Key: tracing.ResourceAttributesPrefix + "<key>", Help: "the attribute <key> of the spans' resource, set or overridden (deployment.environment); " +
-			"the pairs key=value of OTEL_RESOURCE_ATTRIBUTES set them too, beneath these"},
-		Setting{Key: "management.endpoint.health.group.<name>.include", Help: "the health components (ping, diskSpace, db, redis, the service's own) " +
-			"of the health group <name>, served at /actuator/health/<name>; a component that does not exist stops start-up"},
-		Setting{Key: "management.metrics.tags.<key>", Help: "a label <key> of every series of /actuator/prometheus, as Micrometer's common tags " +
-			"(a key is named as Micrometer names one: cloud.region is cloud_region)"})
+	// The families whose members are named by the user (a header, a
+	// health group), which bind only the members that are set.
+	for _, f := range framework.Families() {
+		list = append(list, Setting{Key: f.Key, Help: f.Meaning})
+	}
 	// The settings the loader reads itself, last: they are never bound.
 	for _, l := range config.LoaderSettings() {
 		key := l.Key
@@ -98,13 +86,6 @@ func Undocumented[S any](svc Service[S]) ([]string, error) {
 	for key := range svc.Help {
 		if !read[key] {
 			out = append(out, key+" is in Help, but nothing reads it")
-		}
-	}
-	for _, st := range svc.Starters {
-		for key := range st.Help {
-			if !read[key] {
-				out = append(out, key+" is in the Help of the starter "+st.Name+", but nothing reads it")
-			}
 		}
 	}
 	return out, nil

@@ -20,9 +20,6 @@ type Starter struct {
 	// Name is the starter's import path, which start-up names to a user
 	// who sets its settings in a service that does not include it.
 	Name string
-	// Help says what each of its settings does, by key, as Service.Help
-	// does for a service's own.
-	Help map[string]string
 	// SpanExporter, when set, sends the spans that tracing records to the
 	// collector that management.otlp.tracing.endpoint (or
 	// OTEL_EXPORTER_OTLP_ENDPOINT) names: the OTLP tracing starter's.

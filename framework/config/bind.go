@@ -54,6 +54,7 @@ type Binder struct {
 	keys     []string
 	defaults map[string]string // each key's default, as --help shows it
 	meanings map[string]string // what each key given one means (Bind's meaning)
+	families []Family          // what each family described means (Describe)
 	errs     []error
 	// unreported counts the failures past maxReportedErrors, which are
 	// counted rather than kept.
@@ -139,6 +140,23 @@ func (b *Binder) Value(key, def string) Value {
 // Environment.KeysWithPrefix): for a family whose members are named by
 // the user (a health group, a header).
 func (b *Binder) KeysWithPrefix(prefix string) []string { return b.env.KeysWithPrefix(prefix) }
+
+// A Family is a family of settings whose members the user names
+// (management.endpoint.health.group.<name>.include), described once.
+type Family struct {
+	Key     string // the members' key, with <name> (or <key>) for the part the user names
+	Meaning string
+}
+
+// Describe says what the members of a family mean, for --help and the
+// settings reference: a family binds only the members that are set, so
+// its meaning is given once, beside its binding, for all of them.
+func (b *Binder) Describe(key, meaning string) {
+	b.families = append(b.families, Family{Key: key, Meaning: meaning})
+}
+
+// Families are the families described, in the order they were.
+func (b *Binder) Families() []Family { return slices.Clone(b.families) }
 
 // Default returns the default of key, as Bind was given it, written as a
 // setting would be (30s, a,b, true), and whether key was bound.

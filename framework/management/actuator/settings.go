@@ -91,6 +91,8 @@ func healthGroupName(key string) (string, bool) {
 // the command line define; an environment variable cannot name a group of
 // its own, as the environment is never listed whole.
 func bindHealthGroups(b *config.Binder) map[string][]string {
+	b.Describe("management.endpoint.health.group.<name>.include", "the health components (ping, diskSpace, db, redis, the service's own) "+
+		"of the health group <name>, served at /actuator/health/<name>; a component that does not exist stops start-up")
 	var groups map[string][]string
 	for _, key := range b.KeysWithPrefix("management.endpoint.health.group.") {
 		name, ok := healthGroupName(key)

@@ -42,6 +42,8 @@ func (s Settings) PercentilesHistogram(exportsSpans bool) bool {
 // tags: a label of every series, named as Micrometer names a tag key.
 // Spring's dashboards select on application.
 func bindCommonTags(b *config.Binder) map[string]string {
+	b.Describe("management.metrics.tags.<key>", "a label <key> of every series of /actuator/prometheus, as Micrometer's common tags "+
+		"(a key is named as Micrometer names one: cloud.region is cloud_region)")
 	const prefix = "management.metrics.tags."
 	tags := config.BindPrefixed(b, prefix, []string{"application"}, config.String, func(string) string {
 		return "a label of every series of /actuator/prometheus (application=...), as Spring's dashboards select on; any management.metrics.tags.<key> adds a label <key>"

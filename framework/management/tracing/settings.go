@@ -26,6 +26,10 @@ const (
 // start here, 10 s per export, no compression).
 func Bind(b *config.Binder) Options {
 	otel := BindVariables(b)
+	b.Describe(HeadersPrefix+"<name>", "the HTTP header <name> sent with every span export ("+HeadersPrefix+
+		"authorization: Authorization), a secret, masked; none set: the pairs name=value of OTEL_EXPORTER_OTLP_HEADERS, comma-separated, percent-encoded")
+	b.Describe(ResourceAttributesPrefix+"<key>", "the attribute <key> of the spans' resource, set or overridden (deployment.environment); "+
+		"the pairs key=value of OTEL_RESOURCE_ATTRIBUTES set them too, beneath these")
 	// The headers are a map, a key per header (as Spring binds
 	// Map<String, String>), found in the settings files and the command
 	// line; the environment cannot list its variables, so there it is

@@ -29,7 +29,6 @@ const logger = "redis"
 var Starter = boot.Starter{
 	Name:         boot.RedisSessionStarter,
 	SessionStore: "redis",
-	Help:         help,
 	Bind: func(b *config.Binder) func(context.Context, *boot.App) error {
 		s := bindRedis(b)
 		return func(ctx context.Context, a *boot.App) error { return start(ctx, a, s) }
@@ -65,27 +64,4 @@ func start(ctx context.Context, a *boot.App, s redisSettings) error {
 		return map[string]any{"version": version}, nil
 	}})
 	return nil
-}
-
-// help says what each setting does, for --help and the configuration
-// reference.
-var help = map[string]string{
-	"app.data.redis.url":                   "the Redis of the redis session store, as redis://[user:password@]host:port/db (rediss:// for TLS), with go-redis's URL options (?dial_timeout=...); wins over host, port, username, password and database",
-	"app.data.redis.host":                  "Redis's host, when no URL is set",
-	"app.data.redis.port":                  "Redis's port, when no URL is set",
-	"app.data.redis.username":              "the ACL user to authenticate as, when no URL is set",
-	"app.data.redis.password":              "the password to authenticate with, when no URL is set (never shown)",
-	"app.data.redis.database":              "the logical database (SELECT), when no URL is set; a Cluster has only 0",
-	"app.data.redis.client-name":           "the connections' name, as CLIENT LIST shows it",
-	"app.data.redis.ssl.enabled":           "TLS to Redis, with the system's CAs unless ssl.bundle names a bundle; on when ssl.bundle is set",
-	"app.data.redis.ssl.bundle":            "the SSL bundle of the TLS connections: its app.ssl.bundle.pem.<name>.truststore.certificate (CA) and keystore.certificate/.private-key (client certificate)",
-	"app.data.redis.sentinel.master":       "the name of the primary that the Sentinels watch: Redis is found through them",
-	"app.data.redis.sentinel.nodes":        "the Sentinels, as host:port,host:port",
-	"app.data.redis.sentinel.username":     "the user to authenticate to the Sentinels as",
-	"app.data.redis.sentinel.password":     "the password of the Sentinels (never shown)",
-	"app.data.redis.cluster.nodes":         "some nodes of a Redis Cluster, as host:port,host:port: Redis is that Cluster",
-	"app.data.redis.cluster.max-redirects": "bound on the MOVED/ASK redirections a command follows in a Cluster",
-	"app.session.redis.namespace":          "prefix of the session keys in Redis",
-	"app.data.redis.connect-timeout":       "bound on connecting to Redis",
-	"app.data.redis.timeout":               "bound on each session operation in Redis, go-redis's retries included; past it the request is a 503",
 }

@@ -29,36 +29,36 @@ type redisSettings struct {
 // outage should be a prompt 503, not a hung client.
 func bindRedis(b *config.Binder) redisSettings {
 	const p = "app.data.redis."
-	url := config.Bind(b, p+"url", "", config.URL("redis", "rediss"))
-	host := config.Bind(b, p+"host", "localhost", config.String)
-	port := config.Bind(b, p+"port", 6379, config.Port)
+	url := config.Bind(b, p+"url", "", config.URL("redis", "rediss"), "the Redis of the redis session store, as redis://[user:password@]host:port/db (rediss:// for TLS), with go-redis's URL options (?dial_timeout=...); wins over host, port, username, password and database")
+	host := config.Bind(b, p+"host", "localhost", config.String, "Redis's host, when no URL is set")
+	port := config.Bind(b, p+"port", 6379, config.Port, "Redis's port, when no URL is set")
 	o := redisstore.Options{
 		URL:            url,
 		Addr:           net.JoinHostPort(host, strconv.Itoa(port)),
-		Username:       config.Bind(b, p+"username", "", config.String),
-		Password:       config.Bind(b, p+"password", "", config.String),
-		Database:       config.Bind(b, p+"database", 0, config.IntIn(0, 1<<31-1)),
-		ClientName:     config.Bind(b, p+"client-name", "", config.String),
-		Namespace:      config.Bind(b, "app.session.redis.namespace", "app:session", config.String),
-		ConnectTimeout: config.Bind(b, p+"connect-timeout", 3*time.Second, config.Timeout),
-		Timeout:        config.Bind(b, p+"timeout", 3*time.Second, config.Timeout),
+		Username:       config.Bind(b, p+"username", "", config.String, "the ACL user to authenticate as, when no URL is set"),
+		Password:       config.Bind(b, p+"password", "", config.String, "the password to authenticate with, when no URL is set (never shown)"),
+		Database:       config.Bind(b, p+"database", 0, config.IntIn(0, 1<<31-1), "the logical database (SELECT), when no URL is set; a Cluster has only 0"),
+		ClientName:     config.Bind(b, p+"client-name", "", config.String, "the connections' name, as CLIENT LIST shows it"),
+		Namespace:      config.Bind(b, "app.session.redis.namespace", "app:session", config.String, "prefix of the session keys in Redis"),
+		ConnectTimeout: config.Bind(b, p+"connect-timeout", 3*time.Second, config.Timeout, "bound on connecting to Redis"),
+		Timeout:        config.Bind(b, p+"timeout", 3*time.Second, config.Timeout, "bound on each session operation in Redis, go-redis's retries included; past it the request is a 503"),
 		Sentinel: redisstore.Sentinel{
-			Master:   config.Bind(b, p+"sentinel.master", "", config.String),
-			Nodes:    config.Bind(b, p+"sentinel.nodes", nil, nodeList),
-			Username: config.Bind(b, p+"sentinel.username", "", config.String),
-			Password: config.Bind(b, p+"sentinel.password", "", config.String),
+			Master:   config.Bind(b, p+"sentinel.master", "", config.String, "the name of the primary that the Sentinels watch: Redis is found through them"),
+			Nodes:    config.Bind(b, p+"sentinel.nodes", nil, nodeList, "the Sentinels, as host:port,host:port"),
+			Username: config.Bind(b, p+"sentinel.username", "", config.String, "the user to authenticate to the Sentinels as"),
+			Password: config.Bind(b, p+"sentinel.password", "", config.String, "the password of the Sentinels (never shown)"),
 		},
 		Cluster: redisstore.Cluster{
-			Nodes:        config.Bind(b, p+"cluster.nodes", nil, nodeList),
-			MaxRedirects: config.Bind(b, p+"cluster.max-redirects", 5, config.IntIn(1, 100)),
+			Nodes:        config.Bind(b, p+"cluster.nodes", nil, nodeList, "some nodes of a Redis Cluster, as host:port,host:port: Redis is that Cluster"),
+			MaxRedirects: config.Bind(b, p+"cluster.max-redirects", 5, config.IntIn(1, 100), "bound on the MOVED/ASK redirections a command follows in a Cluster"),
 		},
 	}
 
 	// As Spring: a bundle makes the connections TLS unless ssl.enabled
 	// says false; ssl.enabled alone uses the system's CAs; so does
 	// rediss:// (go-redis's ParseURL).
-	bundle := config.Bind(b, p+"ssl.bundle", "", config.String)
-	enabled := config.Bind(b, p+"ssl.enabled", bundle != "", config.Bool)
+	bundle := config.Bind(b, p+"ssl.bundle", "", config.String, "the SSL bundle of the TLS connections: its app.ssl.bundle.pem.<name>.truststore.certificate (CA) and keystore.certificate/.private-key (client certificate)")
+	enabled := config.Bind(b, p+"ssl.enabled", bundle != "", config.Bool, "TLS to Redis, with the system's CAs unless ssl.bundle names a bundle; on when ssl.bundle is set")
 	if enabled {
 		o.TLS = &tls.Config{MinVersion: tls.VersionTLS12}
 		if bundle != "" {

@@ -37,7 +37,6 @@ const logger = "security"
 // HTTP Basic.
 var Starter = boot.Starter{
 	Name: boot.SecurityBasicStarter,
-	Help: help,
 	Bind: func(b *config.Binder) func(context.Context, *boot.App) error {
 		user, noop := bindUser(b)
 		if user == nil {
@@ -62,9 +61,9 @@ var Starter = boot.Starter{
 // Spring Boot's UserDetailsServiceAutoConfiguration reads it; noop says
 // so, to be warned about.
 func bindUser(b *config.Binder) (user *security.User, noop bool) {
-	name := config.Bind(b, userNameKey, "user", config.String)
-	stored := config.Bind(b, userPasswordKey, "", config.String)
-	roles := config.Bind(b, userRolesKey, nil, config.List)
+	name := config.Bind(b, userNameKey, "user", config.String, "the user of HTTP Basic; setting it or the password turns security on (docs/security.md)")
+	stored := config.Bind(b, userPasswordKey, "", config.String, "the user's password, {bcrypt}, {argon2}, {pbkdf2} or {noop} (no {id}: {noop}, warned about); required once security is on")
+	roles := config.Bind(b, userRolesKey, nil, config.List, "the user's roles (ACTUATOR opens the management endpoints other than health and info)")
 	if !b.IsSet(userNameKey) && !b.IsSet(userPasswordKey) {
 		if b.IsSet(userRolesKey) {
 			b.Refuse(userRolesKey, "roles without a user: set "+userPasswordKey+" (and "+userNameKey+") to turn security on")
@@ -103,12 +102,4 @@ func bindUser(b *config.Binder) (user *security.User, noop bool) {
 		authorities[i] = "ROLE_" + r
 	}
 	return &security.User{Name: name, Password: hash, Authorities: authorities}, hash.ID() == "noop"
-}
-
-// help says what each setting does, for --help and the configuration
-// reference.
-var help = map[string]string{
-	"app.security.user.name":     "the user of HTTP Basic; setting it or the password turns security on (docs/security.md)",
-	"app.security.user.password": "the user's password, {bcrypt}, {argon2}, {pbkdf2} or {noop} (no {id}: {noop}, warned about); required once security is on",
-	"app.security.user.roles":    "the user's roles (ACTUATOR opens the management endpoints other than health and info)",
 }

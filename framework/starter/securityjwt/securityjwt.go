@@ -24,7 +24,6 @@ import (
 // Starter authenticates bearer tokens when a key source is set.
 var Starter = boot.Starter{
 	Name: boot.SecurityJWTStarter,
-	Help: help,
 	Bind: func(b *config.Binder) func(context.Context, *boot.App) error {
 		opts, on := bindJWT(b)
 		if !on {
@@ -50,18 +49,4 @@ func start(ctx context.Context, a *boot.App, opts jwt.Options) error {
 	}
 	a.Authenticate(boot.BearerScheme, authn)
 	return nil
-}
-
-// help says what each setting does, for --help and the configuration
-// reference.
-var help = map[string]string{
-	"app.security.oauth2.resourceserver.jwt.jwk-set-uri":                 "the URL of the issuer's JWK set, the public keys tokens are signed with (http:// or https://); cached, fetched again after 5m, or for a kid it lacks at most once per 30s. Setting a key source turns bearer-token authentication on",
-	"app.security.oauth2.resourceserver.jwt.issuer-uri":                  "the issuer's URL: a token's iss must be it; without jwk-set-uri, its keys are found through its discovery document (<issuer>/.well-known/openid-configuration, then RFC 8414's oauth-authorization-server)",
-	"app.security.oauth2.resourceserver.jwt.public-key-location":         "a PEM file (file:path too) holding the RSA public key tokens are signed with, when neither jwk-set-uri nor issuer-uri is set",
-	"app.security.oauth2.resourceserver.jwt.audiences":                   "a token's aud must hold one of these (none: aud is not checked)",
-	"app.security.oauth2.resourceserver.jwt.jws-algorithms":              "the signature algorithms accepted: RS256, RS384, RS512, ES256, ES384, ES512, PS256, PS384, PS512",
-	"app.security.oauth2.resourceserver.jwt.authorities-claim-name":      "the claim a token's authorities come from (none: scope, else scp), a string split at the delimiter or a list",
-	"app.security.oauth2.resourceserver.jwt.authorities-claim-delimiter": "what splits an authorities claim that is a string (none: a space)",
-	"app.security.oauth2.resourceserver.jwt.authority-prefix":            "put before each of a token's authorities (read: SCOPE_read); empty for none",
-	"app.security.oauth2.resourceserver.jwt.principal-claim-name":        "the claim that names a token's principal",
 }

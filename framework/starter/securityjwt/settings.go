@@ -20,15 +20,15 @@ const jwtPrefix = "app.security.oauth2.resourceserver.jwt."
 // (start refuses its errors with their settings' origins).
 func bindJWT(b *config.Binder) (jwt.Options, bool) {
 	o := jwt.Options{
-		JWKSetURI:                 config.Bind(b, jwtPrefix+"jwk-set-uri", "", webURL),
-		IssuerURI:                 config.Bind(b, jwtPrefix+"issuer-uri", "", webURL),
-		PublicKeyLocation:         config.Bind(b, jwtPrefix+"public-key-location", "", publicKeyLocation),
-		Audiences:                 config.Bind(b, jwtPrefix+"audiences", nil, config.List),
-		JWSAlgorithms:             config.Bind(b, jwtPrefix+"jws-algorithms", []string{"RS256"}, jwsAlgorithms),
-		AuthoritiesClaimName:      config.Bind(b, jwtPrefix+"authorities-claim-name", "", config.String),
-		AuthoritiesClaimDelimiter: config.Bind(b, jwtPrefix+"authorities-claim-delimiter", "", config.String),
-		AuthorityPrefix:           new(config.Bind(b, jwtPrefix+"authority-prefix", "SCOPE_", config.String)),
-		PrincipalClaimName:        config.Bind(b, jwtPrefix+"principal-claim-name", "sub", config.String),
+		JWKSetURI:                 config.Bind(b, jwtPrefix+"jwk-set-uri", "", webURL, "the URL of the issuer's JWK set, the public keys tokens are signed with (http:// or https://); cached, fetched again after 5m, or for a kid it lacks at most once per 30s. Setting a key source turns bearer-token authentication on"),
+		IssuerURI:                 config.Bind(b, jwtPrefix+"issuer-uri", "", webURL, "the issuer's URL: a token's iss must be it; without jwk-set-uri, its keys are found through its discovery document (<issuer>/.well-known/openid-configuration, then RFC 8414's oauth-authorization-server)"),
+		PublicKeyLocation:         config.Bind(b, jwtPrefix+"public-key-location", "", publicKeyLocation, "a PEM file (file:path too) holding the RSA public key tokens are signed with, when neither jwk-set-uri nor issuer-uri is set"),
+		Audiences:                 config.Bind(b, jwtPrefix+"audiences", nil, config.List, "a token's aud must hold one of these (none: aud is not checked)"),
+		JWSAlgorithms:             config.Bind(b, jwtPrefix+"jws-algorithms", []string{"RS256"}, jwsAlgorithms, "the signature algorithms accepted: RS256, RS384, RS512, ES256, ES384, ES512, PS256, PS384, PS512"),
+		AuthoritiesClaimName:      config.Bind(b, jwtPrefix+"authorities-claim-name", "", config.String, "the claim a token's authorities come from (none: scope, else scp), a string split at the delimiter or a list"),
+		AuthoritiesClaimDelimiter: config.Bind(b, jwtPrefix+"authorities-claim-delimiter", "", config.String, "what splits an authorities claim that is a string (none: a space)"),
+		AuthorityPrefix:           new(config.Bind(b, jwtPrefix+"authority-prefix", "SCOPE_", config.String, "put before each of a token's authorities (read: SCOPE_read); empty for none")),
+		PrincipalClaimName:        config.Bind(b, jwtPrefix+"principal-claim-name", "sub", config.String, "the claim that names a token's principal"),
 	}
 	if o.PrincipalClaimName == "" {
 		b.Refuse(jwtPrefix+"principal-claim-name", "want a claim's name, such as sub or preferred_username")
