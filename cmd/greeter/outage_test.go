@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/springport/greeter/framework/boot/boottest"
 	"github.com/springport/greeter/framework/testing/enginetest"
 )
 
@@ -68,7 +69,7 @@ func TestDatabaseOutage(t *testing.T) {
 			} {
 				timed(t, req.method+" "+req.path, func() {
 					r := s.do(t, req.method, req.path, req.body, "Content-Type: application/json")
-					p := decodeJSON[problemDoc](t, r)
+					p := decodeJSON[boottest.Problem](t, r)
 					if r.status != 503 || !strings.HasPrefix(p.Detail, "PostgreSQL is unavailable") {
 						t.Errorf("%s %s during the outage: %d %s", req.method, req.path, r.status, r.body)
 					}
@@ -116,7 +117,7 @@ func TestRedisOutage(t *testing.T) {
 	cache.Hang()
 	timed(t, "val-a", func() {
 		r := s.do(t, "GET", "/api/number/val-a", "")
-		p := decodeJSON[problemDoc](t, r)
+		p := decodeJSON[boottest.Problem](t, r)
 		if r.status != 503 || !strings.HasPrefix(p.Detail, "Redis is unavailable") {
 			t.Errorf("val-a with Redis down: %d %s", r.status, r.body)
 		}
@@ -179,7 +180,7 @@ func TestUnreachableEngineStopsStartUp(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			stderr, err := failToStart(t, append([]string{"--server.port=0"}, tt.args...), nil)
+			stderr, err := boottest.FailToStart(t, greeter(), append([]string{"--server.port=0"}, tt.args...), nil)
 			if err == nil {
 				t.Fatal("the service started")
 			}
@@ -208,7 +209,7 @@ func TestUnreachableRedisNamesItsSetting(t *testing.T) {
 		"app.data.redis.sentinel.nodes": {"--app.data.redis.sentinel.master=mymaster", "--app.data.redis.sentinel.nodes=127.0.0.1:1"},
 		"app.data.redis.cluster.nodes":  {"--app.data.redis.cluster.nodes=127.0.0.1:1"},
 	} {
-		stderr, err := failToStart(t, append(redis, args...), nil)
+		stderr, err := boottest.FailToStart(t, greeter(), append(redis, args...), nil)
 		if err == nil {
 			t.Errorf("%s: the service started", setting)
 			continue

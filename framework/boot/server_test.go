@@ -37,7 +37,7 @@ func TestPortInUse(t *testing.T) {
 	}
 	defer ln.Close()
 	port := ln.Addr().(*net.TCPAddr).Port
-	if _, err := failToStart(t, []string{fmt.Sprintf("--server.port=%d", port)}, nil); err == nil || !strings.Contains(err.Error(), "server.port") {
+	if _, err := boottest.FailToStart(t, tester(), []string{fmt.Sprintf("--server.port=%d", port)}, nil); err == nil || !strings.Contains(err.Error(), "server.port") {
 		t.Errorf("run on a taken port returned %v, want an error naming server.port", err)
 	}
 }
@@ -87,11 +87,14 @@ func TestSlowBodyTimesOut(t *testing.T) {
 	s := start(t, []string{"--server.read-timeout=300ms"}, nil)
 	const sent = `{"text":"a`
 	began := time.Now()
-	r := rawExchange(t, s.Addr(), "POST /notes HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"+
-		"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"+sent)
-	p, err := checkProblem(r)
-	if r.status != http.StatusRequestTimeout || err != nil || !strings.Contains(p.Detail, "read timeout") {
-		t.Errorf("after %v:\ngot  %d %s (%v)\nwant 408 naming the read timeout", time.Since(began), r.status, r.body, err)
+	r, err := boottest.RawExchange(s.Addr(), []byte("POST /notes HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"+
+		"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"+sent), nil, boottest.Timeout)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	p, err := boottest.CheckProblem(r.Status, r.Header, r.Body)
+	if r.Status != http.StatusRequestTimeout || err != nil || !strings.Contains(p.Detail, "read timeout") {
+		t.Errorf("after %v:\ngot  %d %s (%v)\nwant 408 naming the read timeout", time.Since(began), r.Status, r.Body, err)
 	}
 	_, body := get(t, s.URL+"/v3/api-docs")
 	var doc struct {
@@ -270,7 +273,7 @@ func TestBadBindAddress(t *testing.T) {
 	}
 	for _, tt := range tests {
 		key, value, _ := strings.Cut(strings.TrimPrefix(tt.arg, "--"), "=")
-		stderr, err := failToStart(t, []string{"--server.port=0", "--management.server.port=0", tt.arg}, nil)
+		stderr, err := boottest.FailToStart(t, tester(), []string{"--server.port=0", "--management.server.port=0", tt.arg}, nil)
 		for _, w := range []string{"Property: " + key, "Value: " + strconv.Quote(value), "Origin: command-line argument " + tt.arg, tt.reason} {
 			if err == nil || !strings.Contains(stderr, w) {
 				t.Errorf("%s: the report lacks %q:\n%s", tt.arg, w, stderr)
@@ -285,7 +288,7 @@ func TestBadBindAddress(t *testing.T) {
 func TestBindAddressNotLocal(t *testing.T) {
 	t.Parallel()
 	// 203.0.113.0/24 is for documentation (RFC 5737): no machine has it.
-	_, err := failToStart(t, []string{"--server.port=0", "--server.address=203.0.113.7"}, nil)
+	_, err := boottest.FailToStart(t, tester(), []string{"--server.port=0", "--server.address=203.0.113.7"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "cannot listen on server.port=0 on server.address=203.0.113.7") {
 		t.Errorf("run on an address that is not the machine's returned %v, want an error naming server.port and server.address", err)
 	}
