@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/framework/testing/heaptest"
 	"github.com/springport/greeter/messagestore/inmem"
 )
 
@@ -17,14 +18,6 @@ const heldBudget = 80 << 20
 // request body gives the store.
 func text(i int) string {
 	return fmt.Sprintf("message %012d", i)
-}
-
-func heapInuse() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse
 }
 
 // TestMillionMessagesHeld appends one million 20-byte messages to an
@@ -39,12 +32,12 @@ func TestMillionMessagesHeld(t *testing.T) {
 	if len(text(n-1)) != 20 {
 		t.Fatalf("texts are %d bytes, want 20", len(text(n-1)))
 	}
-	before := heapInuse()
+	before := heaptest.Live()
 	c := &inmem.Messages{}
 	for i := range n {
 		c.Append(context.Background(), message.Message{Text: text(i)})
 	}
-	after := heapInuse()
+	after := heaptest.Live()
 	if c.Len() != n {
 		t.Fatalf("%d messages held, want %d", c.Len(), n)
 	}

@@ -10,12 +10,13 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/springport/greeter/framework/boot/boottest"
 	"github.com/springport/greeter/framework/testing/enginetest"
+	"github.com/springport/greeter/framework/testing/heaptest"
 )
 
 // eachStore runs test once with the messages in memory and once in
@@ -51,12 +52,12 @@ func testMessageLimits(t *testing.T, storeArgs []string) {
 		}
 	}
 	r := s.do(t, "POST", "/api/messages", `{"text":"x"}`, "Content-Type: application/json")
-	p := decodeJSON[problemDoc](t, r)
+	p := decodeJSON[boottest.Problem](t, r)
 	if r.status != 507 || !strings.Contains(p.Detail, "app.messages.max-count (3)") {
 		t.Errorf("a fourth message: %d %q, want 507 naming app.messages.max-count (3)", r.status, p.Detail)
 	}
 	r = s.do(t, "PUT", "/api/messages/1", `{"text":"12345"}`, "Content-Type: application/json")
-	p = decodeJSON[problemDoc](t, r)
+	p = decodeJSON[boottest.Problem](t, r)
 	if r.status != 507 || !strings.Contains(p.Detail, "app.messages.max-total-size (10 bytes)") {
 		t.Errorf("replacing 0 bytes by 5 with 6 of 10 taken: %d %q, want 507 naming app.messages.max-total-size", r.status, p.Detail)
 	}
@@ -158,7 +159,7 @@ func TestListMemoryIsBoundedForStalledReaders(t *testing.T) {
 			t.Fatalf("POST of 1 MiB: %d %v", status, err)
 		}
 	}
-	collection := liveHeap()
+	collection := heaptest.Live()
 
 	// Each client reads the status line and the first bytes of the list,
 	// which proves that the server is writing it, and then stops.
@@ -185,7 +186,7 @@ func TestListMemoryIsBoundedForStalledReaders(t *testing.T) {
 			t.Fatalf("client %d: reading the first bytes: %v", i, err)
 		}
 	}
-	stalling := liveHeap()
+	stalling := heaptest.Live()
 
 	resp, err := client.Get(s.base + "/api/messages")
 	if err != nil {
@@ -197,7 +198,7 @@ func TestListMemoryIsBoundedForStalledReaders(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a reading client beside the stalled ones got %d bytes: %v", half, err)
 	}
-	reading := liveHeap()
+	reading := heaptest.Live()
 	rest, err := io.Copy(io.Discard, resp.Body)
 	if err != nil || half+rest != whole {
 		t.Fatalf("a reading client beside the stalled ones got %d bytes (%v), want %d", half+rest, err, whole)
@@ -209,12 +210,4 @@ func TestListMemoryIsBoundedForStalledReaders(t *testing.T) {
 		t.Errorf("the live heap grew by %.1f MiB over the collection's %.1f MiB; want under 64 MiB: list responses are held whole",
 			float64(growth)/mib, float64(collection)/mib)
 	}
-}
-
-// liveHeap returns the heap in use once garbage is collected: what the
-// process holds, rather than what it has yet to collect.
-func liveHeap() uint64 {
-	runtime.GC()
-	runtime.GC()
-	return heapInuse()
 }

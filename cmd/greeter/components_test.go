@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/domain/dateformat"
+	"github.com/springport/greeter/framework/boot/boottest"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/messagestore/inmem"
 )
@@ -90,7 +91,7 @@ func TestNumberScopes(t *testing.T) {
 
 func TestBadNumberScope(t *testing.T) {
 	t.Parallel()
-	report, err := failToStart(t, []string{"--server.port=0", "--app.number.scope=websocket"}, nil)
+	report, err := boottest.FailToStart(t, greeter(), []string{"--server.port=0", "--app.number.scope=websocket"}, nil)
 	if err == nil {
 		t.Fatal("run started with app.number.scope=websocket")
 	}

@@ -7,24 +7,9 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
-
-type envProperty struct {
-	Property struct {
-		Source string `json:"source"`
-		Value  string `json:"value"`
-	} `json:"property"`
-}
-
-// readProperty reads one setting through /actuator/env/{name}.
-func readProperty(t *testing.T, s *service, name string) envProperty {
-	t.Helper()
-	r := s.do(t, "GET", "/actuator/env/"+name, "")
-	if r.status != 200 {
-		t.Fatalf("GET /actuator/env/%s: %d %s", name, r.status, r.body)
-	}
-	return decodeJSON[envProperty](t, r)
-}
 
 var exposeEnv = []string{"--management.endpoints.web.exposure.include=health,env", "--management.endpoint.env.show-values=always"}
 
@@ -49,11 +34,11 @@ func TestSpecSettings(t *testing.T) {
 			args = append([]string{"--app.profiles.active=" + tt.profiles}, exposeEnv...)
 		}
 		s := start(t, args, nil)
-		if p := readProperty(t, s, "app.example.prop-b"); p.Property.Value != tt.propB || p.Property.Source != tt.from {
-			t.Errorf("profiles %q: app.example.prop-b = %q from %q, want %q from %q", tt.profiles, p.Property.Value, p.Property.Source, tt.propB, tt.from)
+		if p := s.ReadProperty(t, "app.example.prop-b"); p.Value != tt.propB || p.Source != tt.from {
+			t.Errorf("profiles %q: app.example.prop-b = %q from %q, want %q from %q", tt.profiles, p.Value, p.Source, tt.propB, tt.from)
 		}
-		if a := readProperty(t, s, "app.example.prop-a"); a.Property.Value != "Hello from application.properties" {
-			t.Errorf("profiles %q: app.example.prop-a = %q, want the default file's value", tt.profiles, a.Property.Value)
+		if a := s.ReadProperty(t, "app.example.prop-a"); a.Value != "Hello from application.properties" {
+			t.Errorf("profiles %q: app.example.prop-a = %q, want the default file's value", tt.profiles, a.Value)
 		}
 	}
 
@@ -79,7 +64,7 @@ func TestBadOwnSettings(t *testing.T) {
 		{nil, map[string]string{"APP_EXAMPLE_PROPB": "lots"}, []string{"Property: app.example.prop-b", "Origin: environment variable APP_EXAMPLE_PROPB", "Reason: want an integer"}},
 		{[]string{"--app.datasource.hikari.connection-timeout=100ms"}, nil, []string{"Property: app.datasource.hikari.connection-timeout", "want at least 250ms"}},
 	} {
-		report, err := failToStart(t, append([]string{"--server.port=0"}, tt.args...), tt.env)
+		report, err := boottest.FailToStart(t, greeter(), append([]string{"--server.port=0"}, tt.args...), tt.env)
 		if err == nil {
 			t.Errorf("%v %v: run started", tt.args, tt.env)
 			continue

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/springport/greeter/framework/boot/boottest"
 	"github.com/springport/greeter/framework/testing/enginetest"
 )
 
@@ -66,7 +67,7 @@ func TestOtherDatabasesRefused(t *testing.T) {
 		{[]string{"--app.datasource.url=jdbc:postgresql://db/shop?password=hunter2&loginTimeout=3"}, nil, []string{"Property: app.datasource.url",
 			"Reason: the JDBC URL's parameter loginTimeout has no equivalent here"}},
 	} {
-		report, err := failToStart(t, append([]string{"--server.port=0"}, tt.args...), tt.env)
+		report, err := boottest.FailToStart(t, greeter(), append([]string{"--server.port=0"}, tt.args...), tt.env)
 		if err == nil {
 			t.Errorf("%v %v: started", tt.args, tt.env)
 			continue

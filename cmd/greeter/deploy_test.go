@@ -29,6 +29,7 @@ import (
 
 	"github.com/springport/greeter/framework/boot/boottest"
 	"github.com/springport/greeter/framework/testing/enginetest"
+	"github.com/springport/greeter/framework/testing/polltest"
 )
 
 const (
@@ -452,9 +453,11 @@ func TestDashboardAgainstPrometheus(t *testing.T) {
 
 	// Poll, sending traffic each round, until every query finds series
 	// and every rule has been evaluated without error, or the deadline.
+	// A round sends traffic and runs every query still pending: a quarter
+	// of a second between rounds is often enough beside Prometheus's
+	// scrape and evaluation every second.
 	var variablesErr, rulesErr, exemplarsErr error
-	deadline := time.Now().Add(dashboardDeadline)
-	for {
+	polltest.CheckEvery(dashboardDeadline, 250*time.Millisecond, func() error {
 		traffic.round(t)
 		pending := 0
 		for _, c := range checks {
@@ -478,11 +481,11 @@ func TestDashboardAgainstPrometheus(t *testing.T) {
 		variablesErr = checkVariables(prom, d, target)
 		rulesErr = checkRules(prom, wantRules)
 		exemplarsErr = checkExemplars(prom, d, vars)
-		if pending == 0 && variablesErr == nil && rulesErr == nil && exemplarsErr == nil || time.Now().After(deadline) {
-			break
+		if pending == 0 && variablesErr == nil && rulesErr == nil && exemplarsErr == nil {
+			return nil
 		}
-		time.Sleep(250 * time.Millisecond) // the next poll, not a wait for something
-	}
+		return errors.New("not yet") // each part's error is reported below
+	})
 
 	for _, c := range checks {
 		if !c.found {

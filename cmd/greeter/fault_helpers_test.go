@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,61 +14,9 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
-
-// rawResponse is what a raw TCP exchange got back.
-type rawResponse struct {
-	status int
-	header http.Header
-	body   []byte
-}
-
-// rawExchange opens a connection to addr, writes req (and then body, if
-// not nil, while it reads), and reads one response within timeout. The
-// writing runs beside the reading so that a server that answers before it
-// has read everything, such as a 413 for a declared length or a 431, is
-// seen answering; a write error after the answer is not a failure of the
-// exchange.
-func rawExchange(addr string, req []byte, body io.Reader, timeout time.Duration) (rawResponse, error) {
-	conn, err := net.DialTimeout("tcp", addr, timeout)
-	if err != nil {
-		return rawResponse{}, err
-	}
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(timeout))
-	if body != nil {
-		// A small send buffer makes the writer wait on the server, as a
-		// client across a network would, instead of pushing megabytes
-		// into the kernel that the server never reads.
-		conn.(*net.TCPConn).SetWriteBuffer(64 << 10)
-	}
-	go func() {
-		if _, err := conn.Write(req); err != nil || body == nil {
-			return
-		}
-		io.Copy(conn, body)
-	}()
-	return readRawResponse(conn)
-}
-
-// readRawResponse reads one whole response from r; a body shorter than its
-// Content-Length is an error.
-func readRawResponse(r io.Reader) (rawResponse, error) {
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReader(r)
-	}
-	resp, err := http.ReadResponse(br, nil)
-	if err != nil {
-		return rawResponse{}, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return rawResponse{status: resp.StatusCode, header: resp.Header}, fmt.Errorf("reading the body of a %d: %w", resp.StatusCode, err)
-	}
-	return rawResponse{status: resp.StatusCode, header: resp.Header, body: b}, nil
-}
 
 // inFlight is a JSON POST whose body is still arriving: the server has
 // taken its headers and its handler is reading the body.
@@ -111,12 +58,12 @@ func beginInFlight(addr, path, body string, sent int, headers ...string) (*inFli
 }
 
 // finish sends the rest of the body and reads the answer.
-func (f *inFlight) finish() (rawResponse, error) {
+func (f *inFlight) finish() (boottest.Response, error) {
 	f.conn.SetDeadline(time.Now().Add(waitTimeout))
 	if _, err := io.WriteString(f.conn, f.rest); err != nil {
-		return rawResponse{}, err
+		return boottest.Response{}, err
 	}
-	return readRawResponse(f.br)
+	return boottest.ReadResponse(f.br)
 }
 
 // keepAliveClient sends requests one after another on one keep-alive
@@ -131,11 +78,11 @@ type keepAliveClient struct {
 }
 
 // do sends req, a whole request for method, and reads its response.
-func (c *keepAliveClient) do(method string, req []byte) (rawResponse, error) {
+func (c *keepAliveClient) do(method string, req []byte) (boottest.Response, error) {
 	if c.conn == nil {
 		conn, err := net.DialTimeout("tcp", c.addr, 5*time.Second)
 		if err != nil {
-			return rawResponse{}, err
+			return boottest.Response{}, err
 		}
 		c.conn, c.br = conn, bufio.NewReader(conn)
 		c.dials++
@@ -143,23 +90,23 @@ func (c *keepAliveClient) do(method string, req []byte) (rawResponse, error) {
 	c.conn.SetDeadline(time.Now().Add(10 * time.Second))
 	if _, err := c.conn.Write(req); err != nil {
 		c.close()
-		return rawResponse{}, err
+		return boottest.Response{}, err
 	}
 	resp, err := http.ReadResponse(c.br, &http.Request{Method: method})
 	if err != nil {
 		c.close()
-		return rawResponse{}, err
+		return boottest.Response{}, err
 	}
 	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if err != nil {
 		c.close()
-		return rawResponse{status: resp.StatusCode, header: resp.Header}, fmt.Errorf("reading the body of a %d: %w", resp.StatusCode, err)
+		return boottest.Response{Status: resp.StatusCode, Header: resp.Header}, fmt.Errorf("reading the body of a %d: %w", resp.StatusCode, err)
 	}
 	if resp.Close {
 		c.close()
 	}
-	return rawResponse{status: resp.StatusCode, header: resp.Header, body: b}, nil
+	return boottest.Response{Status: resp.StatusCode, Header: resp.Header, Body: string(b)}, nil
 }
 
 func (c *keepAliveClient) close() {
@@ -189,31 +136,6 @@ func keepAliveRequest(method, target string, body []byte, headers ...string) []b
 	b.WriteString("\r\n")
 	b.Write(body)
 	return b.Bytes()
-}
-
-// problemDoc is the part of an RFC 9457 problem document the tests check.
-type problemDoc struct {
-	Type     string `json:"type"`
-	Title    string `json:"title"`
-	Status   int    `json:"status"`
-	Detail   string `json:"detail"`
-	Instance string `json:"instance"`
-}
-
-// problemOf reads a response as the service's problem document for its
-// status, and reports how it fails to be one.
-func problemOf(status int, header http.Header, body []byte) (problemDoc, error) {
-	var p problemDoc
-	if ct := header.Get("Content-Type"); ct != "application/problem+json" {
-		return p, fmt.Errorf("Content-Type %q, want application/problem+json", ct)
-	}
-	if err := json.Unmarshal(body, &p); err != nil {
-		return p, fmt.Errorf("body is not a problem document: %v", err)
-	}
-	if p.Type != "about:blank" || p.Status != status || p.Title != http.StatusText(status) || p.Detail == "" {
-		return p, fmt.Errorf("problem %+v does not describe a %d", p, status)
-	}
-	return p, nil
 }
 
 // chunkSize is the size of the chunks chunkedBody sends, and of filler's

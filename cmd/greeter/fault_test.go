@@ -13,7 +13,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,15 +20,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/springport/greeter/framework/boot/boottest"
+	"github.com/springport/greeter/framework/testing/heaptest"
 )
 
 // TestFaultStalledClients opens connections, eight of each kind, that stop
 // sending: in the middle of a header line, after 10 of a declared 100 body
 // bytes, before sending anything, and in the headers of a keep-alive
 // connection's second request. With a 300ms read-header timeout and a
-// 600ms read timeout, the server must disconnect each within 2s (a stall
-// in the body may first be answered with a 4xx), while normal requests go
-// on succeeding beside them.
+// 600ms read timeout, the server must disconnect each (a stall in the body
+// may first be answered with a 4xx) before stallBound, while normal
+// requests go on succeeding beside them.
 func TestFaultStalledClients(t *testing.T) {
 	// Not parallel: it times disconnects and requests in seconds, which others' load would skew.
 	s := start(t, []string{"--server.read-header-timeout=300ms", "--server.read-timeout=600ms"}, nil)
@@ -57,8 +59,8 @@ func TestFaultStalledClients(t *testing.T) {
 				switch {
 				case o.err != nil:
 					t.Error(o.err)
-				case o.waited > 2*time.Second:
-					t.Errorf("disconnected after %v, want under 2s", o.waited)
+				case o.waited >= stallBound:
+					t.Errorf("disconnected after %v, want under %v: the timeouts set do not bound the stall", o.waited, stallBound)
 				case o.status != 0 && (o.status < 400 || o.status > 499):
 					t.Errorf("answered %d before the close, want a 4xx or nothing", o.status)
 				case o.problem != nil:
@@ -74,6 +76,13 @@ func TestFaultStalledClients(t *testing.T) {
 	}
 	t.Logf("%d normal requests succeeded beside them", sent)
 }
+
+// stallBound is the default of server.read-header-timeout, the shorter of
+// the two defaults: had the timeouts set not applied, a stalled client
+// would be disconnected that late at the earliest, however idle the
+// machine. With them it takes 300 or 600ms, and a busy machine has the
+// rest to spare.
+const stallBound = 5 * time.Second
 
 // stallKinds are the ways TestFaultStalledClients's clients stall: send
 // writes what a client sends before it stalls.
@@ -94,12 +103,12 @@ var stallKinds = []struct {
 		if _, err := io.WriteString(conn, "GET /api/hi HTTP/1.1\r\nHost: localhost\r\n\r\n"); err != nil {
 			return err
 		}
-		r, err := readRawResponse(conn)
+		r, err := boottest.ReadResponse(conn)
 		if err != nil {
 			return err
 		}
-		if r.status != 200 || string(r.body) != "Hi" {
-			return fmt.Errorf("first request answered %d %q", r.status, r.body)
+		if r.Status != 200 || r.Body != "Hi" {
+			return fmt.Errorf("first request answered %d %q", r.Status, r.Body)
 		}
 		_, err = io.WriteString(conn, "GET /api/hi HTTP/1.1\r\nHo")
 		return err
@@ -123,7 +132,7 @@ func stallAndWait(addr string, send func(net.Conn) error) (o stallOutcome) {
 		return o
 	}
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(5 * time.Second))
+	conn.SetDeadline(time.Now().Add(waitTimeout)) // past stallBound, so that a late close is measured
 	if err := send(conn); err != nil {
 		o.err = fmt.Errorf("before stalling: %v", err)
 		return o
@@ -136,14 +145,14 @@ func stallAndWait(addr string, send func(net.Conn) error) (o stallOutcome) {
 		return o
 	}
 	if len(rest) > 0 {
-		r, err := readRawResponse(bytes.NewReader(rest))
+		r, err := boottest.ReadResponse(bytes.NewReader(rest))
 		if err != nil {
 			o.err = fmt.Errorf("the server wrote %q before closing: %v", rest, err)
 			return o
 		}
-		o.status = r.status
-		if r.status >= 400 && r.status < 500 && r.header.Get("Content-Type") == "application/problem+json" {
-			_, o.problem = problemOf(r.status, r.header, r.body)
+		o.status = r.Status
+		if r.Status >= 400 && r.Status < 500 && r.Header.Get("Content-Type") == "application/problem+json" {
+			_, o.problem = boottest.CheckProblem(r.Status, r.Header, r.Body)
 		}
 	}
 	return o
@@ -208,13 +217,15 @@ func TestFaultOversizedBodies(t *testing.T) {
 	s := start(t, nil, nil)
 	t.Run("declared 100,000,000 bytes, none sent", func(t *testing.T) {
 		began := time.Now()
-		r, err := rawExchange(s.Addr(), []byte(oversizedHead+"Content-Length: 100000000\r\n\r\n"), nil, 2*time.Second)
+		// Had the server waited for the body, the read timeout (30s
+		// by default) would end the wait, long after waitTimeout.
+		r, err := boottest.RawExchange(s.Addr(), []byte(oversizedHead+"Content-Length: 100000000\r\n\r\n"), nil, waitTimeout)
 		if err != nil {
-			t.Fatalf("no answer within 2s: %v", err)
+			t.Fatalf("no answer within %v: %v", waitTimeout, err)
 		}
-		if r.status != 413 {
-			t.Errorf("%d, want 413", r.status)
-		} else if _, err := problemOf(r.status, r.header, r.body); err != nil {
+		if r.Status != 413 {
+			t.Errorf("%d, want 413", r.Status)
+		} else if _, err := boottest.CheckProblem(r.Status, r.Header, r.Body); err != nil {
 			t.Error(err)
 		}
 		t.Logf("refused after %v", time.Since(began).Round(time.Microsecond))
@@ -228,15 +239,11 @@ func TestFaultOversizedBodies(t *testing.T) {
 		if builtWithRace() {
 			chunkedEvery = 5
 		}
-		runtime.GC()
-		runtime.GC()
-		before := heapInuse()
-		peak := sampleHeapPeak()
+		before := heaptest.Live()
+		peak := heaptest.SamplePeak()
 		counts := floodOversized(s.Addr(), requests, clients, chunkedEvery)
 		top := peak()
-		runtime.GC()
-		runtime.GC()
-		after := heapInuse()
+		after := heaptest.Live()
 
 		want := map[string]int{"declared: 413": requests - requests/chunkedEvery, "chunked: 413": requests / chunkedEvery}
 		if fmt.Sprint(counts) != fmt.Sprint(want) {
@@ -261,37 +268,6 @@ func TestFaultOversizedBodies(t *testing.T) {
 // oversizedHead is the start of the header block of an oversized POST.
 const oversizedHead = "POST /api/messages HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
 
-func heapInuse() uint64 {
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapInuse
-}
-
-// sampleHeapPeak samples the heap in use every 10ms until the returned
-// function is called, which returns the highest sample.
-func sampleHeapPeak() (peak func() uint64) {
-	var top uint64
-	stop, sampled := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(sampled)
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			top = max(top, heapInuse())
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return func() uint64 {
-		close(stop)
-		<-sampled
-		return top
-	}
-}
-
 // floodOversized sends requests bodies of 8 MiB to addr from clients
 // clients at once, every chunkedEvery-th chunked and the others with a
 // declared length, within 30 seconds, and counts the answers by kind:
@@ -304,14 +280,14 @@ func floodOversized(addr string, requests, clients, chunkedEvery int) map[string
 			if n%chunkedEvery == 0 {
 				kind, req, body = "chunked", oversizedHead+"Transfer-Encoding: chunked\r\n\r\n", chunkedBody(size)
 			}
-			r, err := rawExchange(addr, []byte(req), body, 10*time.Second)
+			r, err := boottest.RawExchange(addr, []byte(req), body, 10*time.Second)
 			switch {
 			case err != nil:
 				return kind + ": no answer: " + err.Error()
-			case r.status != 413:
-				return kind + ": " + strconv.Itoa(r.status)
+			case r.Status != 413:
+				return kind + ": " + strconv.Itoa(r.Status)
 			}
-			if _, err := problemOf(r.status, r.header, r.body); err != nil {
+			if _, err := boottest.CheckProblem(r.Status, r.Header, r.Body); err != nil {
 				return kind + ": 413, but " + err.Error()
 			}
 			return kind + ": 413"
@@ -364,7 +340,7 @@ func TestFaultMalformedInput(t *testing.T) {
 				t.Fatal("the test's deadline passed before this row")
 			}
 			began := time.Now()
-			r, err := rawExchange(s.Addr(), row.req, nil, 5*time.Second)
+			r, err := boottest.RawExchange(s.Addr(), row.req, nil, 5*time.Second)
 			if d := time.Since(began); d > slowest {
 				slowest, slowestName = d, row.name
 			}
@@ -373,10 +349,10 @@ func TestFaultMalformedInput(t *testing.T) {
 			}
 			wrong := row.check(r)
 			if wrong != "" && row.bug != "" {
-				t.Skipf("%s (got %d %.120q)", row.bug, r.status, r.body)
+				t.Skipf("%s (got %d %.120q)", row.bug, r.Status, r.Body)
 			}
 			if wrong != "" {
-				t.Errorf("%s; body %.200q", wrong, r.body)
+				t.Errorf("%s; body %.200q", wrong, r.Body)
 			}
 		})
 	}
@@ -395,19 +371,19 @@ func TestFaultMalformedInput(t *testing.T) {
 
 // check returns "" when r is the answer row expects, and else what is
 // wrong with it.
-func (row malformedRow) check(r rawResponse) string {
+func (row malformedRow) check(r boottest.Response) string {
 	wrong := ""
 	switch {
-	case r.status >= 500 && r.status != row.status:
-		wrong = fmt.Sprintf("a %d, want %s", r.status, statusName(row.status))
-	case row.status == any4xx && (r.status < 400 || r.status > 499), row.status != any4xx && r.status != row.status:
-		wrong = fmt.Sprintf("status %d, want %s", r.status, statusName(row.status))
+	case r.Status >= 500 && r.Status != row.status:
+		wrong = fmt.Sprintf("a %d, want %s", r.Status, statusName(row.status))
+	case row.status == any4xx && (r.Status < 400 || r.Status > 499), row.status != any4xx && r.Status != row.status:
+		wrong = fmt.Sprintf("status %d, want %s", r.Status, statusName(row.status))
 	case row.problem:
-		if _, err := problemOf(r.status, r.header, r.body); err != nil {
+		if _, err := boottest.CheckProblem(r.Status, r.Header, r.Body); err != nil {
 			wrong = err.Error()
 		}
 	}
-	if bytes.Contains(r.body, []byte("root:")) {
+	if strings.Contains(r.Body, "root:") {
 		wrong = "the answer holds the contents of /etc/passwd"
 	}
 	return wrong

@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 // TestLoadMessageWrites has 32 clients append 100 messages each at once,
@@ -50,8 +52,8 @@ func TestLoadMessageWrites(t *testing.T) {
 					errs <- fmt.Errorf("client %d, message %d: %v", c, i, err)
 					return
 				}
-				if r.status != http.StatusCreated {
-					errs <- fmt.Errorf("client %d, message %d: status %d, want 201; body %.200q", c, i, r.status, r.body)
+				if r.Status != http.StatusCreated {
+					errs <- fmt.Errorf("client %d, message %d: status %d, want 201; body %.200q", c, i, r.Status, r.Body)
 					return
 				}
 			}
@@ -144,20 +146,20 @@ func (c mixedCall) String() string {
 
 // check returns "" when r is the answer c expects, and else what is wrong
 // with it.
-func (c mixedCall) check(r rawResponse, err error) string {
+func (c mixedCall) check(r boottest.Response, err error) string {
 	switch {
-	case err != nil && r.status == 0:
+	case err != nil && r.Status == 0:
 		return "no answer: " + err.Error()
 	case err != nil:
-		return fmt.Sprintf("%d with a body cut short: %v", r.status, err)
-	case r.status != c.status:
-		return fmt.Sprintf("%d", r.status)
+		return fmt.Sprintf("%d with a body cut short: %v", r.Status, err)
+	case r.Status != c.status:
+		return fmt.Sprintf("%d", r.Status)
 	case c.status >= 400:
-		if _, err := problemOf(r.status, r.header, r.body); err != nil {
-			return fmt.Sprintf("%d, but %v", r.status, err)
+		if _, err := boottest.CheckProblem(r.Status, r.Header, r.Body); err != nil {
+			return fmt.Sprintf("%d, but %v", r.Status, err)
 		}
-	case c.want != "*" && string(r.body) != c.want:
-		return fmt.Sprintf("%d with body %.60q", r.status, r.body)
+	case c.want != "*" && r.Body != c.want:
+		return fmt.Sprintf("%d with body %.60q", r.Status, r.Body)
 	}
 	return ""
 }
@@ -319,7 +321,7 @@ var sigtermCalls = []sigtermCall{
 	{"GET", "/api/hello/%d", "", 200, func(i int, _ http.Header, b string) bool { return b == fmt.Sprintf(`{"text":"Hello World! %d"}`, i) }},
 	{"GET", "/api/messages/search?param1=%d", "", 200, emptyBody},
 	{"GET", "/api/hello/x%d", "", 400, func(_ int, h http.Header, b string) bool {
-		_, err := problemOf(400, h, []byte(b))
+		_, err := boottest.CheckProblem(400, h, b)
 		return err == nil
 	}},
 	{"GET", "/api/number/val-a", "", 200, func(_ int, _ http.Header, b string) bool { _, err := strconv.ParseInt(b, 10, 32); return err == nil }},
@@ -453,8 +455,8 @@ func (l *sigtermLoad) terminate(t *testing.T) {
 			continue
 		}
 		r.answered = true
-		if resp.status != sigtermInFlightCall.status || len(resp.body) != 0 {
-			r.bad = fmt.Sprintf("status %d, want %d; body %.80q", resp.status, sigtermInFlightCall.status, resp.body)
+		if resp.Status != sigtermInFlightCall.status || len(resp.Body) != 0 {
+			r.bad = fmt.Sprintf("status %d, want %d; body %.80q", resp.Status, sigtermInFlightCall.status, resp.Body)
 		}
 	}
 	err := l.p.Wait(t)

@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/springport/greeter/framework/testing/polltest"
 )
 
 // tool returns the path that the variable name gives, or skips the test.
@@ -95,12 +98,12 @@ func TestSwaggerUIAuthorize(t *testing.T) {
 	// password itself, which a headless one waits on for ever.)
 	b := newBrowser(t, chromium)
 	b.navigate(s.base + "/swagger-ui.html")
-	deadline := time.Now().Add(time.Minute)
-	for b.run(`document.readyState == "complete" && location.pathname.startsWith("/swagger-ui/")`) != "true" {
-		if time.Now().After(deadline) {
-			t.Fatalf("Swagger UI's page did not load within a minute: %s", b.run(`document.readyState + " " + location.href`))
+	polltest.Until(t, time.Minute, "Swagger UI's page to load", func() error {
+		if b.run(`document.readyState == "complete" && location.pathname.startsWith("/swagger-ui/")`) == "true" {
+			return nil
 		}
-	}
+		return fmt.Errorf("the page is %s", b.run(`document.readyState + " " + location.href`))
+	})
 	b.run(swaggerUIActions)
 	b.run(`actions.authorize("ops", "secret")`)
 	if got := b.run(`actions.execute()`); got != "200" {

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 // TestDatasourcePasswordsAreNeverPrinted: whatever shape app.datasource.url
@@ -24,7 +26,7 @@ func TestDatasourcePasswordsAreNeverPrinted(t *testing.T) {
 		"postgres://u@127.0.0.1:1/db?sslmode=disable&sslpassword=hunter2",
 		"postgres://u:hunter2@127.0.0.1:1/db?sslmode=bogus",
 	} {
-		stderr, err := failToStart(t, []string{"--server.port=0", "--app.datasource.url=" + url, "--app.datasource.hikari.connection-timeout=1s"}, nil)
+		stderr, err := boottest.FailToStart(t, greeter(), []string{"--server.port=0", "--app.datasource.url=" + url, "--app.datasource.hikari.connection-timeout=1s"}, nil)
 		if err == nil {
 			t.Errorf("%q: the service started", url)
 			continue

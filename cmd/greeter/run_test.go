@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 // TestEndpoints walks the spec's endpoint table, in order, through one
@@ -116,7 +118,7 @@ func TestErrors(t *testing.T) {
 			t.Errorf("%s: status %d, want %d; body %s", name, got.status, tt.status, got.body)
 			continue
 		}
-		p, err := problemOf(got.status, got.header, []byte(got.body))
+		p, err := boottest.CheckProblem(got.status, got.header, got.body)
 		if err != nil {
 			t.Errorf("%s: %v\n%s", name, err, got.body)
 			continue

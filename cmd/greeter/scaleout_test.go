@@ -17,6 +17,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 // TestInstancesAgreeOnMessages sends a few thousand POSTs from concurrent
@@ -286,7 +288,7 @@ func TestNewerSchemaStopsStartUp(t *testing.T) {
 	if _, err := conn.Exec(context.Background(), "INSERT INTO greeter_schema_version (version_id, is_applied) VALUES (99, true)"); err != nil {
 		t.Fatal(err)
 	}
-	stderr, err := failToStart(t, append([]string{"--server.port=0"}, e.args()...), nil)
+	stderr, err := boottest.FailToStart(t, greeter(), append([]string{"--server.port=0"}, e.args()...), nil)
 	if err == nil {
 		t.Fatal("the service started against a newer schema")
 	}

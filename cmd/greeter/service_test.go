@@ -40,14 +40,6 @@ func start(t *testing.T, args []string, env map[string]string) *service {
 	return &service{Instance: i, base: i.URL}
 }
 
-// failToStart runs greeter with arguments and an environment that must
-// keep it from starting, and returns what run returned and what it wrote
-// to stderr.
-func failToStart(t *testing.T, args []string, env map[string]string) (stderr string, err error) {
-	t.Helper()
-	return boottest.FailToStart(t, greeter(), args, env)
-}
-
 // process is greeter running as a child process, as it runs in
 // production, so that it can be sent signals.
 type process struct {

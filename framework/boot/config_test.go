@@ -64,9 +64,9 @@ func TestProfileActivation(t *testing.T) {
 					t.Errorf("profile line %s\nwant it to contain %s", line, tt.line)
 				}
 			}
-			p := readProperty(t, s, "tester.greeting")
-			if p.value != tt.greeting || (tt.from != "" && p.source != tt.from) {
-				t.Errorf("tester.greeting = %q from %q, want %q from %q", p.value, p.source, tt.greeting, tt.from)
+			p := s.ReadProperty(t, "tester.greeting")
+			if p.Value != tt.greeting || (tt.from != "" && p.Source != tt.from) {
+				t.Errorf("tester.greeting = %q from %q, want %q from %q", p.Value, p.Source, tt.greeting, tt.from)
 			}
 			want, _ := json.Marshal(greeting{tt.greeting})
 			if status, body := get(t, s.URL+"/hello"); status != 200 || body != string(want) {
@@ -92,16 +92,16 @@ func TestExternalFiles(t *testing.T) {
 	if _, body := get(t, s.URL+"/hello"); body != `{"text":"Hello from ./"}` {
 		t.Errorf("without dev: /hello = %s, want the ./application.properties greeting", body)
 	}
-	if p := readProperty(t, s, "tester.layer"); p.value != "2" || p.source != layer {
-		t.Errorf("tester.layer = %q from %q, want 2 from ./config/application.properties", p.value, p.source)
+	if p := s.ReadProperty(t, "tester.layer"); p.Value != "2" || p.Source != layer {
+		t.Errorf("tester.layer = %q from %q, want 2 from ./config/application.properties", p.Value, p.Source)
 	}
 
 	dev := start(t, append([]string{"--app.profiles.active=dev"}, exposeEnv...), nil)
 	if _, body := get(t, dev.URL+"/hello"); body != `{"text":"Hello from ./config/ dev"}` {
 		t.Errorf("with dev: /hello = %s, want the dev file's greeting", body)
 	}
-	if p := readProperty(t, dev, "tester.layer"); p.value != "2" || p.source != layer {
-		t.Errorf("with dev: tester.layer = %q from %q, want 2 from ./config/application.properties still", p.value, p.source)
+	if p := dev.ReadProperty(t, "tester.layer"); p.Value != "2" || p.Source != layer {
+		t.Errorf("with dev: tester.layer = %q from %q, want 2 from ./config/application.properties still", p.Value, p.Source)
 	}
 }
 
@@ -119,7 +119,7 @@ func TestStartupReport(t *testing.T) {
 		{[]string{"--tester.greeting=${nobody}"}, nil, []string{"tester.greeting", "nobody"}},
 	}
 	for _, tt := range tests {
-		report, err := failToStart(t, append([]string{"--server.port=0"}, tt.args...), tt.env)
+		report, err := boottest.FailToStart(t, tester(), append([]string{"--server.port=0"}, tt.args...), tt.env)
 		if err == nil {
 			t.Errorf("%v %v: run started", tt.args, tt.env)
 			continue
@@ -155,7 +155,7 @@ func TestJSONLogs(t *testing.T) {
 func TestMalformedSettingsFileIsNamedOnce(t *testing.T) {
 	// Not parallel: it changes the working directory.
 	workIn(t, map[string]string{"application.properties": "a=\\u12\n"})
-	stderr, err := failToStart(t, []string{"--server.port=0"}, nil)
+	stderr, err := boottest.FailToStart(t, tester(), []string{"--server.port=0"}, nil)
 	if err == nil {
 		t.Fatal("the service started with a malformed settings file")
 	}
@@ -173,7 +173,7 @@ func TestDurationsHaveLowerBounds(t *testing.T) {
 		{"--server.servlet.session.timeout=10ms", "want at least 1s"},
 	}
 	for _, tt := range tests {
-		stderr, err := failToStart(t, []string{"--server.port=0", tt.arg}, nil)
+		stderr, err := boottest.FailToStart(t, tester(), []string{"--server.port=0", tt.arg}, nil)
 		key, _, _ := strings.Cut(strings.TrimPrefix(tt.arg, "--"), "=")
 		if err == nil || !strings.Contains(stderr, "Property: "+key) || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%s: %v\n%s", tt.arg, err, stderr)
@@ -235,10 +235,10 @@ func TestRandomValues(t *testing.T) {
 	if _, body := get(t, s.URL+"/actuator/env"); !strings.Contains(body, `{"name":"random","properties":{}}`) {
 		t.Errorf("/actuator/env should list the random source without entries:\n%s", body)
 	}
-	if p := readProperty(t, s, "tester.greeting"); "{\"text\":\""+p.value+"\"}" != first {
-		t.Errorf("/actuator/env shows tester.greeting = %q, the service %s", p.value, first)
+	if p := s.ReadProperty(t, "tester.greeting"); "{\"text\":\""+p.Value+"\"}" != first {
+		t.Errorf("/actuator/env shows tester.greeting = %q, the service %s", p.Value, first)
 	}
-	stderr, err := failToStart(t, []string{"--server.port=0", "--tester.greeting=${random.int(0)}"}, nil)
+	stderr, err := boottest.FailToStart(t, tester(), []string{"--server.port=0", "--tester.greeting=${random.int(0)}"}, nil)
 	for _, w := range []string{"Property: tester.greeting", "Origin: command-line argument --tester.greeting=${random.int(0)}", "random.int(0)", "max > 0"} {
 		if err == nil || !strings.Contains(stderr, w) {
 			t.Errorf("random.int(0): the report lacks %q:\n%s", w, stderr)
@@ -256,8 +256,8 @@ func TestPlaceholdersResolveWhenRead(t *testing.T) {
 	if status, body := get(t, s.URL+"/hello"); status != 200 {
 		t.Errorf("/hello: %d %s", status, body)
 	}
-	if p := readProperty(t, s, "some.other.thing"); p.value != "a ${NOT_SET}" {
-		t.Errorf("/actuator/env/some.other.thing = %q, want the value as written", p.value)
+	if p := s.ReadProperty(t, "some.other.thing"); p.Value != "a ${NOT_SET}" {
+		t.Errorf("/actuator/env/some.other.thing = %q, want the value as written", p.Value)
 	}
 	if status, body := get(t, s.URL+"/actuator/env"); status != 200 || !strings.Contains(body, `"value":"a ${NOT_SET}"`) {
 		t.Errorf("/actuator/env: %d %s", status, body)
@@ -271,7 +271,7 @@ func TestPlaceholdersResolveWhenRead(t *testing.T) {
 		{[]string{"--tester.greeting=${NOT_SET}"}, []string{"Property: tester.greeting", `Value: "${NOT_SET}"`, "Origin: command-line argument --tester.greeting=${NOT_SET}", `could not resolve placeholder "${NOT_SET}"`}},
 		{nil, []string{"Property: tester.greeting", `Value: "Hi ${NOT_SET}"`, "Origin: file [application.properties] line 2", `could not resolve placeholder "${NOT_SET}"`}},
 	} {
-		stderr, err := failToStart(t, append([]string{"--server.port=0"}, tt.args...), nil)
+		stderr, err := boottest.FailToStart(t, tester(), append([]string{"--server.port=0"}, tt.args...), nil)
 		for _, w := range tt.want {
 			if err == nil || !strings.Contains(stderr, w) {
 				t.Errorf("%q: the report lacks %s:\n%s", tt.args, w, stderr)
@@ -289,8 +289,8 @@ func TestRelaxedValues(t *testing.T) {
 		"--server.max-request-size=16b", "--management.endpoints.web.exposure.include=health,env",
 		"--management.endpoint.env.show-values=ALWAYS", "--logging.format=JSON",
 		"--server.access-log.enabled=Yes"}, map[string]string{"APP_SESSION_STORETYPE": "Memory"})
-	if p := readProperty(t, s, "server.read-timeout"); p.value != "PT45S" {
-		t.Errorf("show-values=ALWAYS should show values: server.read-timeout = %q", p.value)
+	if p := s.ReadProperty(t, "server.read-timeout"); p.Value != "PT45S" {
+		t.Errorf("show-values=ALWAYS should show values: server.read-timeout = %q", p.Value)
 	}
 	if r := send(t, nil, "POST", s.URL+"/notes", `{"text":"0123456789"}`, "Content-Type: application/json"); r.status != 413 {
 		t.Errorf("server.max-request-size=16b: a 21-byte body answered %d", r.status)
@@ -305,7 +305,7 @@ func TestRelaxedValues(t *testing.T) {
 		{"--server.max-request-size=1.5MB", "B, KB, MB, GB or TB"},
 		{"--management.endpoint.env.show-values=sometimes", "want one of never, when-authorized, always (in any case)"},
 	} {
-		stderr, err := failToStart(t, []string{"--server.port=0", tt.arg}, nil)
+		stderr, err := boottest.FailToStart(t, tester(), []string{"--server.port=0", tt.arg}, nil)
 		key, _, _ := strings.Cut(strings.TrimPrefix(tt.arg, "--"), "=")
 		if err == nil || !strings.Contains(stderr, "Property: "+key) || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%s: the report should name %s and say %q:\n%s", tt.arg, key, tt.want, stderr)

@@ -3,6 +3,8 @@ package boot_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 // TestSpringConfigurationForms starts the service with the forms of
@@ -32,8 +34,8 @@ func TestSpringConfigurationForms(t *testing.T) {
 		{"json.hosts[1]", "b", "app.application.json", "environment variable APP_APPLICATION_JSON"},
 	}
 	for _, tt := range tests {
-		if p := readProperty(t, s, tt.key); p.value != tt.value || p.source != tt.source || p.origin != tt.origin {
-			t.Errorf("%s:\ngot  %q from %q at %q\nwant %q from %q at %q", tt.key, p.value, p.source, p.origin, tt.value, tt.source, tt.origin)
+		if p := s.ReadProperty(t, tt.key); p.Value != tt.value || p.Source != tt.source || p.Origin != tt.origin {
+			t.Errorf("%s:\ngot  %q from %q at %q\nwant %q from %q at %q", tt.key, p.Value, p.Source, p.Origin, tt.value, tt.source, tt.origin)
 		}
 	}
 	if _, body := get(t, s.URL+"/actuator/env"); strings.Contains(body, "s3cret") || !strings.Contains(body, "extra.properties") {
@@ -44,8 +46,8 @@ func TestSpringConfigurationForms(t *testing.T) {
 	if _, body := get(t, dev.URL+"/hello"); body != `{"text":"Hello from the dev document"}` {
 		t.Errorf("with dev: /hello = %s, want the dev document's greeting", body)
 	}
-	if p := readProperty(t, dev, "tester.greeting"); p.source != "Config resource 'file [config/application.yml]' via location 'optional:file:./config/' (document #1)" || p.origin != "file [config/application.yml] line 7 column 13" {
-		t.Errorf("with dev: tester.greeting from %q at %q, want the dev document", p.source, p.origin)
+	if p := dev.ReadProperty(t, "tester.greeting"); p.Source != "Config resource 'file [config/application.yml]' via location 'optional:file:./config/' (document #1)" || p.Origin != "file [config/application.yml] line 7 column 13" {
+		t.Errorf("with dev: tester.greeting from %q at %q, want the dev document", p.Source, p.Origin)
 	}
 }
 
@@ -73,7 +75,7 @@ func TestBadConfigurationFormsStopStartup(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			workIn(t, tt.files)
-			report, err := failToStart(t, []string{"--server.port=0"}, tt.env)
+			report, err := boottest.FailToStart(t, tester(), []string{"--server.port=0"}, tt.env)
 			if err == nil {
 				t.Fatal("the service started")
 			}
@@ -94,8 +96,8 @@ func TestBadConfigurationFormsStopStartup(t *testing.T) {
 func TestEmptyVariableIsSet(t *testing.T) {
 	t.Parallel()
 	s := start(t, exposeEnv, map[string]string{"TESTER_GREETING": ""})
-	if p := readProperty(t, s, "tester.greeting"); p.value != "" || p.source != "systemEnvironment" {
-		t.Errorf("tester.greeting = %q from %q, want the empty variable", p.value, p.source)
+	if p := s.ReadProperty(t, "tester.greeting"); p.Value != "" || p.Source != "systemEnvironment" {
+		t.Errorf("tester.greeting = %q from %q, want the empty variable", p.Value, p.Source)
 	}
 	if _, body := get(t, s.URL+"/hello"); body != `{"text":""}` {
 		t.Errorf("/hello = %s, want the empty greeting", body)

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 // noRedirects is a client that reports a redirect instead of following
@@ -159,7 +161,7 @@ func TestContextPathValues(t *testing.T) {
 	}
 	for value, reason := range refused {
 		arg := "--server.servlet.context-path=" + value
-		report, err := failToStart(t, []string{"--server.port=0", arg}, nil)
+		report, err := boottest.FailToStart(t, tester(), []string{"--server.port=0", arg}, nil)
 		if err == nil {
 			t.Errorf("%q: the service started", value)
 			continue

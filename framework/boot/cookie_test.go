@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 // sessionCookieOf returns the one cookie r sets, parsed, and its raw
@@ -118,7 +120,7 @@ func TestSessionCookieRefusals(t *testing.T) {
 		{[]string{"--" + p + "max-age=500ms"}, p + "max-age", "500ms", "at least 1s"},
 	}
 	for _, tt := range tests {
-		report, err := failToStart(t, append([]string{"--server.port=0"}, tt.args...), nil)
+		report, err := boottest.FailToStart(t, tester(), append([]string{"--server.port=0"}, tt.args...), nil)
 		if err == nil {
 			t.Errorf("%q: the service started", tt.args)
 			continue

@@ -26,7 +26,7 @@ var crossSiteHeaders = map[string][]string{
 // of a cross-origin request refused.
 func refusedCrossOrigin(t *testing.T, r response) {
 	t.Helper()
-	p, err := checkProblem(r)
+	p, err := boottest.CheckProblem(r.status, r.header, r.body)
 	if err != nil || r.status != 403 || !strings.Contains(p.Detail, "Cross-origin POST refused") {
 		t.Errorf("%s: want a 403 problem document for a cross-origin request; got %d %v %.300s", r.request, r.status, err, r.body)
 	}
@@ -116,7 +116,7 @@ var corsArgs = []string{exposeAll, shutdownOn,
 // request, as a problem document.
 func invalidCORS(t *testing.T, r response) {
 	t.Helper()
-	p, err := checkProblem(r)
+	p, err := boottest.CheckProblem(r.status, r.header, r.body)
 	if err != nil || r.status != 403 || p.Detail != "Invalid CORS request" {
 		t.Errorf("%s: want 403 Invalid CORS request; got %d %v %.300s", r.request, r.status, err, r.body)
 	}
@@ -224,7 +224,7 @@ func TestCORSActualRequests(t *testing.T) {
 func TestCORSCredentialsWithAnyOriginRefused(t *testing.T) {
 	t.Parallel()
 	for _, prefix := range []string{"management.endpoints.web.cors.", "app.web.cors."} {
-		stderr, err := failToStart(t, []string{"--" + prefix + "allowed-origins=*", "--" + prefix + "allow-credentials=true"}, nil)
+		stderr, err := boottest.FailToStart(t, tester(), []string{"--" + prefix + "allowed-origins=*", "--" + prefix + "allow-credentials=true"}, nil)
 		if err == nil || !strings.Contains(stderr, prefix+"allow-credentials") || !strings.Contains(stderr, "command-line") ||
 			!strings.Contains(stderr, "credentials cannot be allowed to every origin") {
 			t.Errorf("%s: want a refusal naming allow-credentials; got %v\n%s", prefix, err, stderr)

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 func TestEndpointAccess(t *testing.T) {
@@ -50,7 +52,7 @@ func TestEndpointAccess(t *testing.T) {
 			}
 		}
 	}
-	stderr, err := failToStart(t, []string{"--management.endpoint.env.access=read-write"}, nil)
+	stderr, err := boottest.FailToStart(t, tester(), []string{"--management.endpoint.env.access=read-write"}, nil)
 	if err == nil || !strings.Contains(stderr, "management.endpoint.env.access") {
 		t.Errorf("access read-write: %v %s, want a refusal naming the setting", err, stderr)
 	}

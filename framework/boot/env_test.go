@@ -29,8 +29,8 @@ func TestActuatorExposure(t *testing.T) {
 	if status, _ := get(t, masked.URL+"/actuator/health"); status != 404 {
 		t.Errorf("excluded health answered %d", status)
 	}
-	if p := readProperty(t, masked, "tester.greeting"); p.value != "******" {
-		t.Errorf("values are masked by default, got %q", p.value)
+	if p := masked.ReadProperty(t, "tester.greeting"); p.Value != "******" {
+		t.Errorf("values are masked by default, got %q", p.Value)
 	}
 	if status, body := get(t, masked.URL+"/actuator/env/no.such.key"); status != 404 {
 		t.Errorf("unknown property: %d %s", status, body)
@@ -108,8 +108,8 @@ func TestEnvPropertyAgreesWithListing(t *testing.T) {
 		if r := get("/actuator/env"); strings.Contains(r.body, "SECRET_THING") || !strings.Contains(r.body, `"TESTER_GREETING"`) {
 			t.Errorf("show-values=%s: the listing:\n%s", show, r.body)
 		}
-		p := readProperty(t, s, "tester.greeting")
-		if wantValue := map[string]string{"never": "******", "always": "y"}[show]; p.value != wantValue || p.source != "systemEnvironment" {
+		p := s.ReadProperty(t, "tester.greeting")
+		if wantValue := map[string]string{"never": "******", "always": "y"}[show]; p.Value != wantValue || p.Source != "systemEnvironment" {
 			t.Errorf("show-values=%s: tester.greeting = %+v, want %q from systemEnvironment", show, p, wantValue)
 		}
 	}

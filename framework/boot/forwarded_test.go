@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 // actuatorLinks is the actuator index's _links.
@@ -151,9 +153,9 @@ func TestForwardedHeadersFramework(t *testing.T) {
 	// The redirects lead back through the proxy: the context path's to
 	// itself with a slash, Swagger UI's to its page.
 	for path, want := range map[string]string{"/ctx": "/greeter/", "/ctx/swagger-ui.html": "/greeter/swagger-ui/index.html"} {
-		r := rawExchange(t, s.Addr(), "GET "+path+" HTTP/1.1\r\nHost: svc\r\nX-Forwarded-Prefix: /greeter\r\nConnection: close\r\n\r\n")
-		if r.status != http.StatusFound || r.header.Get("Location") != want {
-			t.Errorf("GET %s behind the prefix: %d to %q, want 302 to %s", path, r.status, r.header.Get("Location"), want)
+		r, err := boottest.RawExchange(s.Addr(), []byte("GET "+path+" HTTP/1.1\r\nHost: svc\r\nX-Forwarded-Prefix: /greeter\r\nConnection: close\r\n\r\n"), nil, boottest.Timeout)
+		if err != nil || r.Status != http.StatusFound || r.Header.Get("Location") != want {
+			t.Errorf("GET %s behind the prefix: %d to %q (%v), want 302 to %s", path, r.Status, r.Header.Get("Location"), err, want)
 		}
 	}
 
@@ -167,7 +169,7 @@ func TestForwardedHeadersFramework(t *testing.T) {
 // none stops start-up, naming the setting.
 func TestForwardStrategyRefusals(t *testing.T) {
 	t.Parallel()
-	stderr, err := failToStart(t, []string{"--server.port=0", "--server.forward-headers-strategy=tomcat"}, nil)
+	stderr, err := boottest.FailToStart(t, tester(), []string{"--server.port=0", "--server.forward-headers-strategy=tomcat"}, nil)
 	if err == nil || !strings.Contains(stderr, "Property: server.forward-headers-strategy") || !strings.Contains(stderr, "tomcat") || !strings.Contains(stderr, "want native, framework or none") {
 		t.Errorf("tomcat: %v\n%s", err, stderr)
 	}

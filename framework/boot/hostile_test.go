@@ -185,11 +185,11 @@ func TestConfigTreeAsKubernetesMountsIt(t *testing.T) {
 		}
 	}
 	s := boottest.Start(t, tester(), append([]string{"--app.config.import=configtree:tree/"}, exposeEnv...), nil)
-	for key, want := range map[string]property{
-		"db.user":  {"app", "Config resource 'config tree [tree]' via location 'configtree:tree/'", "file [tree/db/user]"},
-		"greeting": {"Hi from Kubernetes", "Config resource 'config tree [tree]' via location 'configtree:tree/'", "file [tree/greeting]"},
+	for key, want := range map[string]boottest.Property{
+		"db.user":  {Value: "app", Source: "Config resource 'config tree [tree]' via location 'configtree:tree/'", Origin: "file [tree/db/user]"},
+		"greeting": {Value: "Hi from Kubernetes", Source: "Config resource 'config tree [tree]' via location 'configtree:tree/'", Origin: "file [tree/greeting]"},
 	} {
-		if got := readProperty(t, s, key); got != want {
+		if got := s.ReadProperty(t, key); got != want {
 			t.Errorf("%s:\ngot  %+v\nwant %+v", key, got, want)
 		}
 	}

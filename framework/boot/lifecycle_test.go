@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/springport/greeter/framework/boot"
 	"github.com/springport/greeter/framework/boot/boottest"
@@ -127,26 +126,36 @@ func TestStoresAreClosedOnceInReverseOrder(t *testing.T) {
 // TestNothingIsClosedUnderARunningHandler: a request still running when
 // server.shutdown-timeout passes is cut off, Run reports that the shutdown
 // was not graceful, and the stores are closed only once its handler has
-// returned.
+// returned. The handler, once cut off, stays busy until the test has
+// seen that nothing is closed yet; Run waits the timeout again for it,
+// which the test needs only a moment of.
 func TestNothingIsClosedUnderARunningHandler(t *testing.T) {
 	t.Parallel()
 	var log closeLog
-	entered := make(chan struct{})
+	entered, cut, release := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	svc := storesService(&log, func(app *boot.App) error {
 		app.Routes(dispatch.Route{Method: "GET", Pattern: "/slow", Handler: dispatch.Runs(func(r *dispatch.Request) error {
 			close(entered)
-			<-r.Context().Done()               // cut off by the shutdown,
-			time.Sleep(100 * time.Millisecond) // still busy for less than the timeout,
-			log.closer("handler returned")()   // then done
+			<-r.Context().Done() // cut off by the shutdown,
+			close(cut)
+			<-release                        // still busy,
+			log.closer("handler returned")() // then done
 			return nil
 		})})
 		return nil
 	})
-	s := boottest.Start(t, svc, []string{"--server.shutdown-timeout=200ms"}, nil)
+	s := boottest.Start(t, svc, []string{"--server.shutdown-timeout=500ms"}, nil)
 	go http.Get(s.URL + "/slow")
 	<-entered
-	err := s.Stop()
-	if err == nil || !strings.Contains(err.Error(), "server.shutdown-timeout=200ms") {
+	stopped := make(chan error, 1)
+	go func() { stopped <- s.Stop() }()
+	<-cut
+	if got := log.get(); len(got) != 0 {
+		t.Errorf("closed %v while the handler still ran", got)
+	}
+	close(release)
+	err := <-stopped
+	if err == nil || !strings.Contains(err.Error(), "server.shutdown-timeout=500ms") {
 		t.Errorf("Run returned %v, want the shutdown reported as not graceful", err)
 	}
 	if got := log.get(); !slices.Equal(got, []string{"handler returned", "b", "a"}) {

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 const helloSeries = `{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/hello"}`
@@ -266,7 +268,7 @@ func TestCommonTagsAndExemplars(t *testing.T) {
 // and where it came from.
 func TestCommonTagClash(t *testing.T) {
 	t.Parallel()
-	stderr, err := failToStart(t, []string{"--management.metrics.tags.status=up"}, nil)
+	stderr, err := boottest.FailToStart(t, tester(), []string{"--management.metrics.tags.status=up"}, nil)
 	if err == nil || !strings.Contains(stderr, "Property: management.metrics.tags.status") || !strings.Contains(stderr, `Value: "up"`) ||
 		!strings.Contains(stderr, "Origin: command-line argument") || !strings.Contains(stderr, "a label named status, which the framework's metrics have already") {
 		t.Errorf("a common tag named status: %v\n%s", err, stderr)

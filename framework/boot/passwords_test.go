@@ -8,6 +8,8 @@ package boot_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 // connectionStrings are values that hold the password hunter2 (or
@@ -56,13 +58,13 @@ func TestConnectionStringPasswordsAreMaskedInEnvAndConfigProps(t *testing.T) {
 		}
 	}
 	for i, n := range names {
-		p := readProperty(t, s, n)
-		if !strings.Contains(p.value, "******") || showsPassword(p.origin) {
-			t.Errorf("%s=%q: shown as %q from %q", n, connectionStrings[i], p.value, p.origin)
+		p := s.ReadProperty(t, n)
+		if !strings.Contains(p.Value, "******") || showsPassword(p.Origin) {
+			t.Errorf("%s=%q: shown as %q from %q", n, connectionStrings[i], p.Value, p.Origin)
 		}
 	}
 	// What is no password is still shown.
-	if p := readProperty(t, s, "app.data.redis.url"); p.value != "redis://u@127.0.0.1:6379/0?password=******" || p.origin != "command-line argument --app.data.redis.url" {
+	if p := s.ReadProperty(t, "app.data.redis.url"); p.Value != "redis://u@127.0.0.1:6379/0?password=******" || p.Origin != "command-line argument --app.data.redis.url" {
 		t.Errorf("app.data.redis.url: %+v", p)
 	}
 	report := configProps(t, s.URL+"/actuator/configprops/app.data.redis")
@@ -86,7 +88,7 @@ func TestConnectionStringPasswordsAreMaskedInTheFailureReport(t *testing.T) {
 			{[]string{"--app.data.redis.url=" + c}, nil, "Origin: command-line argument --app.data.redis.url\n"},
 			{nil, map[string]string{"APP_DATA_REDIS_URL": c}, "Origin: environment variable APP_DATA_REDIS_URL\n"},
 		} {
-			stderr, err := failToStart(t, how.args, how.env)
+			stderr, err := boottest.FailToStart(t, tester(), how.args, how.env)
 			if err == nil {
 				t.Errorf("%q: started", c)
 				continue
@@ -101,7 +103,7 @@ func TestConnectionStringPasswordsAreMaskedInTheFailureReport(t *testing.T) {
 		}
 	}
 	for _, c := range []string{"redis//u:hunter2@cache", "redis:u:hunter2@cache:6379"} {
-		stderr, err := failToStart(t, []string{"--app.data.redis.url=" + c}, nil)
+		stderr, err := boottest.FailToStart(t, tester(), []string{"--app.data.redis.url=" + c}, nil)
 		if err == nil || showsPassword(stderr) || !strings.Contains(stderr, "Property: app.data.redis.url") {
 			t.Errorf("%q: %v\n%s", c, err, stderr)
 		}

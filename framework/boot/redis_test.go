@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 // TestBadRedisSettingsAreRefused: a Redis setting that cannot be used
@@ -43,7 +45,7 @@ func TestBadRedisSettingsAreRefused(t *testing.T) {
 			"Reason: a Sentinel master needs its Sentinels"}},
 	}
 	for _, tt := range tests {
-		report, err := failToStart(t, append(append([]string{"--server.port=0"}, redis...), tt.args...), nil)
+		report, err := boottest.FailToStart(t, tester(), append(append([]string{"--server.port=0"}, redis...), tt.args...), nil)
 		if err == nil {
 			t.Errorf("%v: started", tt.args)
 			continue

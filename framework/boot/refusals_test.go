@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 // TestRefusedBodies sends bodies the framework cannot read as they are
@@ -37,7 +39,7 @@ func TestRefusedBodies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := send(t, nil, "POST", s.URL+"/notes", tt.body, tt.headers...)
-			p, err := checkProblem(got)
+			p, err := boottest.CheckProblem(got.status, got.header, got.body)
 			if got.status != http.StatusUnsupportedMediaType || err != nil || p.Detail != tt.detail {
 				t.Errorf("got  %d %s (%v)\nwant 415 %s", got.status, got.body, err, tt.detail)
 			}
@@ -63,12 +65,15 @@ func TestRefusedBodies(t *testing.T) {
 func TestConnectRefused(t *testing.T) {
 	t.Parallel()
 	s := start(t, nil, nil)
-	r := rawExchange(t, s.Addr(), "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
-	p, err := checkProblem(r)
-	if r.status != http.StatusMethodNotAllowed || err != nil || p.Detail != "CONNECT is not supported." || p.Instance != "example.com:443" {
-		t.Errorf("got  %d %s (%v)\nwant 405 CONNECT is not supported. for instance example.com:443", r.status, r.body, err)
+	r, err := boottest.RawExchange(s.Addr(), []byte("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"), nil, boottest.Timeout)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
 	}
-	if allow, ok := r.header["Allow"]; !ok || strings.Join(allow, "") != "" {
+	p, err := boottest.CheckProblem(r.Status, r.Header, r.Body)
+	if r.Status != http.StatusMethodNotAllowed || err != nil || p.Detail != "CONNECT is not supported." || p.Instance != "example.com:443" {
+		t.Errorf("got  %d %s (%v)\nwant 405 CONNECT is not supported. for instance example.com:443", r.Status, r.Body, err)
+	}
+	if allow, ok := r.Header["Allow"]; !ok || strings.Join(allow, "") != "" {
 		t.Errorf("Allow %q, want one empty value: no method reaches that target", allow)
 	}
 }

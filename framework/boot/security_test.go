@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/springport/greeter/framework/boot/boottest"
 	"github.com/springport/greeter/framework/security/password"
 	"github.com/springport/greeter/framework/testing/testpki"
 )
@@ -72,18 +73,18 @@ func checkSpringHeaders(t *testing.T, r response) {
 
 // checkRefused checks a 401 or 403: a problem document, HTTP Basic's
 // challenge on a 401, and never the password.
-func checkRefused(t *testing.T, r response, status int) problem {
+func checkRefused(t *testing.T, r response, status int) boottest.Problem {
 	t.Helper()
 	return checkRefusedWith(t, r, status, func(challenge string) bool { return challenge == `Basic realm="Realm"` })
 }
 
 // checkRefusedWith is checkRefused with the test of a 401's challenge.
-func checkRefusedWith(t *testing.T, r response, status int, challenged func(string) bool) problem {
+func checkRefusedWith(t *testing.T, r response, status int, challenged func(string) bool) boottest.Problem {
 	t.Helper()
 	if r.status != status {
 		t.Fatalf("%s: %d %s, want %d", r.request, r.status, r.body, status)
 	}
-	p, err := checkProblem(r)
+	p, err := boottest.CheckProblem(r.status, r.header, r.body)
 	if err != nil || r.header.Get("Content-Type") != "application/problem+json" {
 		t.Errorf("%s: %v (Content-Type %q), want a problem document", r.request, err, r.header.Get("Content-Type"))
 	}
@@ -228,7 +229,7 @@ func TestSecurityRefusesBadUsers(t *testing.T) {
 		{[]string{"--app.security.user.password=" + secret, "--app.security.user.roles=ROLE_ACTUATOR"}, "starts with ROLE_"},
 		{[]string{"--app.security.user.password=" + secret, "--app.security.permit-all=/api/**/x"}, "app.security.permit-all"},
 	} {
-		stderr, err := failToStart(t, c.args, nil)
+		stderr, err := boottest.FailToStart(t, tester(), c.args, nil)
 		if err == nil || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: %v\n%s\nwant a refusal with %q", c.args, err, stderr, c.want)
 		}

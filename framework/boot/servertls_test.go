@@ -238,7 +238,7 @@ func touchLater(t *testing.T, paths ...string) {
 // start-up was refused.
 func expectRefused(t *testing.T, name string, args, want []string) (string, bool) {
 	t.Helper()
-	stderr, err := failToStart(t, args, nil)
+	stderr, err := boottest.FailToStart(t, tester(), args, nil)
 	if err == nil {
 		t.Errorf("%s: started, want refused", name)
 		return "", false

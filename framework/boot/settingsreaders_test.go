@@ -8,6 +8,8 @@ package boot_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/springport/greeter/framework/boot/boottest"
 )
 
 func TestSettingsFilesReadAsSpring(t *testing.T) {
@@ -26,8 +28,8 @@ func TestSettingsFilesReadAsSpring(t *testing.T) {
 		{"hosts[1]", "b", "file [application.properties] line 4"},
 		{"extra", "", "file [application.yml] line 1 column 8"},
 	} {
-		if p := readProperty(t, s, want.key); p.value != want.value || p.origin != want.origin {
-			t.Errorf("%s = %q from %q, want %q from %q", want.key, p.value, p.origin, want.value, want.origin)
+		if p := s.ReadProperty(t, want.key); p.Value != want.value || p.Origin != want.origin {
+			t.Errorf("%s = %q from %q, want %q from %q", want.key, p.Value, p.Origin, want.value, want.origin)
 		}
 	}
 }
@@ -35,7 +37,7 @@ func TestSettingsFilesReadAsSpring(t *testing.T) {
 func TestLegacyProfilesKeyStopsStartup(t *testing.T) {
 	// Not parallel: it changes the working directory.
 	workIn(t, map[string]string{"application.yml": "tester.greeting: Hi\n---\napp:\n  profiles: dev\n  greeting: Hi, dev\n"})
-	report, err := failToStart(t, []string{"--server.port=0"}, nil)
+	report, err := boottest.FailToStart(t, tester(), []string{"--server.port=0"}, nil)
 	if err == nil {
 		t.Fatal("the service started with app.profiles in a settings file")
 	}

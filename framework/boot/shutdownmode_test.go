@@ -90,21 +90,19 @@ func TestShutdownGracefulWaits(t *testing.T) {
 
 // TestShutdownImmediateCuts: with server.shutdown=immediate, a request in
 // flight is cut off (its client sees the connection break) and Run
-// returns at once, without waiting the 30s of server.shutdown-timeout for
-// it.
+// returns at once, without the graceful wait for it, set here to an hour:
+// Stop gives up on Run after boottest.Timeout, a small part of that, and
+// returns an error saying so. No tighter bound on the clock, which a busy
+// machine would break.
 func TestShutdownImmediateCuts(t *testing.T) {
 	t.Parallel()
 	entered, release := make(chan struct{}), make(chan struct{})
 	defer close(release)
-	s := boottest.Start(t, slowService(entered, release), []string{"--server.shutdown=immediate"}, nil)
+	s := boottest.Start(t, slowService(entered, release), []string{"--server.shutdown=immediate", "--server.shutdown-timeout=1h"}, nil)
 	answer := getSlow(s.URL)
 	<-entered
-	began := time.Now()
 	if err := s.Stop(); err != nil {
 		t.Errorf("Run returned %v after an immediate shutdown", err)
-	}
-	if took := time.Since(began); took > 5*time.Second {
-		t.Errorf("Run took %v to return; want it at once", took)
 	}
 	select {
 	case a := <-answer:
@@ -119,7 +117,10 @@ func TestShutdownImmediateCuts(t *testing.T) {
 // TestShutdownTimeoutSpringName: app.lifecycle.timeout-per-shutdown-phase,
 // Spring's name for the graceful wait, bounds it as
 // server.shutdown-timeout does: a request that outlasts it is cut off and
-// Run says the shutdown was not graceful.
+// Run says the shutdown was not graceful, naming the wait. Run returns
+// after the wait, never before; had it waited the default 30s instead,
+// Stop would have given up on it after boottest.Timeout, a third of that,
+// with an error that does not name 300ms.
 func TestShutdownTimeoutSpringName(t *testing.T) {
 	t.Parallel()
 	entered, release := make(chan struct{}), make(chan struct{})
@@ -132,7 +133,7 @@ func TestShutdownTimeoutSpringName(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "300ms") {
 		t.Errorf("Run returned %v, want the 300ms wait reported as exceeded", err)
 	}
-	if took := time.Since(began); took < 300*time.Millisecond || took > 5*time.Second {
+	if took := time.Since(began); took < 300*time.Millisecond {
 		t.Errorf("Run returned after %v, want after the 300ms wait", took)
 	}
 	if a := <-answer; a.err == nil {

@@ -309,8 +309,8 @@ func TestTracingHeadersAreMasked(t *testing.T) {
 	t.Parallel()
 	s := start(t, append([]string{"--management.otlp.tracing.headers.x-api=hunter2"}, exposeEnv...),
 		map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "authorization=hunter2"})
-	if p := readProperty(t, s, "management.otlp.tracing.headers.x-api"); p.value != "******" {
-		t.Errorf("management.otlp.tracing.headers.x-api shows %q, want it masked", p.value)
+	if p := s.ReadProperty(t, "management.otlp.tracing.headers.x-api"); p.Value != "******" {
+		t.Errorf("management.otlp.tracing.headers.x-api shows %q, want it masked", p.Value)
 	}
 	if status, body := get(t, s.URL+"/actuator/env"); status != 200 || strings.Contains(body, "hunter2") {
 		t.Errorf("/actuator/env: %d, and shows a header's value:\n%s", status, body)
@@ -429,7 +429,7 @@ func TestBadTracingSettingsAreRefused(t *testing.T) {
 			"Reason: want a number of milliseconds"}},
 	}
 	for _, tt := range tests {
-		report, err := failToStart(t, append([]string{"--server.port=0"}, tt.args...), tt.env)
+		report, err := boottest.FailToStart(t, tester(), append([]string{"--server.port=0"}, tt.args...), tt.env)
 		if err == nil {
 			t.Errorf("%v %v: started", tt.args, tt.env)
 			continue

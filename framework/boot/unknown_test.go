@@ -89,7 +89,7 @@ func TestUnknownKeysWarned(t *testing.T) {
 // here, and spring. keys read as app. keys, do not.
 func TestFailOnUnknown(t *testing.T) {
 	t.Parallel()
-	report, err := failToStart(t, []string{"--server.port=0", "--app.config.fail-on-unknown=true", "--server.prot=9000",
+	report, err := boottest.FailToStart(t, tester(), []string{"--server.port=0", "--app.config.fail-on-unknown=true", "--server.prot=9000",
 		"--management.endpoints.web.exposure.inclde=hunter2"}, map[string]string{"SPRING_REDIS_PASSWORD": "hunter2"})
 	if err == nil {
 		t.Fatal("started with unknown keys")
@@ -137,10 +137,10 @@ func TestSpringTwins(t *testing.T) {
 	if status, _ := get(t, s.URL+"/store"); status != 503 {
 		t.Errorf("GET /store = %d, want the 503 of the document under spring.config.activate.on-profile=dev", status)
 	}
-	if p := readProperty(t, s, "app.application.name"); p.value != "from-app" {
+	if p := s.ReadProperty(t, "app.application.name"); p.Value != "from-app" {
 		t.Errorf("app.application.name = %+v, want from-app: app. wins over spring. in one file", p)
 	}
-	if p := readProperty(t, s, "spring.profiles.active"); p.value != "dev" || p.origin != "file [application.properties] line 1" {
+	if p := s.ReadProperty(t, "spring.profiles.active"); p.Value != "dev" || p.Origin != "file [application.properties] line 1" {
 		t.Errorf("/actuator/env/spring.profiles.active = %+v, want dev as written in the file", p)
 	}
 	line := regexp.MustCompile(`msg="spring. keys read as their app. twins" keys=(\S+)`).FindStringSubmatch(out)
@@ -169,7 +169,7 @@ func TestSpringTwinPrecedence(t *testing.T) {
 	if !strings.Contains(s.Stdout.String(), `The following 2 profiles are active: \"extra\", \"dev\"`) {
 		t.Errorf("want the profiles extra (SPRING_APPLICATION_JSON) and dev (SPRING_PROFILES_ACTIVE):\n%s", s.Stdout)
 	}
-	if p := readProperty(t, s, "app.application.name"); p.value != "arg-app" {
+	if p := s.ReadProperty(t, "app.application.name"); p.Value != "arg-app" {
 		t.Errorf("app.application.name = %+v, want arg-app: app. wins in its source", p)
 	}
 	if status, _ := get(t, s.URL+"/swagger-ui.html"); status != 200 {

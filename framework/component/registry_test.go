@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/component"
+	"github.com/springport/greeter/framework/testing/polltest"
 )
 
 // Short names for the dependency declarations of the tables below.
@@ -30,7 +31,7 @@ var (
 var errBoom = errors.New("boom")
 
 // startWithin starts r, failing the test if Start does not return within
-// a few seconds rather than hanging until the test binary's timeout.
+// polltest.Timeout rather than hanging until the test binary's timeout.
 func startWithin(t *testing.T, r *component.Registry, active []string) (*component.Container, error) {
 	t.Helper()
 	type result struct {
@@ -46,8 +47,8 @@ func startWithin(t *testing.T, r *component.Registry, active []string) (*compone
 	select {
 	case res := <-done:
 		return res.c, res.err
-	case <-time.After(5 * time.Second):
-		t.Fatalf("Start(%q) has not returned after 5s: deadlocked", active)
+	case <-time.After(polltest.Timeout):
+		t.Fatalf("Start(%q) has not returned after %v: deadlocked", active, polltest.Timeout)
 		return nil, nil
 	}
 }

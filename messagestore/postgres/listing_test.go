@@ -78,9 +78,10 @@ func TestSlowListingsHoldNoConnection(t *testing.T) {
 			continue
 		}
 		// Three timeouts' worth of slow readers, during which the others
-		// change the collection and list it, each within its timeout.
+		// change the collection and list it, each within its timeout:
+		// a call that waited for a connection a listing held would fail
+		// once its timeout passed, which fails the test.
 		for time.Since(start) < 3*timeout {
-			began := time.Now()
 			if err := s.Append(t.Context(), message.Message{Text: "appended"}); err != nil {
 				t.Fatalf("Append while listings are read slowly: %v", err)
 			}
@@ -92,13 +93,10 @@ func TestSlowListingsHoldNoConnection(t *testing.T) {
 			} else {
 				page.Close()
 			}
-			if took := time.Since(began); took > timeout {
-				t.Errorf("Append, Replace and List took %v while listings were read slowly; want less than the timeout %v", took, timeout)
-			}
 			if busy := busyConnections(t, url); busy != 0 {
 				t.Errorf("%d connections are busy between the listings' chunks", busy)
 			}
-			time.Sleep(50 * time.Millisecond)
+			time.Sleep(50 * time.Millisecond) // paces the rounds; how long they go on is the loop's condition
 		}
 		start = time.Now()
 	}
@@ -309,7 +307,9 @@ func TestListingTimeout(t *testing.T) {
 	start := time.Now()
 	_, err = db.Messages().List(t.Context(), 0, -1)
 	expectOutage(t, "List of a locked table", err)
-	if time.Since(start) > timeout+time.Second {
-		t.Errorf("List took %v to fail, want about the timeout %v", time.Since(start), timeout)
+	// Without the timeout set, List would wait the default, 5s, however
+	// idle the machine: under that, a busy one has 4.7s to spare.
+	if took := time.Since(start); took < timeout || took >= postgres.DefaultTimeout {
+		t.Errorf("List took %v to fail, want about the timeout %v, and less than the default, %v", took, timeout, postgres.DefaultTimeout)
 	}
 }

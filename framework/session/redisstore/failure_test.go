@@ -40,6 +40,10 @@ func TestOpenRefusesBadURLs(t *testing.T) {
 	}
 }
 
+// TestOpenUnreachable: Open of a closed port gives up by itself, within
+// its timeouts (200ms each, 400ms in all), with an outage that names the
+// address and not the password. The caller gives it polltest.Timeout, 25
+// times that: Open must not be what runs it out, however busy the machine.
 func TestOpenUnreachable(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -47,17 +51,18 @@ func TestOpenUnreachable(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close() // nothing listens there now
+	ctx := ctxWithin(t, polltest.Timeout)
 	start := time.Now()
-	_, err = redisstore.Open(t.Context(), redisstore.Options{URL: "redis://user:s3cret@" + addr + "/0",
+	_, err = redisstore.Open(ctx, redisstore.Options{URL: "redis://user:s3cret@" + addr + "/0",
 		ConnectTimeout: 200 * time.Millisecond, Timeout: 200 * time.Millisecond})
+	if ctx.Err() != nil {
+		t.Fatalf("Open of a closed port was still trying after %v (%v); want it to give up within its timeouts", time.Since(start), err)
+	}
 	if !isOutage(err) {
 		t.Fatalf("Open of a closed port: %v; want an outage of Redis", err)
 	}
 	if msg := err.Error(); strings.Contains(msg, "s3cret") || !strings.Contains(msg, addr) {
 		t.Errorf("Open: %q; want the address %s named and the password not", msg, addr)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Open took %v to fail; the timeouts are 200ms", d)
 	}
 }
 
@@ -178,10 +183,15 @@ func TestOpenAuthenticatesAsTheURLsUser(t *testing.T) {
 // answers, at Open and while serving, is an outage within the store's
 // timeout, whatever go-redis retries (max_retries=5 here: without the
 // store's deadline, go-redis retries a script after its read timeout, on
-// a new connection, and Create takes twice the timeout; the slack is
-// less than that).
+// a new connection, and Create takes twice the timeout). The bounds are
+// one timeout more than what the store allows (Open: the connection and
+// the PING; a call: one timeout), which a retry reaches whatever the
+// load: a busy machine breaks them only if it delays the answer by a
+// whole second.
 func TestSilentRedisAnswersWithinTheTimeout(t *testing.T) {
-	const timeout, slack = 500 * time.Millisecond, 250 * time.Millisecond
+	// Not parallel: it times each call against its timeout.
+	const timeout = time.Second
+	const slack = timeout // what one retry adds
 
 	silent, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -210,7 +220,7 @@ func TestSilentRedisAnswersWithinTheTimeout(t *testing.T) {
 		t.Errorf("Open of a silent Redis: %v; want an outage of Redis", err)
 	}
 	// Open waits for the connection and then for the PING.
-	if d := time.Since(start); d > 2*timeout+slack {
+	if d := time.Since(start); d >= 2*timeout+slack {
 		t.Errorf("Open of a silent Redis took %v; want at most %v", d, 2*timeout+slack)
 	}
 
@@ -236,7 +246,7 @@ func TestSilentRedisAnswersWithinTheTimeout(t *testing.T) {
 		start := time.Now()
 		err := op()
 		t.Logf("%s: %v %v", name, time.Since(start), err)
-		if d := time.Since(start); d > timeout+slack {
+		if d := time.Since(start); d >= timeout+slack {
 			t.Errorf("%s with Redis silent took %v; want at most %v", name, d, timeout+slack)
 		}
 		if !isOutage(err) {

@@ -28,9 +28,6 @@ import (
 // the race detector.
 const readyTimeout = 60 * time.Second
 
-// pollInterval is how often a wait looks again.
-const pollInterval = 20 * time.Millisecond
-
 // Server is one postgres process that the test started.
 type Server struct {
 	URL  string // postgres://postgres@127.0.0.1:PORT/postgres, no password
@@ -259,14 +256,15 @@ func (s *Server) signalAndWait(t testing.TB, sig syscall.Signal) {
 // the one answering is this server (its data directory), not another
 // process that holds the port.
 func (s *Server) waitReady() error {
-	deadline := time.Now().Add(readyTimeout)
-	for {
+	exited := false
+	err := polltest.Check(readyTimeout, func() error {
 		select {
 		case <-s.exited:
-			return fmt.Errorf("postgres exited: %v", s.cmd.ProcessState)
+			exited = true
+			return nil // no use asking again
 		default:
 		}
-		err := s.try(func(conn *pgx.Conn) error {
+		return s.try(func(conn *pgx.Conn) error {
 			var data string
 			if err := conn.QueryRow(context.Background(), "SHOW data_directory").Scan(&data); err != nil {
 				return err
@@ -276,14 +274,14 @@ func (s *Server) waitReady() error {
 			}
 			return nil
 		})
-		if err == nil {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("not ready on 127.0.0.1:%d after %v: %v", s.Port, readyTimeout, err)
-		}
-		time.Sleep(pollInterval)
+	})
+	switch {
+	case exited:
+		return fmt.Errorf("postgres exited: %v", s.cmd.ProcessState)
+	case err != nil:
+		return fmt.Errorf("not ready on 127.0.0.1:%d: %v", s.Port, err)
 	}
+	return nil
 }
 
 // eventually calls check on a new connection until it returns nil,

@@ -25,8 +25,22 @@ const (
 // Check calls check until it returns nil, and returns nil; or, when
 // within passes first, check's last error, saying how long it tried.
 func Check(within time.Duration, check func() error) error {
+	return try(within, minPause, maxPause, check)
+}
+
+// CheckEvery is Check for a check that costs much, such as one that sends
+// traffic or asks a server many questions each time: it waits pause
+// between tries, rather than Check's 1 to 20 ms. What it waits for still
+// ends the wait at the first try that sees it.
+func CheckEvery(within, pause time.Duration, check func() error) error {
+	return try(within, pause, pause, check)
+}
+
+// try calls check until it returns nil or within passes, pausing between
+// tries from first, doubling each time up to most.
+func try(within, first, most time.Duration, check func() error) error {
 	deadline := time.Now().Add(within)
-	for pause := minPause; ; pause = min(2*pause, maxPause) {
+	for pause := first; ; pause = min(2*pause, most) {
 		err := check()
 		if err == nil {
 			return nil

@@ -44,3 +44,21 @@ func TestPoll(t *testing.T) {
 		t.Errorf("Poll of a condition that comes to hold reported it did not")
 	}
 }
+
+func TestCheckEveryPausesBetweenTries(t *testing.T) {
+	t.Parallel()
+	const pause = 20 * time.Millisecond
+	tries := 0
+	start := time.Now()
+	err := CheckEvery(Timeout, pause, func() error {
+		if tries++; tries < 4 {
+			return errors.New("not yet")
+		}
+		return nil
+	})
+	// A lower bound only: a busy machine makes the pauses longer, never
+	// shorter.
+	if took := time.Since(start); err != nil || tries != 4 || took < 3*pause {
+		t.Errorf("CheckEvery: %v after %d tries in %v, want nil after 4 tries and 3 pauses of %v", err, tries, took, pause)
+	}
+}

@@ -41,9 +41,6 @@ import (
 // margin is for a loaded CI machine running the race detector.
 const readyTimeout = 30 * time.Second
 
-// pollInterval is how often a wait looks again.
-const pollInterval = 20 * time.Millisecond
-
 // requireBinaries skips the test when redis-server or redis-cli is not on
 // PATH, or fails it when enginetest.RedisVar is set, since CI sets it and
 // has the binaries.
@@ -161,28 +158,30 @@ func (p *process) waitReady() error {
 	c := p.client()
 	defer c.Close()
 	want := strconv.Itoa(p.cmd.Process.Pid)
-	deadline := time.Now().Add(readyTimeout)
-	var last error
-	for {
+	exited := false
+	err := polltest.Check(readyTimeout, func() error {
 		select {
 		case <-p.exited:
-			return fmt.Errorf("redis-server exited: %v", p.cmd.ProcessState)
+			exited = true
+			return nil // no use asking again
 		default:
 		}
 		info, err := c.Info(context.Background(), "server").Result()
-		if err == nil {
-			pid := infoField(info, "process_id")
-			if pid == want {
-				return nil
-			}
-			err = fmt.Errorf("%s is answered by process %s, not the one started (%s)", p.addr, pid, want)
+		if err != nil {
+			return err
 		}
-		last = err
-		if time.Now().After(deadline) {
-			return fmt.Errorf("not answering on %s after %v: %v", p.addr, readyTimeout, last)
+		if pid := infoField(info, "process_id"); pid != want {
+			return fmt.Errorf("%s is answered by process %s, not the one started (%s)", p.addr, pid, want)
 		}
-		time.Sleep(pollInterval)
+		return nil
+	})
+	switch {
+	case exited:
+		return fmt.Errorf("redis-server exited: %v", p.cmd.ProcessState)
+	case err != nil:
+		return fmt.Errorf("not answering on %s: %v", p.addr, err)
 	}
+	return nil
 }
 
 // client is a connection pool to this server alone, with short timeouts
