@@ -184,14 +184,33 @@ func builtWithRace() bool {
 }
 
 // countOutcomes does the jobs numbered 0 to n-1, each once, on workers
-// goroutines at once, until all are done or timeout passes, and counts
-// their outcomes. worker is called once in each goroutine and returns its
-// job function and what to do when the goroutine has no more jobs.
-func countOutcomes[K comparable](n, workers int, timeout time.Duration, worker func() (job func(i int) K, done func())) map[K]int {
-	deadline := time.Now().Add(timeout)
-	var next atomic.Int64
-	var mu sync.Mutex
+// goroutines at once, and counts their outcomes. worker is called in each
+// goroutine for each of two rounds, and returns its job function and what
+// to do when the goroutine has no more jobs in the round.
+//
+// A job that hangs must not hang the test, yet a machine loaded by other
+// work must not fail it: the first round, a twentieth of the jobs (at
+// least one per worker), is timed, and the rest get slowdown times as
+// long per job as it took, and no less than minRest. A loaded machine
+// slows both rounds alike; only a server that slows down under the load,
+// or hangs, leaves jobs undone. hangGuard bounds the first round.
+func countOutcomes[K comparable](n, workers int, worker func() (job func(i int) K, done func())) map[K]int {
+	const slowdown, minRest, hangGuard = 10, 10 * time.Second, 2 * time.Minute
 	counts := map[K]int{}
+	var next atomic.Int64
+	first := min(n, max(workers, n/20))
+	began := time.Now()
+	runJobs(first, workers, time.Now().Add(hangGuard), &next, counts, worker)
+	perJob := time.Since(began) / time.Duration(first)
+	runJobs(n, workers, time.Now().Add(max(minRest, slowdown*perJob*time.Duration(n-first))), &next, counts, worker)
+	return counts
+}
+
+// runJobs does the jobs that next numbers, up to n, on workers goroutines
+// until all are done or deadline passes, and adds their outcomes to
+// counts.
+func runJobs[K comparable](n, workers int, deadline time.Time, next *atomic.Int64, counts map[K]int, worker func() (job func(i int) K, done func())) {
+	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
@@ -201,6 +220,7 @@ func countOutcomes[K comparable](n, workers int, timeout time.Duration, worker f
 			for time.Now().Before(deadline) {
 				i := int(next.Add(1) - 1)
 				if i >= n {
+					next.Add(-1) // not taken: the next round's
 					break
 				}
 				mine[job(i)]++
@@ -213,5 +233,4 @@ func countOutcomes[K comparable](n, workers int, timeout time.Duration, worker f
 		})
 	}
 	wg.Wait()
-	return counts
 }

@@ -274,7 +274,7 @@ const oversizedHead = "POST /api/messages HTTP/1.1\r\nHost: localhost\r\nContent
 // "declared: 413", "chunked: no answer: …".
 func floodOversized(addr string, requests, clients, chunkedEvery int) map[string]int {
 	const size = 8 << 20
-	return countOutcomes(requests, clients, 30*time.Second, func() (func(int) string, func()) {
+	return countOutcomes(requests, clients, func() (func(int) string, func()) {
 		return func(n int) string {
 			kind, req, body := "declared", oversizedHead+"Content-Length: "+strconv.Itoa(size)+"\r\n\r\n", io.LimitReader(filler{}, size)
 			if n%chunkedEvery == 0 {

@@ -29,16 +29,43 @@ import (
 func TestLoadMessageWrites(t *testing.T) {
 	// Not parallel: a load test with a deadline; others' load would skew it, and it theirs.
 	s := start(t, nil, nil)
-	const clients, each = 32, 100
-	deadline := time.Now().Add(30 * time.Second)
+	const clients, each, warm = 32, 100, 5
+	// The deadline is measured, not fixed: every client first sends warm
+	// messages, timed, and the rest get ten times as long per message,
+	// and no less than 10 s. A loaded machine slows both alike; a server
+	// that slows down as its collection grows, or hangs, misses it.
+	var deadline atomic.Int64 // unix nanoseconds; set once every client is warm
+	deadline.Store(time.Now().Add(2 * time.Minute).UnixNano())
+	var warmed sync.WaitGroup
+	warmed.Add(clients)
+	release := make(chan struct{})
+	began := time.Now()
+	go func() {
+		warmed.Wait()
+		rest := 10 * time.Since(began) * (each - warm) / warm
+		deadline.Store(time.Now().Add(max(rest, 10*time.Second)).UnixNano())
+		close(release)
+	}()
 	errs := make(chan error, clients)
 	var wg sync.WaitGroup
 	for c := range clients {
 		wg.Go(func() {
 			client := &keepAliveClient{addr: s.Addr()}
 			defer client.close()
+			arrived := false
+			arrive := func() {
+				if !arrived {
+					arrived = true
+					warmed.Done()
+				}
+			}
+			defer arrive() // a client that fails early does not hold the others
 			for i := 0; i < each; i++ {
-				if time.Now().After(deadline) {
+				if i == warm {
+					arrive()
+					<-release
+				}
+				if time.Now().UnixNano() > deadline.Load() {
 					errs <- fmt.Errorf("client %d: deadline passed after %d messages", c, i)
 					return
 				}
@@ -233,8 +260,8 @@ type mixedOutcome struct {
 }
 
 // sendMixed sends total requests to addr from workers keep-alive clients,
-// taking the rows of calls in turn, within 40 seconds, and counts the
-// outcomes.
+// taking the rows of calls in turn, and counts the outcomes (see
+// countOutcomes for how long they may take).
 func sendMixed(addr string, calls []mixedCall, total, workers int) map[mixedOutcome]int {
 	// The requests, built once: the workers send them on keep-alive
 	// connections of their own.
@@ -242,7 +269,7 @@ func sendMixed(addr string, calls []mixedCall, total, workers int) map[mixedOutc
 	for i, c := range calls {
 		reqs[i] = keepAliveRequest(c.method, c.path, []byte(c.body), c.headers...)
 	}
-	return countOutcomes(total, workers, 40*time.Second, func() (func(int) mixedOutcome, func()) {
+	return countOutcomes(total, workers, func() (func(int) mixedOutcome, func()) {
 		client := &keepAliveClient{addr: addr}
 		return func(n int) mixedOutcome {
 			row := n % len(calls)
