@@ -20,6 +20,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/springport/greeter/framework/testing/doctest"
 )
 
 // root is the repository's root, seen from this package's directory.
@@ -61,7 +63,7 @@ func TestFuzzListIsTheFuzzTargets(t *testing.T) {
 
 	const doc = "docs/testing.md"
 	var listed []string
-	for _, row := range tableRows(section(t, doc, "## Fuzzing")) {
+	for _, row := range doctest.TableRows(doctest.Section(t, doctest.Read(t, filepath.Join(root, doc)), "## Fuzzing")) {
 		if len(row) < 2 || row[0] == "Package" {
 			continue
 		}
@@ -103,7 +105,7 @@ func TestRelativeLinksResolve(t *testing.T) {
 	pages := markdownPages(t)
 	links := 0
 	for _, page := range pages {
-		for _, link := range markdownLinks(read(t, page)) {
+		for _, link := range markdownLinks(doctest.Read(t, page)) {
 			if regexp.MustCompile(`^[a-z][a-z0-9+.-]*:`).MatchString(link) {
 				continue // a URL: https:, mailto:
 			}
@@ -122,7 +124,7 @@ func TestRelativeLinksResolve(t *testing.T) {
 				t.Errorf("%s links to %s: no such file in the repository", repoPath(t, page), link)
 				continue
 			}
-			if anchor != "" && strings.HasSuffix(path, ".md") && !slices.Contains(anchors(read(t, path)), anchor) {
+			if anchor != "" && strings.HasSuffix(path, ".md") && !slices.Contains(anchors(doctest.Read(t, path)), anchor) {
 				t.Errorf("%s links to %s: %s has no heading with the anchor #%s", repoPath(t, page), link, repoPath(t, path), anchor)
 			}
 		}
@@ -142,7 +144,7 @@ func TestDecisionIndex(t *testing.T) {
 		t.Fatalf("docs/decisions/*.md: %v, %d files", err, len(records))
 	}
 	slices.Sort(records)
-	index := section(t, "docs/README.md", "## Decision records")
+	index := doctest.Section(t, doctest.Read(t, filepath.Join(root, "docs/README.md")), "## Decision records")
 	entry := regexp.MustCompile(`(?m)^(\d+)\. \[(.*)\]\(decisions/([^)]+)\)(.*)$`)
 	entries := entry.FindAllStringSubmatch(index, -1)
 	if len(entries) != len(records) {
@@ -152,7 +154,7 @@ func TestDecisionIndex(t *testing.T) {
 	status := regexp.MustCompile(`(?m)^Status: superseded by \[decision \d+\]\(([^)#]+)\)`)
 	for i, record := range records {
 		file := filepath.Base(record)
-		text := read(t, record)
+		text := doctest.Read(t, record)
 		number := strings.TrimLeft(strings.SplitN(file, "-", 2)[0], "0")
 		title, _, _ := strings.Cut(text, "\n")
 		title = strings.TrimPrefix(title, "# ")
@@ -179,7 +181,7 @@ func TestDecisionIndex(t *testing.T) {
 	}
 	for _, record := range records {
 		file := filepath.Base(record)
-		for _, link := range markdownLinks(read(t, record)) {
+		for _, link := range markdownLinks(doctest.Read(t, record)) {
 			target, _, _ := strings.Cut(link, "#")
 			if by, ok := supersededBy[target]; ok && by != file {
 				t.Errorf("docs/decisions/%s points to %s, which %s supersedes: point to the record in force", file, target, by)
@@ -191,7 +193,7 @@ func TestDecisionIndex(t *testing.T) {
 // TestReadmeLayout: the layout in README.md names every directory at the
 // repository's root and every directory of framework/, and only those.
 func TestReadmeLayout(t *testing.T) {
-	_, block, ok := strings.Cut(section(t, "README.md", "## Layout"), "```\n")
+	_, block, ok := strings.Cut(doctest.Section(t, doctest.Read(t, filepath.Join(root, "README.md")), "## Layout"), "```\n")
 	if !ok {
 		t.Fatal("README.md's Layout section has no code block")
 	}
@@ -260,7 +262,6 @@ func markdownPages(t *testing.T) []string {
 }
 
 var (
-	fence      = regexp.MustCompile("(?ms)^ {0,3}(```|~~~).*?^ {0,3}(```|~~~)[^\\n]*$")
 	codeSpan   = regexp.MustCompile("(`+)[^`]*?(`+)")
 	inlineLink = regexp.MustCompile(`!?\[[^\]]*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)`)
 	refLink    = regexp.MustCompile(`(?m)^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)`)
@@ -269,7 +270,7 @@ var (
 // prose returns text without its code blocks and code spans, where
 // brackets and parentheses are code, not links.
 func prose(text string) string {
-	text = fence.ReplaceAllString(text, "")
+	text = doctest.WithoutCodeBlocks(text)
 	return codeSpan.ReplaceAllString(text, "")
 }
 
@@ -293,7 +294,7 @@ func anchors(text string) []string {
 	var out []string
 	seen := map[string]int{}
 	stripLinks := regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
-	for line := range strings.Lines(fence.ReplaceAllString(text, "")) {
+	for line := range strings.Lines(doctest.WithoutCodeBlocks(text)) {
 		heading, ok := strings.CutPrefix(strings.TrimRight(line, "\n"), "#")
 		if !ok {
 			continue
@@ -322,58 +323,6 @@ func anchors(text string) []string {
 		out = append(out, anchor)
 	}
 	return out
-}
-
-// section returns the lines of the page (a path from the repository's
-// root) below the heading, up to the next heading of its level or higher.
-func section(t *testing.T, page, heading string) string {
-	t.Helper()
-	level := strings.Index(heading, " ")
-	var out []string
-	in := false
-	for line := range strings.Lines(fence.ReplaceAllStringFunc(read(t, filepath.Join(root, page)), func(code string) string {
-		return strings.ReplaceAll(code, "\n#", "\n #") // a comment in a code block is no heading
-	})) {
-		if in {
-			if n := strings.Index(line, " "); n > 0 && n <= level && strings.Trim(line[:n], "#") == "" {
-				break
-			}
-			out = append(out, line)
-		} else if strings.TrimSpace(line) == heading {
-			in = true
-		}
-	}
-	if !in {
-		t.Fatalf("%s has no heading %q", page, heading)
-	}
-	return strings.Join(out, "")
-}
-
-// tableRows returns the cells of the Markdown table rows of text, the
-// header rows included, the separator rows not.
-func tableRows(text string) [][]string {
-	var rows [][]string
-	for line := range strings.Lines(text) {
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "|") || strings.HasPrefix(line, "|---") {
-			continue
-		}
-		var cells []string
-		for c := range strings.SplitSeq(strings.Trim(line, "|"), " | ") {
-			cells = append(cells, strings.TrimSpace(c))
-		}
-		rows = append(rows, cells)
-	}
-	return rows
-}
-
-func read(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // repoPath returns path relative to the repository's root, with slashes.
@@ -415,7 +364,7 @@ func TestNamedPathsExist(t *testing.T) {
 	span := regexp.MustCompile("`([^`\\s]+)`")
 	named, exempted := 0, map[string]bool{}
 	for _, page := range append(pages, filepath.Join(root, "README.md")) {
-		for _, m := range span.FindAllStringSubmatch(fence.ReplaceAllString(read(t, page), ""), -1) {
+		for _, m := range span.FindAllStringSubmatch(doctest.WithoutCodeBlocks(doctest.Read(t, page)), -1) {
 			top, _, ok := strings.Cut(m[1], "/")
 			if !ok || !slices.Contains(tops, top) {
 				continue
@@ -471,7 +420,7 @@ func TestFrameworkPackagesTable(t *testing.T) {
 	}
 	var named []string
 	braces := regexp.MustCompile(`^(.*)\{([^}]*)\}(.*)$`)
-	for _, row := range tableRows(section(t, "docs/framework.md", "## The packages")) {
+	for _, row := range doctest.TableRows(doctest.Section(t, doctest.Read(t, filepath.Join(root, "docs/framework.md")), "## The packages")) {
 		if len(row) < 2 {
 			continue
 		}
@@ -546,19 +495,19 @@ func TestTestVariablesAreTheOnesRead(t *testing.T) {
 
 	const doc = "docs/testing.md"
 	var listed []string
-	for _, row := range tableRows(section(t, doc, "## The tests")) {
+	for _, row := range doctest.TableRows(doctest.Section(t, doctest.Read(t, filepath.Join(root, doc)), "## The tests")) {
 		if row[0] != "Variable" {
-			listed = append(listed, testVariable.FindAllString(strings.Join(codeSpans(row[0]), " "), -1)...)
+			listed = append(listed, testVariable.FindAllString(strings.Join(doctest.CodeSpans(row[0]), " "), -1)...)
 		}
 	}
-	checkNames(t, doc+"'s table of variables", "the Go code reads", listed, variables)
+	doctest.CheckList(t, doc+"'s table of variables", "the Go code reads", listed, variables)
 
 	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, page := range append(pages, filepath.Join(root, "README.md")) {
-		for _, v := range testVariable.FindAllString(read(t, page), -1) {
+		for _, v := range testVariable.FindAllString(doctest.Read(t, page), -1) {
 			if _, ok := readBy[v]; !ok {
 				t.Errorf("%s names %s, which no Go code reads", repoPath(t, page), v)
 			}
@@ -566,47 +515,19 @@ func TestTestVariablesAreTheOnesRead(t *testing.T) {
 	}
 
 	var exported []string
-	for _, m := range regexp.MustCompile(`(?m)^export (GREETER_TEST_\w+)=`).FindAllStringSubmatch(read(t, filepath.Join(root, ".ci", "run")), -1) {
+	for _, m := range regexp.MustCompile(`(?m)^export (GREETER_TEST_\w+)=`).FindAllStringSubmatch(doctest.Read(t, filepath.Join(root, ".ci", "run")), -1) {
 		exported = append(exported, m[1])
 	}
 	var ci []string
-	for _, row := range tableRows(section(t, doc, "## CI")) {
+	for _, row := range doctest.TableRows(doctest.Section(t, doctest.Read(t, filepath.Join(root, doc)), "## CI")) {
 		if row[0] == "`go test -race ./...`" {
 			ci = testVariable.FindAllString(row[1], -1)
 		}
 	}
-	checkNames(t, doc+"'s CI row of go test", ".ci/run exports", ci, exported)
+	doctest.CheckList(t, doc+"'s CI row of go test", ".ci/run exports", ci, exported)
 	for _, v := range exported {
 		if _, ok := readBy[v]; !ok {
 			t.Errorf(".ci/run exports %s, which no Go code reads", v)
-		}
-	}
-}
-
-// codeSpans returns the text of the code spans of a Markdown text.
-func codeSpans(text string) []string {
-	var spans []string
-	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(text, -1) {
-		spans = append(spans, m[1])
-	}
-	return spans
-}
-
-// checkNames reports the names a doc's list misses, those it has that
-// are not, and those it has twice; what says what the names are.
-func checkNames(t *testing.T, list, what string, listed, names []string) {
-	t.Helper()
-	for _, name := range names {
-		if !slices.Contains(listed, name) {
-			t.Errorf("%s misses %s, which %s", list, name, what)
-		}
-	}
-	for i, name := range listed {
-		if !slices.Contains(names, name) {
-			t.Errorf("%s names %s, which is not one %s", list, name, what)
-		}
-		if slices.Contains(listed[:i], name) {
-			t.Errorf("%s names %s twice", list, name)
 		}
 	}
 }
@@ -625,7 +546,7 @@ const module = "github.com/springport/greeter"
 func TestDependenciesTable(t *testing.T) {
 	var direct []string
 	inBlock := false
-	for line := range strings.Lines(read(t, filepath.Join(root, "go.mod"))) {
+	for line := range strings.Lines(doctest.Read(t, filepath.Join(root, "go.mod"))) {
 		line = strings.TrimSpace(line)
 		switch {
 		case line == "require (":
@@ -651,15 +572,15 @@ func TestDependenciesTable(t *testing.T) {
 	}
 	var rows []row
 	var listed []string
-	for _, cells := range tableRows(section(t, doc, "# Dependencies")) {
+	for _, cells := range doctest.TableRows(doctest.Section(t, doctest.Read(t, filepath.Join(root, doc)), "# Dependencies")) {
 		if len(cells) < 3 || cells[0] == "Module" {
 			continue
 		}
-		r := row{modules: codeSpans(cells[0]), testsOnly: strings.Contains(cells[0], "(tests only)"), usedBy: cells[1]}
+		r := row{modules: doctest.CodeSpans(cells[0]), testsOnly: strings.Contains(cells[0], "(tests only)"), usedBy: cells[1]}
 		rows = append(rows, r)
 		listed = append(listed, r.modules...)
 	}
-	checkNames(t, doc+"'s table", "go.mod requires directly", listed, direct)
+	doctest.CheckList(t, doc+"'s table", "go.mod requires directly", listed, direct)
 
 	// The modules linked into the services.
 	linked := strings.Fields(goList(t, "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", "./cmd/greeter", "./examples/counter"))
@@ -698,7 +619,7 @@ func TestDependenciesTable(t *testing.T) {
 
 	for _, r := range rows {
 		var named []string
-		for _, span := range codeSpans(r.usedBy) {
+		for _, span := range doctest.CodeSpans(r.usedBy) {
 			if _, ok := imports[strings.TrimSuffix(span, "/")]; ok {
 				named = append(named, strings.TrimSuffix(span, "/"))
 			}

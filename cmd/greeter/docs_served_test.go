@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/springport/greeter/framework/testing/doctest"
 	"github.com/springport/greeter/framework/testing/enginetest"
 )
 
@@ -55,7 +56,7 @@ func TestDocsListGreetersEndpoints(t *testing.T) {
 	}
 
 	var listed []string
-	for _, row := range tableRows(markdownSection(t, readDoc(t, doc), "## Endpoints")) {
+	for _, row := range doctest.TableRows(doctest.Section(t, doctest.Read(t, doc), "## Endpoints")) {
 		if len(row) < 4 || row[1] == "Method" {
 			continue
 		}
@@ -168,7 +169,7 @@ func TestDocsNameServedMetrics(t *testing.T) {
 	}
 	named := 0
 	for _, page := range append(pages, "../../README.md") {
-		for _, name := range namedMetrics(readDoc(t, page), m.prefixes()) {
+		for _, name := range namedMetrics(doctest.Read(t, page), m.prefixes()) {
 			named++
 			if skipped(name.names[0]) || slices.ContainsFunc(name.names, func(n string) bool { return len(m.matching(n)) > 0 }) {
 				continue
@@ -189,35 +190,28 @@ func TestDocsNameServedMetrics(t *testing.T) {
 	// its pattern, with the family's help as its description.
 	const doc = "../../docs/operations.md"
 	where := doc + "'s table of Prometheus and /actuator/metrics names"
-	rows := 0
-	for _, row := range namesTable(markdownSection(t, readDoc(t, doc), "## Metrics")) {
-		rows++
-		families, meters := fullNames(row[0]), fullNames(row[1])
-		if len(families) != len(meters) {
-			t.Errorf("%s has a row of %d Prometheus names and %d /actuator/metrics names: %v, %v", where, len(families), len(meters), families, meters)
+	pairs, rows := doctest.NamePairs(t, where, doctest.Section(t, doctest.Read(t, doc), "## Metrics"), "Prometheus")
+	for _, p := range pairs {
+		pattern, meter := p[0], p[1]
+		if skipped(pattern) {
 			continue
 		}
-		for i, pattern := range families {
-			if skipped(pattern) {
-				continue
+		if len(m.meterNames(meter)) == 0 {
+			t.Errorf("%s names the meter %s, which greeter's /actuator/metrics does not list", where, meter)
+			continue
+		}
+		for _, family := range m.matching(pattern) {
+			if _, ok := m.help[family]; !ok {
+				continue // a series, such as a summary's _count
 			}
-			if len(m.meterNames(meters[i])) == 0 {
-				t.Errorf("%s names the meter %s, which greeter's /actuator/metrics does not list", where, meters[i])
-				continue
+			var found []string
+			for _, name := range m.meterNames(meter) {
+				if m.description[name] == m.help[family] {
+					found = append(found, name)
+				}
 			}
-			for _, family := range m.matching(pattern) {
-				if _, ok := m.help[family]; !ok {
-					continue // a series, such as a summary's _count
-				}
-				var found []string
-				for _, meter := range m.meterNames(meters[i]) {
-					if m.description[meter] == m.help[family] {
-						found = append(found, meter)
-					}
-				}
-				if len(found) != 1 {
-					t.Errorf("%s pairs %s with %s; greeter's /actuator/metrics serves it as %v (the meters described %q)", where, family, meters[i], m.meterOf(family), m.help[family])
-				}
+			if len(found) != 1 {
+				t.Errorf("%s pairs %s with %s; greeter's /actuator/metrics serves it as %v (the meters described %q)", where, family, meter, m.meterOf(family), m.help[family])
 			}
 		}
 	}
@@ -335,7 +329,7 @@ type namedMetric struct {
 // `jdbc_connections_active`, `_active` after `hikaricp_connections`,
 // `_misses_total` after `redis_pool_hits_total`.
 func namedMetrics(doc string, prefixes []string) []namedMetric {
-	text := fence.ReplaceAllString(doc, "")
+	text := doctest.WithoutCodeBlocks(doc)
 	metric := regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*_?\*?$`)
 	list := regexp.MustCompile(`^[\s,(]*(and|or)?\s*$`)
 	remark := regexp.MustCompile(`\([^()]*\)`)
@@ -361,93 +355,4 @@ func namedMetrics(doc string, prefixes []string) []namedMetric {
 		}
 	}
 	return out
-}
-
-// fence is a code block, whose lines are no headings and whose spans are
-// no code spans.
-var fence = regexp.MustCompile("(?ms)^ {0,3}(```|~~~).*?^ {0,3}(```|~~~)[^\\n]*$")
-
-// fullNames returns the code spans of a table cell, but those that
-// continue the name before them (`_max`).
-func fullNames(cell string) []string {
-	var names []string
-	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(cell, -1) {
-		if !strings.HasPrefix(m[1], "_") {
-			names = append(names, m[1])
-		}
-	}
-	return names
-}
-
-func readDoc(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// markdownSection returns the lines of doc below the heading, up to the
-// next heading of its level or higher, without its code blocks.
-func markdownSection(t *testing.T, doc, heading string) string {
-	t.Helper()
-	level := strings.Index(heading, " ")
-	var out []string
-	in := false
-	for line := range strings.Lines(fence.ReplaceAllString(doc, "")) {
-		if in {
-			if n := strings.Index(line, " "); n > 0 && n <= level && strings.Trim(line[:n], "#") == "" {
-				break
-			}
-			out = append(out, line)
-		} else if strings.TrimSpace(line) == heading {
-			in = true
-		}
-	}
-	if !in {
-		t.Fatalf("no heading %q in the doc", heading)
-	}
-	return strings.Join(out, "")
-}
-
-// namesTable returns the rows of the table of text whose first column is
-// headed Prometheus, its header row left out.
-func namesTable(text string) [][]string {
-	var rows [][]string
-	in := false
-	for line := range strings.Lines(text) {
-		if !strings.HasPrefix(strings.TrimSpace(line), "|") {
-			in = false
-			continue
-		}
-		row := tableRows(line)
-		if len(row) == 0 {
-			continue
-		}
-		if row[0][0] == "Prometheus" {
-			in = true
-		} else if in && len(row[0]) >= 2 {
-			rows = append(rows, row[0])
-		}
-	}
-	return rows
-}
-
-// tableRows returns the cells of the Markdown table rows in text, the
-// header rows included, the separator rows not.
-func tableRows(text string) [][]string {
-	var rows [][]string
-	for line := range strings.Lines(text) {
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "|") || strings.HasPrefix(line, "|---") {
-			continue
-		}
-		var cells []string
-		for c := range strings.SplitSeq(strings.Trim(line, "|"), " | ") {
-			cells = append(cells, strings.TrimSpace(c))
-		}
-		rows = append(rows, cells)
-	}
-	return rows
 }

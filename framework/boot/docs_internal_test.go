@@ -4,12 +4,13 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/springport/greeter/framework/testing/doctest"
 )
 
 // The docs that list what this package declares. Their lists are checked
@@ -26,23 +27,23 @@ const (
 // and every mention of the group web exactly webGroup.
 func TestDocsListTheFrameworkLoggers(t *testing.T) {
 	service := structFieldDocs(t, "Service")
-	framework := readDoc(t, frameworkDoc)
-	operations := readDoc(t, operationsDoc)
+	framework := doctest.Read(t, frameworkDoc)
+	operations := doctest.Read(t, operationsDoc)
 
 	loggersRow := tableRow(t, framework, "`Loggers`")
-	checkList(t, "Service.Loggers' comment (boot.go)", parenthesised(t, service["Loggers"], "framework's ("), frameworkLoggers)
-	checkList(t, frameworkDoc+"'s Loggers row", parenthesised(t, loggersRow, "framework's ("), frameworkLoggers)
-	checkList(t, "Service.LoggerGroups' comment (boot.go)", parenthesised(t, service["LoggerGroups"], "group web ("), webGroup)
+	doctest.CheckList(t, "Service.Loggers' comment (boot.go)", "the code declares", parenthesised(t, service["Loggers"], "framework's ("), frameworkLoggers)
+	doctest.CheckList(t, frameworkDoc+"'s Loggers row", "the code declares", parenthesised(t, loggersRow, "framework's ("), frameworkLoggers)
+	doctest.CheckList(t, "Service.LoggerGroups' comment (boot.go)", "the code declares", parenthesised(t, service["LoggerGroups"], "group web ("), webGroup)
 
-	section := markdownSection(t, operations, "## Loggers")
+	section := doctest.Section(t, operations, "## Loggers")
 	var tabled []string
-	for _, row := range tableRows(section) {
+	for _, row := range doctest.TableRows(section) {
 		if name, ok := strings.CutPrefix(strings.Trim(row[0], "`"), "greeter."); ok {
 			tabled = append(tabled, name)
 		}
 	}
-	checkList(t, operationsDoc+"'s table of loggers", tabled, frameworkLoggers)
-	checkList(t, operationsDoc+"'s group web", parenthesised(t, section, "`web` ("), webGroup)
+	doctest.CheckList(t, operationsDoc+"'s table of loggers", "the code declares", tabled, frameworkLoggers)
+	doctest.CheckList(t, operationsDoc+"'s group web", "the code declares", parenthesised(t, section, "`web` ("), webGroup)
 }
 
 // TestDocsListTheAppMethods: docs/framework.md's two tables of methods
@@ -51,7 +52,7 @@ func TestDocsListTheFrameworkLoggers(t *testing.T) {
 // second those of *Running, which serves what was built.
 func TestDocsListTheAppMethods(t *testing.T) {
 	const section = "Run, New, the App and the Running"
-	tables := methodTables(markdownSection(t, readDoc(t, frameworkDoc), "## "+section))
+	tables := methodTables(doctest.Section(t, doctest.Read(t, frameworkDoc), "## "+section))
 	if len(tables) != 2 {
 		t.Fatalf("%s's section %q has %d tables of methods; want 2 (what Start may call on the App, what the Running offers)",
 			frameworkDoc, section, len(tables))
@@ -61,7 +62,7 @@ func TestDocsListTheAppMethods(t *testing.T) {
 		if len(methods) < 4 {
 			t.Fatalf("found %d exported methods of %s in the package's files; the parse is wrong: %v", len(methods), typ, methods)
 		}
-		checkList(t, frameworkDoc+"'s table of "+typ+"'s methods", tables[i], methods)
+		doctest.CheckList(t, frameworkDoc+"'s table of "+typ+"'s methods", "the code declares", tables[i], methods)
 	}
 }
 
@@ -87,14 +88,14 @@ func TestDocsListTheServiceFields(t *testing.T) {
 	for name := range fields {
 		exported = append(exported, name)
 	}
-	section := markdownSection(t, readDoc(t, frameworkDoc), "## boot.Service")
+	section := doctest.Section(t, doctest.Read(t, frameworkDoc), "## boot.Service")
 	var documented []string
-	for _, row := range tableRows(section) {
+	for _, row := range doctest.TableRows(section) {
 		if name := strings.Trim(row[0], "`"); name != "Field" {
 			documented = append(documented, name)
 		}
 	}
-	checkList(t, frameworkDoc+"'s table of boot.Service", documented, exported)
+	doctest.CheckList(t, frameworkDoc+"'s table of boot.Service", "the code declares", documented, exported)
 
 	methods := appMethods(t)
 	docs, err := filepath.Glob("../../docs/*.md")
@@ -103,7 +104,7 @@ func TestDocsListTheServiceFields(t *testing.T) {
 	}
 	mention := regexp.MustCompile(`\b(Service|App)\.([A-Z]\w*)`)
 	for _, doc := range append(docs, "../../README.md") {
-		for _, m := range mention.FindAllStringSubmatch(readDoc(t, doc), -1) {
+		for _, m := range mention.FindAllStringSubmatch(doctest.Read(t, doc), -1) {
 			_, isField := fields[m[2]]
 			_, isMethod := methods[m[2]]
 			if m[1] == "Service" && !isField || m[1] == "App" && !isMethod {
@@ -221,56 +222,6 @@ func packageFiles(t *testing.T) []*ast.File {
 	return files
 }
 
-func readDoc(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// markdownSection returns the lines of doc from the heading line to the
-// next heading of the same or a higher level.
-func markdownSection(t *testing.T, doc, heading string) string {
-	t.Helper()
-	level := strings.Index(heading, " ")
-	var out []string
-	in := false
-	for line := range strings.Lines(doc) {
-		if in {
-			if n := strings.Index(line, " "); n > 0 && n <= level && strings.Trim(line[:n], "#") == "" {
-				break
-			}
-			out = append(out, line)
-		} else if strings.TrimSpace(line) == heading {
-			in = true
-		}
-	}
-	if !in {
-		t.Fatalf("no heading %q in the doc", heading)
-	}
-	return strings.Join(out, "")
-}
-
-// tableRows returns the cells of the Markdown table rows in text, the
-// header rows included, the separator rows not.
-func tableRows(text string) [][]string {
-	var rows [][]string
-	for line := range strings.Lines(text) {
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "|") || strings.HasPrefix(line, "|---") {
-			continue
-		}
-		var cells []string
-		for c := range strings.SplitSeq(strings.Trim(line, "|"), " | ") {
-			cells = append(cells, strings.TrimSpace(c))
-		}
-		rows = append(rows, cells)
-	}
-	return rows
-}
-
 // tableRow returns the table row of doc whose first cell is first.
 func tableRow(t *testing.T, doc, first string) string {
 	t.Helper()
@@ -298,7 +249,7 @@ func methodTables(section string) [][]string {
 			current = nil
 			continue
 		}
-		cells := tableRows(line)
+		cells := doctest.TableRows(line)
 		if len(cells) == 0 {
 			continue
 		}
@@ -329,25 +280,4 @@ func parenthesised(t *testing.T, text, after string) []string {
 		names = append(names, strings.TrimPrefix(strings.Trim(strings.TrimSpace(n), "`"), "greeter."))
 	}
 	return names
-}
-
-// checkList reports the names the doc's list misses, and those it has that
-// the code does not.
-func checkList(t *testing.T, where string, documented, declared []string) {
-	t.Helper()
-	for _, name := range declared {
-		if !slices.Contains(documented, name) {
-			t.Errorf("%s misses %s, which the code declares", where, name)
-		}
-	}
-	for _, name := range documented {
-		if !slices.Contains(declared, name) {
-			t.Errorf("%s names %s, which the code does not declare", where, name)
-		}
-	}
-	for i, name := range documented {
-		if slices.Contains(documented[:i], name) {
-			t.Errorf("%s names %s twice", where, name)
-		}
-	}
 }

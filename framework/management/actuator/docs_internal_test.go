@@ -3,7 +3,6 @@ package actuator
 import (
 	"log/slog"
 	"net/http"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/logging"
+	"github.com/springport/greeter/framework/testing/doctest"
 )
 
 // operationsDoc lists the endpoints, in its section "Management
@@ -27,17 +27,17 @@ const operationsDoc = "../../../docs/operations.md"
 // and, in the index's row, exactly the templated links of
 // templatedLinks, each with its path.
 func TestDocsListTheEndpoints(t *testing.T) {
-	section := markdownSection(t, readDoc(t, operationsDoc), "## Management endpoints")
+	section := doctest.Section(t, doctest.Read(t, operationsDoc), "## Management endpoints")
 	const where = operationsDoc + "'s table of management endpoints"
 
 	var documented []endpointPath
 	var indexRow string
-	for _, row := range tableRows(section) {
+	for _, row := range doctest.TableRows(section) {
 		if row[0] == "Endpoint" {
 			continue
 		}
 		previous := ""
-		for _, span := range codeSpans(row[0]) {
+		for _, span := range doctest.CodeSpans(row[0]) {
 			method, path, ok := strings.Cut(span, " ")
 			if !ok {
 				method, path = "", span
@@ -72,7 +72,7 @@ func TestDocsListTheEndpoints(t *testing.T) {
 			ids = append(ids, id)
 		}
 	}
-	checkList(t, where+" (its endpoints)", ids, IDs)
+	doctest.CheckList(t, where+" (its endpoints)", "the code declares", ids, IDs)
 
 	// The paths: every route of every endpoint, the index's included.
 	routes := Routes(everyEndpoint(t))
@@ -100,7 +100,7 @@ func TestDocsListTheEndpoints(t *testing.T) {
 	for id, l := range templatedLinks {
 		want = append(want, l.name+" "+DefaultBasePath+"/"+id+l.path)
 	}
-	checkList(t, where+", in the row of "+DefaultBasePath+", its templated links (name and path)", links, want)
+	doctest.CheckList(t, where+", in the row of "+DefaultBasePath+", its templated links (name and path)", "the code declares", links, want)
 }
 
 // everyEndpoint are options that expose every endpoint and give each what
@@ -140,81 +140,3 @@ func (d endpointPath) matches(r dispatch.Route) bool {
 }
 
 func variable(segment string) bool { return strings.HasPrefix(segment, "{") }
-
-func readDoc(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// markdownSection returns the lines of doc below the heading, up to the
-// next heading of its level or higher.
-func markdownSection(t *testing.T, doc, heading string) string {
-	t.Helper()
-	level := strings.Index(heading, " ")
-	var out []string
-	in := false
-	for line := range strings.Lines(doc) {
-		if in {
-			if n := strings.Index(line, " "); n > 0 && n <= level && strings.Trim(line[:n], "#") == "" {
-				break
-			}
-			out = append(out, line)
-		} else if strings.TrimSpace(line) == heading {
-			in = true
-		}
-	}
-	if !in {
-		t.Fatalf("no heading %q in the doc", heading)
-	}
-	return strings.Join(out, "")
-}
-
-// tableRows returns the cells of the Markdown table rows in text, the
-// header rows included, the separator rows not.
-func tableRows(text string) [][]string {
-	var rows [][]string
-	for line := range strings.Lines(text) {
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "|") || strings.HasPrefix(line, "|---") {
-			continue
-		}
-		var cells []string
-		for c := range strings.SplitSeq(strings.Trim(line, "|"), " | ") {
-			cells = append(cells, strings.TrimSpace(c))
-		}
-		rows = append(rows, cells)
-	}
-	return rows
-}
-
-// codeSpans returns the text of the code spans of a Markdown text.
-func codeSpans(text string) []string {
-	var spans []string
-	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(text, -1) {
-		spans = append(spans, m[1])
-	}
-	return spans
-}
-
-// checkList reports the names the doc's list misses, those it has that
-// the code does not, and those it has twice.
-func checkList(t *testing.T, where string, documented, declared []string) {
-	t.Helper()
-	for _, name := range declared {
-		if !slices.Contains(documented, name) {
-			t.Errorf("%s misses %s, which the code declares", where, name)
-		}
-	}
-	for i, name := range documented {
-		if !slices.Contains(declared, name) {
-			t.Errorf("%s names %s, which the code does not declare", where, name)
-		}
-		if slices.Contains(documented[:i], name) {
-			t.Errorf("%s names %s twice", where, name)
-		}
-	}
-}
