@@ -34,26 +34,33 @@ func (a *App) Authenticate(scheme string, auth security.Authenticator) {
 // securityOn reports whether security is on: an authenticator was added.
 func (a *App) securityOn() bool { return len(a.authenticators) > 0 }
 
-// ActuatorAuthority is the authority every management endpoint but
-// health and info needs, as in Spring Boot's documented set-up.
-const ActuatorAuthority = "ROLE_ACTUATOR"
-
 // securityRules are the rules the settings make, through the same API a
-// service would use: health (its groups and probes) and info are open;
-// every other management endpoint, and their index, need ROLE_ACTUATOR;
-// the paths of app.security.permit-all are open; everything else needs
-// an authenticated user.
+// service would use, as Spring Boot 3's ManagementWebSecurityAutoConfiguration
+// makes them: health (its groups and probes) is open; every other
+// management endpoint, and their index, need an authenticated user, and
+// one of app.security.actuator.roles when it is set; the paths of
+// app.security.permit-all are open; everything else needs an
+// authenticated user. A management endpoint is open when permit-all names
+// it (/actuator/info, or /actuator/info/**), not when a broader pattern
+// (/**) happens to match it.
 func securityRules(s security.Settings, managementBase string) *security.Rules {
 	base := strings.TrimSuffix(managementBase, "/")
 	rules := new(security.Rules).
-		Permit(base+"/health", base+"/health/**", base+"/info")
+		Permit(base+"/health", base+"/health/**")
+	roles := s.ActuatorAuthorities()
 	if base != "" {
-		rules.Require(base, ActuatorAuthority)
+		rules.Require(base, roles...)
 	}
 	for _, id := range actuator.IDs {
-		if id != actuator.Health && id != actuator.Info {
-			rules.Require(base+"/"+id, ActuatorAuthority).Require(base+"/"+id+"/**", ActuatorAuthority)
+		path := base + "/" + id
+		if id == actuator.Health {
+			continue
 		}
+		if slices.Contains(s.PermitAll, path) || slices.Contains(s.PermitAll, path+"/**") {
+			rules.Permit(path, path+"/**")
+			continue
+		}
+		rules.Require(path, roles...).Require(path+"/**", roles...)
 	}
 	return rules.Permit(s.PermitAll...)
 }

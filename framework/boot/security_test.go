@@ -116,23 +116,23 @@ func TestSecurityOffChangesNothing(t *testing.T) {
 }
 
 // TestSecurityBasicUser: with a user, every path needs its credentials
-// but health, info and app.security.permit-all's; the other management
-// endpoints need the role ACTUATOR; wrong credentials are a 401 even on
-// an open path; refusals are logged with the request ID and counted; the
-// access log names the principal.
+// but health and app.security.permit-all's, as Spring Boot 3's default
+// asks (info included); wrong credentials are a 401 even on an open path;
+// refusals are logged with the request ID and counted; the access log
+// names the principal.
 func TestSecurityBasicUser(t *testing.T) {
 	t.Parallel()
 	s := start(t, securedArgs(t, "ACTUATOR", "--app.security.permit-all=/hello/**", "--server.access-log.enabled=true"), nil)
 	right, wrong := basic("admin", secret), basic("admin", "wrong")
 
-	for _, path := range []string{"/hello", "/hello/3", "/actuator/health", "/actuator/health/liveness", "/actuator/info"} {
+	for _, path := range []string{"/hello", "/hello/3", "/actuator/health", "/actuator/health/liveness"} {
 		r := send(t, nil, "GET", s.URL+path, "")
 		if r.status != http.StatusOK {
 			t.Errorf("GET %s without credentials: %d %s, want 200 (open)", path, r.status, r.body)
 		}
 		checkSpringHeaders(t, r)
 	}
-	for _, path := range []string{"/store", "/actuator", "/actuator/env", "/actuator/prometheus", "/nowhere"} {
+	for _, path := range []string{"/store", "/actuator", "/actuator/info", "/actuator/env", "/actuator/prometheus", "/nowhere"} {
 		checkRefused(t, send(t, nil, "GET", s.URL+path, ""), http.StatusUnauthorized)
 		if r := send(t, nil, "GET", s.URL+path, "", right); r.status == http.StatusUnauthorized || r.status == http.StatusForbidden {
 			t.Errorf("GET %s as admin: %d %s, want it served", path, r.status, r.body)
@@ -161,32 +161,61 @@ func TestSecurityBasicUser(t *testing.T) {
 	}
 
 	metrics := send(t, nil, "GET", s.URL+"/actuator/prometheus", "", right).body
-	for _, want := range []string{`security_refusals_total{reason="bad_credentials",status="401"} 5`, `security_refusals_total{reason="no_credentials",status="401"} 5`} {
+	for _, want := range []string{`security_refusals_total{reason="bad_credentials",status="401"} 5`, `security_refusals_total{reason="no_credentials",status="401"} 6`} {
 		if !strings.Contains(metrics, want) {
 			t.Errorf("/actuator/prometheus lacks %s", want)
 		}
 	}
 }
 
-// TestSecurityActuatorRole: a user without the role ACTUATOR is served
-// the service's paths and refused the management endpoints with 403, but
-// for health and info.
-func TestSecurityActuatorRole(t *testing.T) {
+// TestSecurityActuatorDefault: as in Spring Boot 3, any authenticated
+// user is served every management endpoint, whatever its roles; info is
+// open only when app.security.permit-all names it, and a broad pattern
+// (/**) opens no endpoint.
+func TestSecurityActuatorDefault(t *testing.T) {
 	t.Parallel()
-	s := start(t, securedArgs(t, "USER"), nil)
+	s := start(t, securedArgs(t, "USER", "--app.security.permit-all=/actuator/info,/**"), nil)
+	right := basic("admin", secret)
+	for _, path := range []string{"/store", "/actuator", "/actuator/env", "/actuator/loggers/root", "/actuator/info"} {
+		if r := send(t, nil, "GET", s.URL+path, "", right); r.status != http.StatusOK {
+			t.Errorf("GET %s as a USER: %d %s, want 200", path, r.status, r.body)
+		}
+	}
+	if r := send(t, nil, "GET", s.URL+"/actuator/info", ""); r.status != http.StatusOK {
+		t.Errorf("GET /actuator/info without credentials, permit-all naming it: %d, want 200", r.status)
+	}
+	if r := send(t, nil, "GET", s.URL+"/store", ""); r.status != http.StatusOK {
+		t.Errorf("GET /store without credentials, permit-all /**: %d, want 200", r.status)
+	}
+	for _, path := range []string{"/actuator", "/actuator/env", "/actuator/beans"} {
+		checkRefused(t, send(t, nil, "GET", s.URL+path, ""), http.StatusUnauthorized)
+	}
+}
+
+// TestSecurityActuatorRoles: with app.security.actuator.roles, a user
+// without one of them is served the service's paths and refused the
+// management endpoints with 403, but health; one with it, as a role name
+// or as its authority, is served them.
+func TestSecurityActuatorRoles(t *testing.T) {
+	t.Parallel()
+	s := start(t, securedArgs(t, "USER", "--app.security.actuator.roles=ACTUATOR,ROLE_OPS"), nil)
 	right := basic("admin", secret)
 	if r := send(t, nil, "GET", s.URL+"/store", "", right); r.status != http.StatusOK {
 		t.Errorf("GET /store as a USER: %d, want 200", r.status)
 	}
-	for _, path := range []string{"/actuator", "/actuator/env", "/actuator/loggers/root"} {
+	for _, path := range []string{"/actuator", "/actuator/env", "/actuator/loggers/root", "/actuator/info"} {
 		checkRefused(t, send(t, nil, "GET", s.URL+path, "", right), http.StatusForbidden)
 	}
-	for _, path := range []string{"/actuator/health", "/actuator/info"} {
-		if r := send(t, nil, "GET", s.URL+path, "", right); r.status != http.StatusOK {
-			t.Errorf("GET %s as a USER: %d, want 200", path, r.status)
-		}
+	if r := send(t, nil, "GET", s.URL+"/actuator/health", "", right); r.status != http.StatusOK {
+		t.Errorf("GET /actuator/health as a USER: %d, want 200", r.status)
 	}
 	s.WaitForLog(t, regexp.MustCompile(`level=WARN msg="request refused by security" method=GET path=/actuator/env status=403 .* principal=admin`))
+	for _, roles := range []string{"ACTUATOR", "OPS"} {
+		ops := start(t, securedArgs(t, roles, "--app.security.actuator.roles=ACTUATOR,ROLE_OPS"), nil)
+		if r := send(t, nil, "GET", ops.URL+"/actuator/env", "", right); r.status != http.StatusOK {
+			t.Errorf("GET /actuator/env with the role %s: %d %s, want 200", roles, r.status, r.body)
+		}
+	}
 }
 
 // TestSecurityPasswordEncodings: each of Spring's encodings is read; a

@@ -63,7 +63,7 @@ var Starter = boot.Starter{
 func bindUser(b *config.Binder) (user *security.User, noop bool) {
 	name := config.Bind(b, userNameKey, "user", config.String, "the user of HTTP Basic; setting it or the password turns security on (docs/security.md)")
 	stored := config.Bind(b, userPasswordKey, "", config.String, "the user's password, {bcrypt}, {argon2}, {pbkdf2} or {noop} (no {id}: {noop}, warned about); required once security is on")
-	roles := config.Bind(b, userRolesKey, nil, config.List, "the user's roles (ACTUATOR opens the management endpoints other than health and info)")
+	roles := config.Bind(b, userRolesKey, nil, config.List, "the user's roles (ACTUATOR, say: app.security.actuator.roles and management.endpoint.health.roles name the roles they ask for)")
 	if !b.IsSet(userNameKey) && !b.IsSet(userPasswordKey) {
 		if b.IsSet(userRolesKey) {
 			b.Refuse(userRolesKey, "roles without a user: set "+userPasswordKey+" (and "+userNameKey+") to turn security on")
