@@ -18,6 +18,7 @@ import (
 	"github.com/springport/greeter/framework/management/openapi"
 	"github.com/springport/greeter/framework/management/swaggerui"
 	"github.com/springport/greeter/framework/management/tracing"
+	"github.com/springport/greeter/framework/server"
 )
 
 // build binds the settings of env, then builds the application top to
@@ -103,6 +104,9 @@ func (a *App) logStartup(keys config.KeyReport) {
 	a.logger.Info(profilesMessage(a.env.ExplicitProfiles(), a.env.DefaultProfiles()))
 	for _, w := range a.env.Warnings() {
 		a.logger.Warn(w)
+	}
+	for _, w := range server.TLSWarnings(a.settings.server, a.settings.management.server) {
+		a.logger.Warn(w.Message, "key", w.Key, "origin", w.Origin)
 	}
 	keys.Log(a.logger)
 }

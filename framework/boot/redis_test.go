@@ -36,7 +36,7 @@ func TestBadRedisSettingsAreRefused(t *testing.T) {
 		{[]string{"--app.data.redis.ssl.bundle=b", "--app.ssl.bundle.pem.b.truststore.certificate=" + notPEM},
 			[]string{"Property: app.ssl.bundle.pem.b.truststore.certificate", "Reason: the file holds no PEM certificate"}},
 		{[]string{"--app.data.redis.ssl.bundle=b", "--app.ssl.bundle.pem.b.keystore.certificate=" + notPEM},
-			[]string{"Property: app.ssl.bundle.pem.b.keystore.certificate", "Reason: a client certificate needs its private key"}},
+			[]string{"Property: app.ssl.bundle.pem.b.keystore.certificate", "Reason: the certificate needs its private key"}},
 		{[]string{"--app.data.redis.cluster.nodes=10.0.0.1:7000,10.0.0.2"}, []string{"Property: app.data.redis.cluster.nodes",
 			`Reason: "10.0.0.2" is not host:port`}},
 		{[]string{"--app.data.redis.sentinel.nodes=s1:26379,s2:99999", "--app.data.redis.sentinel.master=m"},

@@ -34,7 +34,6 @@ var readFamilies = []string{
 	"management.metrics.tags.",
 	tracing.HeadersPrefix,
 	tracing.ResourceAttributesPrefix,
-	"app.ssl.bundle.",
 }
 
 // ignoredFamilies are Spring Boot's settings that mean nothing here: the

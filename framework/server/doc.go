@@ -1,8 +1,9 @@
 // Package server serves an application's handlers on its ports, as Spring
 // Boot's embedded web server does: it binds server.* and
 // management.server.* (Bind, BindManagement), listens on every port
-// before serving any (Ports, Serve), serves TLS from PEM files that are
-// re-read when they change, HTTP/2 over TLS and as h2c, compresses
+// before serving any (Ports, Serve), serves TLS from PEM files, PKCS#12
+// or JKS key stores and SSL bundles (framework/ssl reads them), re-read
+// when they change, HTTP/2 over TLS and as h2c, compresses
 // responses, takes the forwarded headers of a trusted proxy, and shuts
 // down gracefully or at once.
 //

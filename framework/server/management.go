@@ -4,15 +4,21 @@ import (
 	"slices"
 
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/ssl"
 )
 
-var managementSSL = sslKeysUnder("management.server.ssl.", map[string]string{
-	"enabled":                 "HTTPS on management.server.port of its own; while no management.server.ssl.* is set, the port takes server.ssl's TLS; false: plain HTTP",
-	"certificate":             "as server.ssl.certificate, for management.server.port of its own",
-	"certificate-private-key": "as server.ssl.certificate-private-key, for management.server.port of its own",
-	"trust-certificate":       "as server.ssl.trust-certificate, for management.server.port of its own",
-	"client-auth":             "as server.ssl.client-auth, for management.server.port of its own",
-})
+// managementSSL are management.server.ssl.*: as server.ssl.*, for a
+// management port of its own.
+var managementSSL = sslKeys{prefix: "management.server.ssl.", meanings: managementSSLMeanings()}
+
+func managementSSLMeanings() map[string]string {
+	m := map[string]string{}
+	for _, name := range sslNames {
+		m[name] = "as server.ssl." + name + ", for management.server.port of its own"
+	}
+	m[sslEnabled] = "HTTPS on management.server.port of its own; while no management.server.ssl.* is set, the port takes server.ssl's TLS; false: plain HTTP"
+	return m
+}
 
 // Management is management.server.*: a port of its own for the
 // management endpoints, where it listens, and its TLS.
@@ -62,4 +68,14 @@ func bindManagementTLS(b *config.Binder, server *TLS, ownPort bool) *TLS {
 		return server
 	}
 	return s.load(b)
+}
+
+// TLSWarnings are what the TLS settings of server.port and of a
+// management port of its own ask that is not done, for the start-up log.
+func TLSWarnings(s Settings, m Management) []ssl.Warning {
+	w := s.TLS.Warnings()
+	if m.OwnPort() && m.TLS != s.TLS {
+		w = append(w, m.TLS.Warnings()...)
+	}
+	return w
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/ssl"
 )
 
 // Settings are server.*: how server.port listens and serves, with Spring
@@ -41,6 +42,7 @@ type Settings struct {
 // Bind reads server.* (and Spring's name for the shutdown wait) through
 // b, each key with its meaning.
 func Bind(b *config.Binder) Settings {
+	ssl.DescribeBundles(b)
 	s := Settings{
 		Port:              config.Bind(b, "server.port", 8080, config.Port, "listening port; 0 picks a free one"),
 		Address:           config.Bind(b, "server.address", "", ListenAddress, "the network address (an IP, v4 or v6, or a host name) server.port listens on; none: every interface"),

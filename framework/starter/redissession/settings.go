@@ -57,12 +57,12 @@ func bindRedis(b *config.Binder) redisSettings {
 	// As Spring: a bundle makes the connections TLS unless ssl.enabled
 	// says false; ssl.enabled alone uses the system's CAs; so does
 	// rediss:// (go-redis's ParseURL).
-	bundle := config.Bind(b, p+"ssl.bundle", "", config.String, "the SSL bundle of the TLS connections: its app.ssl.bundle.pem.<name>.truststore.certificate (CA) and keystore.certificate/.private-key (client certificate)")
+	bundle := config.Bind(b, p+"ssl.bundle", "", config.String, "the SSL bundle of the TLS connections (app.ssl.bundle.pem.<name>.* or app.ssl.bundle.jks.<name>.*): its trust store holds the CA, its key store a client certificate; read once")
 	enabled := config.Bind(b, p+"ssl.enabled", bundle != "", config.Bool, "TLS to Redis, with the system's CAs unless ssl.bundle names a bundle; on when ssl.bundle is set")
 	if enabled {
 		o.TLS = &tls.Config{MinVersion: tls.VersionTLS12}
 		if bundle != "" {
-			o.TLS = ssl.BindPEMClient(b, p+"ssl.bundle", bundle)
+			o.TLS = ssl.BindClient(b, p+"ssl.bundle", bundle)
 		}
 	}
 	if o.Sentinel.Master != "" && len(o.Sentinel.Nodes) == 0 {
