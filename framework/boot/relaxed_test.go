@@ -48,6 +48,34 @@ func TestRelaxedBindingInEverySource(t *testing.T) {
 	}
 }
 
+// TestRelaxedFormsInOneSource: of two forms of one key in one file, the
+// canonical one wins wherever it is, as Spring asks a source for it first;
+// of two other forms the one set last. An argument outranks the file
+// whatever its form.
+func TestRelaxedFormsInOneSource(t *testing.T) {
+	gzipped := func(t *testing.T, s *boottest.Instance) bool {
+		t.Helper()
+		return send(t, nil, "GET", s.URL+"/small", "", "Accept-Encoding: gzip").header.Get("Content-Encoding") == "gzip"
+	}
+	for _, tt := range []struct {
+		name, file string
+		args       []string
+		gzipped    bool
+	}{
+		{"canonical after", "server.compression.minResponseSize=10\nserver.compression.min-response-size=2KB\n", nil, false},
+		{"canonical before", "server.compression.min-response-size=2KB\nserver.compression.minResponseSize=10\n", nil, false},
+		{"the last of two others", "server.compression.minResponseSize=2KB\nserver.compression.min_response_size=10\n", nil, true},
+		{"an argument over the file", "server.compression.min-response-size=2KB\n", []string{"--server.compression.MIN_RESPONSE_SIZE=10"}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			workIn(t, map[string]string{"application.properties": "server.compression.enabled=true\n" + tt.file})
+			if got := gzipped(t, boottest.Start(t, zipper(), tt.args, nil)); got != tt.gzipped {
+				t.Errorf("the 16-byte answer gzipped: %v, want %v", got, tt.gzipped)
+			}
+		})
+	}
+}
+
 // TestRelaxedHealthDetails: management.endpoint.health.showDetails and
 // show_details take effect as show-details does; a health group named in
 // camelCase keeps its name, its include in any case.
@@ -147,6 +175,11 @@ func TestRelaxedMapKeys(t *testing.T) {
 		if r := send(t, nil, "GET", s.URL+"/actuator/loggers/"+name, ""); r.status != 200 || !strings.Contains(r.body, `"configuredLevel":"`+want+`"`) {
 			t.Errorf("GET /actuator/loggers/%s: %d %s, want configured %s", name, r.status, r.body, want)
 		}
+	}
+	// configprops nests a name in brackets whole, as Spring shows a map's key.
+	logging := configProps(t, s.URL+"/actuator/configprops").Contexts["tester"].Beans["logging"]
+	if at(logging.Properties, "level", "com.Example$Inner") == nil || at(logging.Inputs, "level", "com.Example$Inner", "origin") != "command-line argument --logging.level.[com.Example$Inner]" {
+		t.Errorf("configprops' logging: %+v", logging)
 	}
 	if w := warnings(s.Stdout.String()); len(w) > 0 {
 		t.Errorf("warned about:\n%s", strings.Join(w, "\n"))

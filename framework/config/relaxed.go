@@ -285,3 +285,16 @@ func CutMember(key, prefix string) (name, sub string, ok bool) {
 	}
 	return "", "", false
 }
+
+// CutKey splits key at its first element: head is that element as
+// written, without brackets, tail the rest of the key after it (without
+// the dot between), more whether there is any. Listings that nest keys
+// (/actuator/configprops) split them so, and logging.level.[com.Foo] is
+// logging, level and com.Foo.
+func CutKey(key string) (head, tail string, more bool) {
+	for e := range keyElements(key) {
+		tail, more = afterElements(key, 1)
+		return key[e.start:e.end], tail, more
+	}
+	return key, "", false
+}
