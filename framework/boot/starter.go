@@ -81,10 +81,11 @@ const (
 	SecurityJWTStarter   = "github.com/springport/greeter/framework/starter/securityjwt"
 )
 
-// starterOf names the starter that reads key, "" when none does.
+// starterOf names the starter that reads key, in any of its forms (its
+// spring. twin too), "" when none does.
 func starterOf(key string) string {
 	for _, o := range optionalSettings {
-		if strings.HasPrefix(key, o.prefix) {
+		if config.UnderPrefix(key, o.prefix) {
 			return o.starter
 		}
 	}
@@ -124,11 +125,7 @@ func (svc Service[S]) refuseProtectionWithoutStarter(b *config.Binder, env *conf
 		reason := "asks for authentication, which comes with the starter " + o.starter +
 			": add it to the service's Starters (without it every request would be served unauthenticated)"
 		for _, k := range env.SetKeys() {
-			key := k.Key
-			if app, ok := config.AppTwin(key); ok {
-				key = app
-			}
-			if strings.HasPrefix(key, o.prefix) {
+			if config.UnderPrefix(k.Key, o.prefix) { // in any form: App.Security.User.name too
 				b.Refuse(k.Key, reason)
 			}
 		}

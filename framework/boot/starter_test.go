@@ -87,6 +87,11 @@ func TestProtectionWithoutItsStarter(t *testing.T) {
 	for _, c := range []struct{ arg, key, starter string }{
 		{"--app.security.user.password={noop}secret", "app.security.user.password", boot.SecurityBasicStarter},
 		{"--spring.security.user.name=admin", "spring.security.user.name", boot.SecurityBasicStarter},
+		// In any form Spring binds (relaxed binding), the secret masked.
+		{"--Spring.Security.User.Name=admin", "Spring.Security.User.Name", boot.SecurityBasicStarter},
+		{"--app.security.user.pass_word={noop}secret", "app.security.user.pass_word", boot.SecurityBasicStarter},
+		{"--spring.security.oauth2.resourceServer.jwt.issuerUri=https://idp.example.com/realms/main",
+			"spring.security.oauth2.resourceServer.jwt.issuerUri", boot.SecurityJWTStarter},
 		{"--spring.security.oauth2.resourceserver.jwt.issuer-uri=https://idp.example.com/realms/main",
 			"spring.security.oauth2.resourceserver.jwt.issuer-uri", boot.SecurityJWTStarter},
 	} {

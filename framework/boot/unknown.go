@@ -86,7 +86,7 @@ func keyHint(key string, starters []string) string {
 	if !spring {
 		app = key
 	}
-	if starter := starterOf(app); starter != "" && !slices.Contains(starters, starter) {
+	if starter := starterOf(key); starter != "" && !slices.Contains(starters, starter) {
 		return "read by the starter " + starter + ", which this service does not include: add it to the service's Starters"
 	}
 	if rest, ok := strings.CutPrefix(app, boot2Redis); ok {

@@ -53,6 +53,11 @@ type Binder struct {
 	env      *Environment
 	keys     []string
 	defaults map[string]string // each key's default, as --help shows it
+	// boundAt gives, by match key (relaxed.go), where in keys a key was
+	// first bound; members, the key of each member of a family whose name
+	// is not its key's rest (BindPrefixed), by prefix+name.
+	boundAt  map[string]int
+	members  map[string]string
 	meanings map[string]string // what each key given one means (Bind's meaning)
 	families []Family          // what each family described means (Describe)
 	errs     []error
@@ -106,8 +111,13 @@ func (b *Binder) IsSet(key string) bool {
 
 // Refuse records that the setting key, which its own parser accepted,
 // cannot be used for reason (it clashes with another, say), with its
-// value and origin, as a value that does not parse is recorded.
+// value and origin, as a value that does not parse is recorded. A
+// family's member may be named by its name, as BindPrefixed gives it
+// (management.metrics.tags.Some.Key for management.metrics.tags.[Some.Key]).
 func (b *Binder) Refuse(key, reason string) {
+	if k, ok := b.members[key]; ok {
+		key = k // a family's member, by its name (logging.level.[com.Foo] by com.Foo)
+	}
 	v, _, err := b.env.Lookup(key)
 	if err != nil {
 		b.fail(err)
@@ -187,10 +197,13 @@ func Bind[T any](b *Binder, key string, def T, parse func(string) (T, error), me
 	// defaults holds every key bound so far: a map, so that a family of
 	// many keys (logging.level.*) binds in linear time.
 	if _, bound := b.defaults[key]; !bound {
-		b.keys = append(b.keys, key)
 		if b.defaults == nil {
-			b.defaults = map[string]string{}
+			b.defaults, b.boundAt = map[string]string{}, map[string]int{}
 		}
+		if match := matchKey(key); !hasMatch(b.boundAt, match) {
+			b.boundAt[match] = len(b.keys)
+		}
+		b.keys = append(b.keys, key)
 		b.defaults[key] = formatDefault(def)
 	}
 	if len(meaning) > 0 {
@@ -213,6 +226,11 @@ func Bind[T any](b *Binder, key string, def T, parse func(string) (T, error), me
 		return def
 	}
 	return t
+}
+
+func hasMatch(m map[string]int, match string) bool {
+	_, ok := m[match]
+	return ok
 }
 
 // String takes the value as it is.

@@ -205,8 +205,9 @@ func (e inactiveSourceError) Error() string {
 func (l *loader) treeValue(root, c *contributor, name string, profiles []string) (string, bool, error) {
 	var value string
 	found := false
+	names := lookupNames(name)
 	for _, s := range l.initial.sources {
-		e, ok, err := s.find(name)
+		e, ok, err := s.find(name, names)
 		if err != nil {
 			return "", false, err
 		}
@@ -220,7 +221,7 @@ func (l *loader) treeValue(root, c *contributor, name string, profiles []string)
 		if n.src == nil {
 			return true
 		}
-		e, ok := n.src.lookup(name)
+		e, ok := n.src.lookupNames(names)
 		if !ok {
 			return true
 		}

@@ -20,6 +20,11 @@
 //     settings;
 //   - --key=value command-line arguments (Options.Args).
 //
+// A key is found in any of the forms Spring's relaxed binding takes: in a
+// file, APP_APPLICATION_JSON, a config tree or an argument,
+// server.compression.minResponseSize and min_response_size are
+// server.compression.min-response-size (see relaxed.go).
+//
 // The active profiles are decided in two passes, as Spring does, from
 // app.profiles.active, app.profiles.include, app.profiles.group.<name> and
 // app.profiles.default. Values may hold ${name} and ${name:default}

@@ -58,24 +58,36 @@ func parseDocuments(ext, text string, origin func(Property) string) ([]document,
 		return nil, err
 	}
 	docs := make([]document, len(parsed))
+	onProfile := matchKey(keyOnProfile)
 	for i, props := range parsed {
 		docs[i].props = props
+		// The document's condition, in any form, or a list of them (as
+		// YAML writes one): spring.config.activate.on-profile too, unless
+		// the document says app.config.activate.on-profile as well, which
+		// wins (a source's lookup decides, as for any key).
+		var cond *source
 		for _, p := range props {
-			if isLegacyProfilesKey(asApp(p.Key)) {
+			match := appMatch(matchKey(p.Key))
+			if isLegacyProfilesKey(match) {
 				return nil, &SettingError{Value: Value{Key: p.Key, Raw: p.Value, Origin: origin(p)},
 					Reason: "it should be replaced with " + keyOnProfile + ": " + keyLegacyProfiles + " is how a document was made to apply only under some profiles before Spring Boot 2.4 (to activate profiles, set " + keyActive + ")"}
 			}
-			// spring.config.activate.on-profile too, unless the document
-			// says app.config.activate.on-profile as well, which wins.
-			if asApp(p.Key) != keyOnProfile || p.Key != keyOnProfile && hasKey(props, keyOnProfile) {
-				continue
+			if isListOf(match, onProfile) {
+				if cond == nil {
+					cond = newSource("")
+				}
+				cond.set(p.Key, p.Value, origin(p))
 			}
-			cond, err := profile.Parse(splitList(p.Value)...)
-			if err != nil {
-				return nil, &SettingError{Value: Value{Key: p.Key, Raw: p.Value, Origin: origin(p)}, Reason: err.Error()}
-			}
-			docs[i].onProfile, docs[i].conditional = cond, true
 		}
+		if cond == nil {
+			continue
+		}
+		e, _ := cond.lookup(keyOnProfile)
+		c, err := profile.Parse(splitList(e.Value)...)
+		if err != nil {
+			return nil, &SettingError{Value: Value{Key: e.Key, Raw: e.Value, Origin: e.Origin}, Reason: err.Error()}
+		}
+		docs[i].onProfile, docs[i].conditional = c, true
 	}
 	return docs, nil
 }
@@ -107,10 +119,10 @@ func documentSourceName(fileSource string, i, n int) string {
 // documents, as in Spring: they apply under a further profile.
 func refuseProfileKeys(src *source) []error {
 	var errs []error
-	for _, k := range src.keys {
+	for i, k := range src.keys {
 		var reason string
 		switch {
-		case src.profileBound && isProfileKey(asApp(k)):
+		case src.profileBound && isProfileKey(appMatch(src.matches[i])):
 			reason = "profiles can only be set on the command line, in the environment or in a document that is not profile-specific (not in a profile file, nor after " + keyOnProfile + ")"
 		default:
 			continue
@@ -121,29 +133,29 @@ func refuseProfileKeys(src *source) []error {
 	return errs
 }
 
-// hasKey reports whether props set key.
-func hasKey(props []Property, key string) bool {
-	for _, p := range props {
-		if p.Key == key {
+// isProfileKey reports whether the key of match key match (app. form)
+// decides the active profiles: a profile key, an element of one, or a
+// profile group.
+func isProfileKey(match string) bool {
+	for _, k := range []string{keyActive, keyInclude, keyDefault} {
+		if isListOf(match, matchKey(k)) {
 			return true
 		}
 	}
-	return false
+	return strings.HasPrefix(match, matchKey(strings.TrimSuffix(keyGroup, "."))+".")
 }
 
-// isProfileKey reports whether k decides the active profiles.
-func isProfileKey(k string) bool {
-	return k == keyActive || k == keyInclude || k == keyDefault || strings.HasPrefix(k, keyGroup) ||
-		strings.HasPrefix(k, keyActive+"[") || strings.HasPrefix(k, keyInclude+"[") || strings.HasPrefix(k, keyDefault+"[")
-}
+// isLegacyProfilesKey reports whether the key of match key match (app.
+// form) is app.profiles or an element of it, app.profiles[0] (as a YAML
+// list flattens).
+func isLegacyProfilesKey(match string) bool { return isListOf(match, keyLegacyProfiles) }
 
-// isLegacyProfilesKey reports whether k is app.profiles or an element of
-// it, app.profiles[0] (as a YAML list flattens).
-func isLegacyProfilesKey(k string) bool {
-	index, ok := strings.CutPrefix(k, keyLegacyProfiles+"[")
+// isListOf reports whether the match key match is list, or an element of
+// it (list.0, as list[0] is).
+func isListOf(match, list string) bool {
+	index, ok := strings.CutPrefix(match, list+".")
 	if !ok {
-		return k == keyLegacyProfiles
+		return match == list
 	}
-	digits, ok := strings.CutSuffix(index, "]")
-	return ok && digits != "" && strings.Trim(digits, "0123456789") == ""
+	return index != "" && strings.Trim(index, "0123456789") == ""
 }

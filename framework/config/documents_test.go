@@ -70,11 +70,13 @@ func TestIsLegacyProfilesKey(t *testing.T) {
 	t.Parallel()
 	for k, want := range map[string]bool{
 		"app.profiles": true, "app.profiles[0]": true, "app.profiles[12]": true,
+		"spring.profiles[1]": true, "App.Profiles": true, "app.profiles.0": true,
+		"app.profiles[]":      true, // an empty index is no element, as in Spring
 		"app.profiles.active": false, "app.profiles.include": false, "app.profiles.default": false,
-		"app.profiles.group.dev": false, "app.profiles.active[0]": false, "app.profiles[]": false,
+		"app.profiles.group.dev": false, "app.profiles.active[0]": false,
 		"app.profiles[0].x": false, "app.profiles[x]": false, "app.profilesx": false, "my.app.profiles": false,
 	} {
-		if got := isLegacyProfilesKey(k); got != want {
+		if got := isLegacyProfilesKey(appMatch(matchKey(k))); got != want {
 			t.Errorf("isLegacyProfilesKey(%q) = %v, want %v", k, got, want)
 		}
 	}

@@ -14,6 +14,11 @@ type source struct {
 	name    string           // how /actuator/env names the source, in Spring's wording
 	entries map[string]Entry // by key
 	keys    []string         // in order of definition
+	// matches are the match keys of keys (relaxed.go), one for one, and
+	// byMatch the key last set under each: a key is found in any of the
+	// forms a source may write it in.
+	matches []string
+	byMatch map[string]string
 
 	// profileBound marks a source read only because of the active profiles:
 	// a profile-specific file, a document with app.config.activate.on-profile,
@@ -43,26 +48,39 @@ type Entry struct {
 }
 
 func newSource(name string) *source {
-	return &source{name: name, entries: map[string]Entry{}}
+	return &source{name: name, entries: map[string]Entry{}, byMatch: map[string]string{}}
 }
 
 func (s *source) set(key, value, origin string) {
+	match := matchKey(key)
 	if _, ok := s.entries[key]; !ok {
 		s.keys = append(s.keys, key)
+		s.matches = append(s.matches, match)
 	}
 	s.entries[key] = Entry{Key: key, Value: value, Origin: origin}
+	s.byMatch[match] = key
 }
 
-// lookup finds key in the source. For the environment, the entry found is
-// the first of the key's relaxed names that is set.
+// lookup finds key in the source, in any of its forms (relaxed.go). For
+// the environment, the entry found is the first of the key's relaxed
+// names that is set.
 func (s *source) lookup(key string) (Entry, bool) {
-	// An app. key is found under its spring. twin too (twins.go).
+	return s.lookupNames(lookupNames(key))
+}
+
+// lookupNames is lookup of the names lookupNames gives a key.
+func (s *source) lookupNames(names []lookupName) (Entry, bool) {
+	// An app. key is found under its spring. twin too (twins.go), in any
+	// form; app.X in any form wins over spring.X.
 	if s.lookupEnv == nil {
-		for _, k := range namesOf(key) {
-			if e, ok := s.entries[k]; ok {
+		for _, n := range names {
+			if e, ok := s.entries[n.key]; ok {
 				return e, true
 			}
-			if e, ok := s.indexedList(k); ok {
+			if k, ok := s.byMatch[n.match]; ok {
+				return s.entries[k], true
+			}
+			if e, ok := s.indexedList(n); ok {
 				return e, true
 			}
 		}
@@ -70,8 +88,8 @@ func (s *source) lookup(key string) (Entry, bool) {
 	}
 	// A variable set to the empty string is set, as in Spring: it
 	// overrides the files with an empty value.
-	for _, k := range namesOf(key) {
-		for _, name := range EnvNames(k) {
+	for _, n := range names {
+		for _, name := range EnvNames(n.key) {
 			if v, ok := s.lookupEnv(name); ok {
 				return Entry{Key: name, Value: v, Origin: "environment variable " + name}, true
 			}
@@ -88,29 +106,42 @@ func (s *source) lookup(key string) (Entry, bool) {
 // source's elements do not fill in. The entry's origin is that of the
 // first element. An element holding a comma splits into two, as it would
 // written comma-separated.
-func (s *source) indexedList(key string) (Entry, bool) {
-	first, ok := s.entries[key+"[0]"]
+func (s *source) indexedList(n lookupName) (Entry, bool) {
+	first, ok := s.listElement(n, 0)
 	if !ok {
 		return Entry{}, false
 	}
 	values := []string{first.Value}
 	for i := 1; ; i++ {
-		e, ok := s.entries[key+"["+strconv.Itoa(i)+"]"]
+		e, ok := s.listElement(n, i)
 		if !ok {
 			break
 		}
 		values = append(values, e.Value)
 	}
-	return Entry{Key: key, Value: strings.Join(values, ","), Origin: first.Origin}, true
+	return Entry{Key: n.key, Value: strings.Join(values, ","), Origin: first.Origin}, true
+}
+
+// listElement finds element i of the list n, key[i] in any form (hosts[0],
+// Hosts[0], hosts.0).
+func (s *source) listElement(n lookupName, i int) (Entry, bool) {
+	index := strconv.Itoa(i)
+	if e, ok := s.entries[n.key+"["+index+"]"]; ok {
+		return e, true
+	}
+	if k, ok := s.byMatch[n.match+"."+index]; ok {
+		return s.entries[k], true
+	}
+	return Entry{}, false
 }
 
 // find is lookup for every kind of source: the random source's can fail,
 // on a malformed range such as random.int(0).
-func (s *source) find(key string) (Entry, bool, error) {
+func (s *source) find(key string, names []lookupName) (Entry, bool, error) {
 	if s.random != nil {
 		return s.random.lookup(key)
 	}
-	e, ok := s.lookup(key)
+	e, ok := s.lookupNames(names)
 	return e, ok, nil
 }
 
@@ -185,8 +216,8 @@ func (e *Environment) Lookup(key string) (Value, bool, error) {
 		secrets = append(secrets, ent.Value, resolved)
 	}
 	v := Value{Key: key, Raw: ent.Value, Resolved: resolved, Source: src.name, Origin: ent.Origin, secrets: secrets}
-	if src.lookupEnv == nil && ent.Key != key && asApp(ent.Key) == key {
-		v.Key = ent.Key // set as its spring. twin: reported as written
+	if src.lookupEnv == nil && ent.Key != key {
+		v.Key = ent.Key // set in another form, or as its spring. twin: reported as written
 	}
 	if err != nil {
 		return v, true, &SettingError{Value: v, Reason: err.Error()}
@@ -205,8 +236,9 @@ func (e *Environment) rawValue(key string) (string, bool, error) {
 // is a random value that cannot be made (random.int(0)), and the source
 // returned with it is the one that failed.
 func (e *Environment) raw(key string) (*source, Entry, bool, error) {
+	names := lookupNames(key)
 	for _, s := range e.sources {
-		if ent, ok, err := s.find(key); err != nil || ok {
+		if ent, ok, err := s.find(key, names); err != nil || ok {
 			return s, ent, ok, err
 		}
 	}

@@ -21,6 +21,7 @@ package config
 // not meant for the service (see keycheckvariables.go).
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -64,15 +65,20 @@ type KeyCheck struct {
 	RefusedBy string
 }
 
-// keyIndex is what is known of the keys the service reads.
+// keyIndex is what is known of the keys the service reads. A key set is
+// compared with them in any of its forms (relaxed.go): by match key, in
+// its app. form.
 type keyIndex struct {
-	read      map[string]bool   // keys bound or read by the loader or a placeholder
+	read      map[string]string // keys bound or read by the loader or a placeholder, by match key (app. form)
 	variables map[string]string // the environment variables that set them, to the key each sets
 	parents   []string          // the variable prefixes of their parents (APP_DATASOURCE_), of two words or more
 	families  []string          // the read families and the loader's, with their spring. twins
-	prefixes  []string          // the roots checked, each with its dot
+	matches   []string          // the match keys (app. form) of the read families, each with its dot
+	prefixes  []string          // the roots checked, as match keys, each with its dot
 	keys      []string          // the keys, for suggestions
-	check     KeyCheck
+	// candidates are the match keys of read, sorted, once a hint needs them.
+	candidates []string
+	check      KeyCheck
 }
 
 // CheckKeys sorts the keys env sets, and the environment variables
@@ -81,10 +87,13 @@ func CheckKeys(env *Environment, c KeyCheck) KeyReport {
 	idx := newKeyIndex(env, c)
 	r := KeyReport{ignored: map[string]int{}, refusedBy: c.RefusedBy}
 	for _, k := range env.SetKeys() {
-		if strings.HasPrefix(k.Key, "spring.") && idx.isRead(k.Key) {
+		match := matchKey(k.Key)
+		app := appMatch(match)
+		read := idx.isRead(app)
+		if app != match && read {
 			r.twin(k.Key)
 		}
-		if idx.isRead(k.Key) || !hasAnyPrefix(k.Key, idx.prefixes) {
+		if read || !hasAnyPrefix(match, idx.prefixes) {
 			continue
 		}
 		if family, ok := idx.ignoredFamily(k.Key); ok {
@@ -116,14 +125,14 @@ func CheckKeys(env *Environment, c KeyCheck) KeyReport {
 }
 
 func newKeyIndex(env *Environment, c KeyCheck) *keyIndex {
-	idx := &keyIndex{read: map[string]bool{}, check: c}
+	idx := &keyIndex{read: map[string]string{}, check: c}
 	for _, p := range c.Roots {
-		idx.prefixes = append(idx.prefixes, p+".")
+		idx.prefixes = append(idx.prefixes, matchKey(p)+".")
 	}
 	for _, k := range c.Own {
 		root, _, _ := strings.Cut(k, ".")
-		if !slices.Contains(idx.prefixes, root+".") {
-			idx.prefixes = append(idx.prefixes, root+".")
+		if root = matchKey(root) + "."; !slices.Contains(idx.prefixes, root) {
+			idx.prefixes = append(idx.prefixes, root)
 		}
 	}
 	read := slices.Clone(c.Read)
@@ -140,62 +149,77 @@ func newKeyIndex(env *Environment, c KeyCheck) *keyIndex {
 		if twin, ok := SpringTwin(f); ok {
 			idx.families = append(idx.families, twin)
 		}
+		idx.matches = append(idx.matches, appMatch(matchKey(strings.TrimSuffix(f, ".")))+".")
 	}
 	for _, k := range slices.Concat(read, env.Referenced()) {
-		if idx.read[k] {
+		match := appMatch(matchKey(k))
+		if _, ok := idx.read[match]; ok {
 			continue
 		}
-		idx.read[k] = true
+		idx.read[match] = k
 		idx.keys = append(idx.keys, k)
 	}
 	return idx
 }
 
-// isRead reports whether key, as a file or an argument sets it, is read.
-func (idx *keyIndex) isRead(key string) bool {
-	if idx.read[key] {
+// isRead reports whether a key set, of match key app (in its app. form),
+// is read: a key read in any form, a member of a family read, or an
+// element of a list read (hosts.0 of hosts, as a source may write
+// hosts[0]).
+func (idx *keyIndex) isRead(app string) bool {
+	if _, ok := idx.read[app]; ok || hasAnyPrefix(app, idx.matches) {
 		return true
 	}
-	if app, ok := AppTwin(key); ok && idx.read[app] {
-		return true
+	list := strings.TrimRight(app, "0123456789.")
+	if list == app || !strings.HasPrefix(app, list+".") {
+		return false
 	}
-	return hasAnyPrefix(key, idx.families)
+	_, ok := idx.read[list]
+	return ok
 }
 
 // ignoredFamily returns the family of Spring's that key belongs to, as
-// written (spring.jpa.* or app.jpa.*), when it means nothing here.
+// written (spring.jpa.* or app.jpa.*), when it means nothing here. A key
+// in another form is counted under the canonical family
+// (spring.JPA.showSql under spring.jpa.*).
 func (idx *keyIndex) ignoredFamily(key string) (string, bool) {
-	app := key
-	if twin, ok := AppTwin(key); ok {
-		app = twin
-	}
+	match := matchKey(key)
+	app := appMatch(match)
 	for _, f := range idx.check.IgnoredFamilies {
-		if strings.HasPrefix(app, f) {
-			return key[:len(f)+len(key)-len(app)] + "*", true
+		family := matchKey(strings.TrimSuffix(f, "."))
+		if app != family && !strings.HasPrefix(app, family+".") {
+			continue
 		}
+		if twin, ok := SpringTwin(f); ok && app != match {
+			f = twin
+		}
+		return f + "*", true
 	}
 	return "", false
 }
 
 // keyHint says what an unknown key may have meant: the caller's hint, or
-// the nearest key that is read, written as the key was (spring. for
-// spring.).
+// the nearest key that is read, in its canonical form, written as the key
+// was (spring. for spring.). Keys are compared in their uniform forms, so
+// a misspelt minResponseSiz is near min-response-size.
 func (idx *keyIndex) keyHint(key string) string {
 	if idx.check.KeyHint != nil {
 		if hint := idx.check.KeyHint(key); hint != "" {
 			return hint
 		}
 	}
-	app, spring := AppTwin(key)
-	if !spring {
-		app = key
+	match := matchKey(key)
+	app := appMatch(match)
+	if idx.candidates == nil {
+		idx.candidates = slices.Sorted(maps.Keys(idx.read))
 	}
-	near, ok := nearest(app, idx.keys)
+	near, ok := nearest(app, idx.candidates)
 	if !ok {
 		return ""
 	}
-	if spring {
-		near, _ = SpringTwin(near)
+	near = asApp(idx.read[near])
+	if twin, ok := SpringTwin(near); ok && app != match {
+		near = twin
 	}
 	return "did you mean " + near + "?"
 }

@@ -18,6 +18,34 @@ import "slices"
 type PropertySource struct {
 	Name    string
 	Entries []Entry // in order of definition
+
+	src *source
+}
+
+// Lookup finds key in the source as the environment reads it from there:
+// in a file or the command line in any of its forms (relaxed.go) or as
+// its spring. twin, the entry that wins within the source; among the
+// environment's entries listed, the variable of one of its relaxed names.
+// /actuator/env/{key} shows it for each source.
+func (p PropertySource) Lookup(key string) (Entry, bool) {
+	switch {
+	case p.src == nil || p.src.random != nil:
+		return Entry{}, false
+	case p.src.lookupEnv != nil:
+		for _, k := range namesOf(key) {
+			for _, name := range EnvNames(k) {
+				for _, e := range p.Entries {
+					if e.Key == name {
+						return e, true
+					}
+				}
+			}
+		}
+		return Entry{}, false
+	}
+	e, ok := p.src.lookup(key)
+	e.OriginParents = p.src.originParents
+	return e, ok
 }
 
 // PropertySources returns the sources, highest precedence first, each with
@@ -27,7 +55,7 @@ type PropertySource struct {
 func (e *Environment) PropertySources(read []string) []PropertySource {
 	list := make([]PropertySource, len(e.sources))
 	for i, src := range e.sources {
-		list[i].Name = src.name
+		list[i].Name, list[i].src = src.name, src
 		if src.lookupEnv != nil {
 			list[i].Entries = e.variables(read)
 			continue

@@ -131,6 +131,9 @@ func TestPropertySources(t *testing.T) {
 		files: map[string]string{"config/application.properties": "shared=${a}\n"},
 	})
 	got := env.PropertySources(nil)
+	for i := range got {
+		got[i].src = nil // compared by what listings show
+	}
 	want := []PropertySource{
 		{Name: "commandLineArgs", Entries: []Entry{
 			{Key: "b", Value: "3", Origin: "command-line argument --b=3"},

@@ -1,9 +1,6 @@
 package config
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // Some settings are a family of keys under one prefix, a key per name:
 // logging.level.<logger> sets one logger's level, whatever the logger.
@@ -15,17 +12,27 @@ import (
 // caller knows are looked up.
 
 // KeysWithPrefix returns the keys under prefix that a file or the command
-// line sets, each once, highest precedence first. Under an app. prefix, a
-// key set as its spring. twin is returned as the app. key it is read as.
+// line sets, each once, highest precedence first. prefix is written in its
+// canonical form (logging.level.), and matches a key in any of its forms
+// (Logging.Level.com.Foo, or spring. for an app. prefix); the key is
+// returned as prefix followed by the rest of the key as written, the
+// member's name (logging.level.com.Foo, logging.level.[com.Foo]), which
+// MemberName turns into the name.
 func (e *Environment) KeysWithPrefix(prefix string) []string {
 	var keys []string
 	seen := map[string]bool{} // not slices.Contains: a source may hold 100,000s of keys
+	want := matchKey(strings.TrimSuffix(prefix, "."))
+	n := countElements(want)
 	for _, src := range e.sources {
-		for _, k := range src.keys {
-			if !strings.HasPrefix(k, prefix) {
-				k = asApp(k)
+		for i, k := range src.keys {
+			if !strings.HasPrefix(appMatch(src.matches[i]), want+".") {
+				continue
 			}
-			if strings.HasPrefix(k, prefix) && len(k) > len(prefix) && !seen[k] {
+			rest, ok := afterElements(k, n)
+			if !ok {
+				continue
+			}
+			if k = prefix + rest; !seen[k] {
 				seen[k] = true
 				keys = append(keys, k)
 			}
@@ -35,26 +42,45 @@ func (e *Environment) KeysWithPrefix(prefix string) []string {
 }
 
 // BindPrefixed binds every key of the family prefix that is set and
-// returns the values by the rest of the key (logging.level.store gives
-// "store"): the keys KeysWithPrefix finds, and prefix+name for each of
-// known, which the environment may set too. A key that is not set is not
-// bound, so that the family does not swell the listings of settings, nor
-// one already bound on its own, which would be reported twice. meaning,
-// when not nil, says what the member name means (Bind's meaning).
+// returns the values by the member's name (logging.level.store gives
+// "store", logging.level.[com.Foo] "com.Foo"; see MemberName): the keys
+// KeysWithPrefix finds, and prefix+name for each of known, which the
+// environment may set too. A key that is not set is not bound, so that
+// the family does not swell the listings of settings, nor one already
+// bound on its own in any form, which would be reported twice. Of two keys
+// that give one name (logging.level.com.Foo and logging.level.[com.Foo]),
+// the one of the highest source is bound, as Spring binds a map's entry
+// once. meaning, when not nil, says what the member name means (Bind's
+// meaning). Binder.Refuse(prefix+name) refuses the member's key.
 func BindPrefixed[T any](b *Binder, prefix string, known []string, parse func(string) (T, error), meaning func(name string) string) map[string]T {
 	keys := b.env.KeysWithPrefix(prefix)
+	listed := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		listed[k] = true
+	}
 	for _, name := range known {
-		if _, ok, _ := b.env.Lookup(prefix + name); ok && !slices.Contains(keys, prefix+name) {
+		if _, ok, _ := b.env.Lookup(prefix + name); ok && !listed[prefix+name] {
+			listed[prefix+name] = true
 			keys = append(keys, prefix+name)
 		}
 	}
+	before := len(b.keys) // what was bound on its own
 	values := make(map[string]T, len(keys))
 	for _, k := range keys {
-		if _, bound := b.defaults[k]; bound {
+		if i, bound := b.boundAt[matchKey(k)]; bound && i < before {
 			continue // bound on its own, as logging.level.root is
 		}
+		name := MemberName(k, prefix)
+		if _, ok := values[name]; ok {
+			continue
+		}
+		if prefix+name != k {
+			if b.members == nil {
+				b.members = map[string]string{}
+			}
+			b.members[prefix+name] = k
+		}
 		var zero T
-		name := strings.TrimPrefix(k, prefix)
 		if meaning == nil {
 			values[name] = Bind(b, k, zero, parse)
 		} else {

@@ -33,6 +33,14 @@ func Sensitive(key string) bool {
 		strings.Contains(k, ".headers.") || strings.Contains(k, "_headers_") {
 		return true
 	}
+	// Without - and _, as a key may be written in any of its relaxed forms
+	// (app.datasource.pass-word is app.datasource.password; relaxed.go).
+	k = strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' {
+			return -1
+		}
+		return r
+	}, k)
 	for _, s := range sensitiveSuffixes {
 		if strings.HasSuffix(k, s) {
 			return true

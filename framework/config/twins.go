@@ -8,10 +8,11 @@ import "strings"
 // and variables still say spring.*, so a source that does not set app.X
 // answers for it with its spring.X, when it sets that: spring.X is read
 // as app.X, its twin, wherever app.X is read (a binding, a placeholder,
-// the loader's own keys, profile activation included). Within one source
-// app.X wins over spring.X; across sources the usual precedence decides,
-// so spring.X on the command line wins over app.X in a file. Listings
-// show the key as it was written.
+// the loader's own keys, profile activation included), in any of the
+// forms relaxed binding takes (relaxed.go). Within one source app.X, in
+// any form, wins over spring.X; across sources the usual precedence
+// decides, so spring.X on the command line wins over app.X in a file.
+// Listings show the key as it was written.
 const (
 	appPrefix    = "app."
 	springPrefix = "spring."

@@ -13,7 +13,7 @@ import (
 func TestSpringTwins(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	writeTwinFile(t, dir, "application.properties", "spring.profiles.active=dev\nspring.greeting=file\napp.both=app\nspring.both=spring\nspring.list[0]=a\nspring.list[1]=b\n")
+	writeTwinFile(t, dir, "application.properties", "spring.profiles.active=dev\nspring.greeting=file\napp.both=app\nspring.both=spring\nspring.list[0]=a\nspring.list[1]=b\nspring.tags.region=eu\n")
 	writeTwinFile(t, dir, "application-dev.properties", "app.dev=on\n")
 	env, err := Load(Options{Dir: dir, Args: []string{"--spring.arg=from-arg"},
 		LookupEnv: mapEnv(map[string]string{"SPRING_FROM_ENV": "v", "SPRING_GREETING": "env"})})
@@ -35,8 +35,8 @@ func TestSpringTwins(t *testing.T) {
 			t.Errorf("%s = %q (%v, %v), want %q", key, v.Resolved, ok, err, want)
 		}
 	}
-	if got := env.KeysWithPrefix("app.gr"); !reflect.DeepEqual(got, []string{"app.greeting"}) {
-		t.Errorf("KeysWithPrefix(app.gr) = %v, want the twin of spring.greeting", got)
+	if got := env.KeysWithPrefix("app.tags."); !reflect.DeepEqual(got, []string{"app.tags.region"}) {
+		t.Errorf("KeysWithPrefix(app.tags.) = %v, want the twin of spring.tags.region", got)
 	}
 }
 

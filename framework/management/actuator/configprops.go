@@ -111,7 +111,9 @@ func configPropsPrefixOf(key string) string {
 // nests keys in sorted order, parents first, so that only a bean's own
 // prefix bound as a key could find no room at the top.
 func nest(node map[string]any, rest string, value any) bool {
-	head, tail, more := strings.Cut(rest, ".")
+	// At the dots, not those inside a map key in brackets
+	// (logging.level.[com.Foo] nests com.Foo under level).
+	head, tail, more := config.CutKey(rest)
 	if !more {
 		if _, taken := node[head]; taken {
 			return false

@@ -2,7 +2,6 @@ package actuator
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
@@ -113,10 +112,8 @@ func handleEnvProperty(opts Options) func(*dispatch.Request) (envPropertyDescrip
 		}
 		for _, src := range opts.Env.PropertySources(opts.Bound) {
 			sp := sourceProperty{Name: src.Name}
-			for _, p := range src.Entries {
-				if p.Key == name || slices.Contains(config.EnvNames(name), p.Key) {
-					sp.Property = opts.value(p)
-				}
+			if p, ok := src.Lookup(name); ok {
+				sp.Property = opts.value(p) // in any form, as the key is read from the source
 			}
 			d.PropertySources = append(d.PropertySources, sp)
 		}

@@ -78,13 +78,11 @@ func bindHealthDisplay(b *config.Binder) HealthDisplay {
 // management.endpoint.health.group.<name>.include, where <name> has no
 // dot.
 func healthGroupName(key string) (string, bool) {
-	name, ok := strings.CutPrefix(key, "management.endpoint.health.group.")
-	if !ok {
-		return "", false
-	}
-	name, ok = strings.CutSuffix(name, ".include")
-	return name, ok && name != "" && !strings.Contains(name, ".")
+	name, sub, ok := config.CutMember(key, healthGroupPrefix)
+	return name, ok && config.SameKey(sub, "include") && name != "" && !strings.Contains(name, ".")
 }
+
+const healthGroupPrefix = "management.endpoint.health.group."
 
 // bindHealthGroups reads the user's health groups. Their names are part
 // of their keys, so the keys are found among those the settings files and
@@ -94,10 +92,13 @@ func bindHealthGroups(b *config.Binder) map[string][]string {
 	b.Describe("management.endpoint.health.group.<name>.include", "the health components (ping, diskSpace, db, redis, the service's own) "+
 		"of the health group <name>, served at /actuator/health/<name>; a component that does not exist stops start-up")
 	var groups map[string][]string
-	for _, key := range b.KeysWithPrefix("management.endpoint.health.group.") {
+	for _, key := range b.KeysWithPrefix(healthGroupPrefix) {
 		name, ok := healthGroupName(key)
 		if !ok {
 			continue
+		}
+		if _, ok := groups[name]; ok {
+			continue // set in another form too (Include): the highest source's is bound
 		}
 		if groups == nil {
 			groups = map[string][]string{}

@@ -2,7 +2,6 @@ package tracing
 
 import (
 	"cmp"
-	"strings"
 	"time"
 
 	"github.com/springport/greeter/framework/config"
@@ -36,7 +35,10 @@ func Bind(b *config.Binder) Options {
 	// OTEL_EXPORTER_OTLP_HEADERS that sets them.
 	headers := map[string]string{}
 	for _, key := range b.KeysWithPrefix(HeadersPrefix) {
-		name := strings.TrimPrefix(key, HeadersPrefix)
+		name := config.MemberName(key, HeadersPrefix) // headers.[X-Api-Key] is X-Api-Key
+		if _, ok := headers[name]; ok {
+			continue // the highest source's, as Spring binds a map's entry once
+		}
 		headers[name] = config.Bind(b, key, "", HeaderValue(name), "the header "+name+" of every span export")
 	}
 	if len(headers) == 0 {
