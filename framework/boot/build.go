@@ -97,12 +97,13 @@ func bindAll[S any](svc Service[S], b *config.Binder, env *config.Environment, v
 }
 
 // logStartup logs what start-up found: the profiles, the settings
-// loader's warnings and the keys that nothing reads.
+// loader's and the binder's warnings (each naming its setting as written
+// and its origin) and the keys that nothing reads.
 func (a *App) logStartup(keys config.KeyReport) {
 	a.logger = a.Logger(serverLogger)
 	a.logger.Info(profilesMessage(a.env.ExplicitProfiles(), a.env.DefaultProfiles()))
-	for _, w := range a.env.Warnings() {
-		a.logger.Warn(w)
+	for _, w := range slices.Concat(a.env.Warnings(), a.binder.Warnings()) {
+		a.logger.Warn(w.Message, w.LogAttrs()...)
 	}
 	keys.Log(a.logger)
 }

@@ -16,6 +16,10 @@ import (
 type SettingError struct {
 	Value  Value
 	Reason string
+	// positional says that Reason has its secrets masked already, where
+	// they stand: the placeholder resolver's messages, which know which of
+	// their text is a secret's. Shown masks nothing more in them.
+	positional bool
 }
 
 func (e *SettingError) Error() string {
@@ -25,10 +29,18 @@ func (e *SettingError) Error() string {
 
 // Shown returns the setting's value, origin and reason as they may be
 // printed: a secret masked in each (see Sanitize), whether the setting
-// holds one or a placeholder in it took one from another setting.
+// holds one or a placeholder in it took one from another setting. A
+// reason that the placeholder resolver wrote (positional) has its secrets
+// masked already, where they stand, and is shown as it is.
 func (e *SettingError) Shown() (value, origin, reason string) {
 	value, origin, reason = Sanitize(e.Value.Key, e.Value.Raw), e.Value.Origin, e.Reason
-	masked := value != e.Value.Raw
+	masked := value != e.Value.Raw || len(e.Value.secrets) > 0 || len(Passwords(e.Value.Resolved)) > 0
+	if e.positional {
+		if masked {
+			origin = OriginWithoutValue(origin)
+		}
+		return value, origin, reason
+	}
 	// A reason may quote the value (a driver's "cannot parse ..."): the
 	// passwords in it go wherever they appear.
 	secrets := slices.Concat(e.Value.secrets, Passwords(e.Value.Raw), Passwords(e.Value.Resolved))
@@ -59,20 +71,83 @@ type Binder struct {
 	// unreported counts the failures past maxReportedErrors, which are
 	// counted rather than kept.
 	unreported int
+	// failed holds each failure kept, so that a setting refused twice for
+	// one reason (Bind, then Refuse of the default it returned) is
+	// reported once.
+	failed map[string]bool
+	// warnings are what binding went on past, for the start-up log: the
+	// first maxWarnings, and how many there were in all.
+	warnings     []Warning
+	warnedKeys   map[string]bool
+	moreWarnings int
 }
+
+// maxWarnings bounds the warnings a Binder keeps, as maxReportedErrors
+// bounds its failures.
+const maxWarnings = 100
 
 // maxReportedErrors bounds the failures a Binder keeps: a family of
 // 100,000 bad keys (logging.level.*) would otherwise make a report of
 // tens of megabytes.
 const maxReportedErrors = 100
 
-// fail records a failure.
+// fail records a failure, once.
 func (b *Binder) fail(err error) {
 	if len(b.errs) >= maxReportedErrors {
 		b.unreported++
 		return
 	}
+	id := err.Error()
+	var se *SettingError
+	if errors.As(err, &se) {
+		id = se.Value.Key + "\x00" + se.Value.Origin + "\x00" + se.Reason
+	}
+	if b.failed[id] {
+		return
+	}
+	if b.failed == nil {
+		b.failed = map[string]bool{}
+	}
+	b.failed[id] = true
 	b.errs = append(b.errs, err)
+}
+
+// warnUnresolved notes, once per setting, that v keeps placeholders that
+// nothing resolves as written.
+func (b *Binder) warnUnresolved(v Value) {
+	if b.warnedKeys[v.Key] {
+		return
+	}
+	if b.warnedKeys == nil {
+		b.warnedKeys = map[string]bool{}
+	}
+	b.warnedKeys[v.Key] = true
+	if len(b.warnings) >= maxWarnings {
+		b.moreWarnings++
+		return
+	}
+	placeholders := make([]string, len(v.Unresolved))
+	for i, u := range v.Unresolved {
+		placeholders[i] = u.String()
+	}
+	attrs := []any{"placeholder", strings.Join(placeholders, ", ")}
+	if more := v.UnresolvedCount - len(v.Unresolved); more > 0 {
+		attrs = append(attrs, "more", more)
+	}
+	b.warnings = append(b.warnings, Warning{
+		Message: "could not resolve placeholder; the setting keeps it as written, as Spring's binder does",
+		Key:     v.Key, Origin: OriginWithoutValue(v.Origin), Attrs: attrs})
+}
+
+// Warnings returns what binding went on past, for the start-up log: each
+// setting that keeps a placeholder nothing resolves, naming it as
+// written, its origin and the placeholder, with the chain that led to it.
+func (b *Binder) Warnings() []Warning {
+	w := slices.Clone(b.warnings)
+	if b.moreWarnings > 0 {
+		w = append(w, Warning{Message: "more settings keep placeholders that nothing resolves, not listed", Attrs: []any{"count", b.moreWarnings}})
+	}
+	return w
 }
 
 // NewBinder returns a Binder over env.
@@ -206,6 +281,9 @@ func Bind[T any](b *Binder, key string, def T, parse func(string) (T, error), me
 	}
 	if !ok {
 		return def
+	}
+	if v.UnresolvedCount > 0 {
+		b.warnUnresolved(v)
 	}
 	t, err := parse(v.Resolved)
 	if err != nil {
