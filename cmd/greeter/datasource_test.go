@@ -82,3 +82,41 @@ func TestOtherDatabasesRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalMasksThePasswordOnly: a PostgreSQL refusal, where the
+// password equals the user's and the database's name (postgres,
+// petclinic, as Spring samples set them), masks the password where it
+// stands, with one mask, and shows the names in clear.
+func TestRefusalMasksThePasswordOnly(t *testing.T) {
+	t.Parallel()
+	server, err := url.Parse(enginetest.PostgresServer(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := server.User.Username()
+	// A database that does not exist, named as the user and the password.
+	db := user + "_missing_" + strings.ReplaceAll(t.Name(), "/", "_")
+	for _, tt := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"in the URL", []string{"--spring.datasource.url=postgres://" + user + ":" + user + "@" + server.Host + "/" + db},
+			[]string{`Value: "postgres://` + user + `:******@` + server.Host + "/" + db + `"`, "as " + user + ":", "`user=" + user + " database=" + db + "`"}},
+		{"apart", []string{"--spring.datasource.url=jdbc:postgresql://" + server.Host + "/" + db, "--spring.datasource.username=" + db, "--spring.datasource.password=" + db},
+			[]string{`Value: "jdbc:postgresql://` + server.Host + "/" + db + `"`, "/" + db + " as " + db + ":", "`user=" + db + " database=" + db + "`"}},
+	} {
+		report, err := boottest.FailToStart(t, greeter(), append([]string{"--server.port=0"}, tt.args...), nil)
+		if err == nil {
+			t.Fatalf("%s: started", tt.name)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(report, w) {
+				t.Errorf("%s: the report lacks %q:\n%s", tt.name, w, report)
+			}
+		}
+		if strings.Contains(report, "xxxxx") {
+			t.Errorf("%s: the report masks with another mask:\n%s", tt.name, report)
+		}
+	}
+}
