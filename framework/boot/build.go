@@ -224,9 +224,15 @@ func (a *App) observers() ([]func(dispatch.Observation), *actuator.Exchanges) {
 func (a *App) managementRoutes(r *Running, catalog *dispatch.Catalog, exchanges *actuator.Exchanges, buildInfo *debug.BuildInfo) ([]dispatch.Route, error) {
 	s := a.settings
 	exposure := s.management.actuator.Exposure
-	for _, id := range exposure.Unknown() {
-		a.logger.Warn("management.endpoints.web.exposure names an endpoint that does not exist; it is ignored",
-			"id", id, "endpoints", strings.Join(actuator.IDs, ","))
+	for _, list := range []struct {
+		key string
+		ids []string
+	}{{"management.endpoints.web.exposure.include", exposure.Include}, {"management.endpoints.web.exposure.exclude", exposure.Exclude}} {
+		for _, id := range (actuator.Exposure{Include: list.ids}).Unknown() {
+			v := a.binder.Value(list.key, "")
+			a.logger.Warn("the setting names an endpoint that does not exist; it is ignored", "key", v.Key,
+				"origin", config.OriginWithoutValue(v.Origin), "id", id, "endpoints", strings.Join(actuator.IDs, ","))
+		}
 	}
 	components := func() []component.Info { return nil }
 	if a.components != nil {

@@ -261,14 +261,21 @@ func (l *loader) documents(f settingsFile, id string) []document {
 		l.errs = append(l.errs, fmt.Errorf("reading %s: %w", f.name(), err))
 	default:
 		var se *SettingError
+		var notUTF8 invalidUTF8Error
 		var text string
-		if text, err = decodeSettingsText(data, f.encoding); err == nil {
+		if text, err = decodeSettingsText(data, f.encoding); err == nil && !isLatin1(f.encoding) {
+			err = checkUTF8(text)
+		}
+		if err == nil {
 			docs, err = parseDocuments(f.format(), text, f.origin)
 		}
-		if errors.As(err, &se) {
+		switch {
+		case errors.As(err, &se):
 			se.Value.Source = f.sourceName()
 			l.errs = append(l.errs, se)
-		} else if err != nil {
+		case errors.As(err, &notUTF8):
+			l.errs = append(l.errs, fmt.Errorf("reading %s: %w%s", f.name(), err, encodingHint(f)))
+		case err != nil:
 			l.errs = append(l.errs, fmt.Errorf("reading %s: %w", f.name(), err))
 		}
 	}
