@@ -5,6 +5,8 @@ package main
 
 import (
 	"net/url"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -80,6 +82,41 @@ func TestOtherDatabasesRefused(t *testing.T) {
 		if strings.Contains(report, "hunter2") {
 			t.Errorf("%v %v: the report shows the password:\n%s", tt.args, tt.env, report)
 		}
+	}
+}
+
+// TestOtherDataSourcesSaidOnce: a Spring application's MySQL through
+// Druid's starter, dynamic-datasource or a URL under a key of its own
+// starts on the in-memory store, and one line says so: no datasource is
+// configured, the messages live in memory, and which settings named a
+// database greeter does not read, as written and where, never their
+// values. With no such settings, or with a datasource, nothing is said.
+func TestOtherDataSourcesSaidOnce(t *testing.T) {
+	// Not parallel: it changes the working directory (t.Chdir).
+	t.Chdir(t.TempDir())
+	file := "spring:\n  datasource:\n    druid:\n      url: jdbc:mysql://localhost:3306/ry?useSSL=false\n      username: root\n      password: hunter2\n" +
+		"    dynamic:\n      primary: master\n      datasource:\n        master:\n          url: jdbc:mysql://localhost:3306/ry\n" +
+		"custom:\n  orders:\n    jdbc-url: jdbc:oracle:thin:@localhost:1521/x\n"
+	if err := os.WriteFile("application.yml", []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, nil, nil)
+	line := s.WaitForLog(t, regexp.MustCompile(`level=WARN msg="no datasource is configured.*`))[0]
+	for _, want := range []string{"the messages live in memory",
+		`Druid: spring.datasource.druid.url and 2 more keys (file [application.yml] line 4 column 12)`,
+		`dynamic-datasource: spring.datasource.dynamic.primary and 1 more key (file [application.yml] line 8 column 16)`,
+		`JDBC URL: custom.orders.jdbc-url (file [application.yml] line 14 column 15)`} {
+		if !strings.Contains(line, want) {
+			t.Errorf("the line lacks %s:\n%s", want, line)
+		}
+	}
+	if n := strings.Count(s.Stdout.String(), "no datasource is configured"); n != 1 || strings.Contains(s.Stdout.String(), "hunter2") {
+		t.Errorf("said %d times, or shows a password:\n%s", n, s.Stdout)
+	}
+
+	plain := start(t, []string{"--spring.config.location=optional:file:./none/"}, nil)
+	if strings.Contains(plain.Stdout.String(), "no datasource is configured") {
+		t.Errorf("said without datasource settings:\n%s", plain.Stdout)
 	}
 }
 
