@@ -5,6 +5,8 @@ package main
 
 import (
 	"net/url"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -79,6 +81,79 @@ func TestOtherDatabasesRefused(t *testing.T) {
 		}
 		if strings.Contains(report, "hunter2") {
 			t.Errorf("%v %v: the report shows the password:\n%s", tt.args, tt.env, report)
+		}
+	}
+}
+
+// TestOtherDataSourcesSaidOnce: a Spring application's MySQL through
+// Druid's starter, dynamic-datasource or a URL under a key of its own
+// starts on the in-memory store, and one line says so: no datasource is
+// configured, the messages live in memory, and which settings named a
+// database greeter does not read, as written and where, never their
+// values. With no such settings, or with a datasource, nothing is said.
+func TestOtherDataSourcesSaidOnce(t *testing.T) {
+	// Not parallel: it changes the working directory (t.Chdir).
+	t.Chdir(t.TempDir())
+	file := "spring:\n  datasource:\n    druid:\n      url: jdbc:mysql://localhost:3306/ry?useSSL=false\n      username: root\n      password: hunter2\n" +
+		"    dynamic:\n      primary: master\n      datasource:\n        master:\n          url: jdbc:mysql://localhost:3306/ry\n" +
+		"custom:\n  orders:\n    jdbc-url: jdbc:oracle:thin:@localhost:1521/x\n"
+	if err := os.WriteFile("application.yml", []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, nil, nil)
+	line := s.WaitForLog(t, regexp.MustCompile(`level=WARN msg="no datasource is configured.*`))[0]
+	for _, want := range []string{"the messages live in memory",
+		`Druid: spring.datasource.druid.url and 2 more keys (file [application.yml] line 4 column 12)`,
+		`dynamic-datasource: spring.datasource.dynamic.primary and 1 more key (file [application.yml] line 8 column 16)`,
+		`JDBC URL: custom.orders.jdbc-url (file [application.yml] line 14 column 15)`} {
+		if !strings.Contains(line, want) {
+			t.Errorf("the line lacks %s:\n%s", want, line)
+		}
+	}
+	if n := strings.Count(s.Stdout.String(), "no datasource is configured"); n != 1 || strings.Contains(s.Stdout.String(), "hunter2") {
+		t.Errorf("said %d times, or shows a password:\n%s", n, s.Stdout)
+	}
+
+	plain := start(t, []string{"--spring.config.location=optional:file:./none/"}, nil)
+	if strings.Contains(plain.Stdout.String(), "no datasource is configured") {
+		t.Errorf("said without datasource settings:\n%s", plain.Stdout)
+	}
+}
+
+// TestRefusalMasksThePasswordOnly: a PostgreSQL refusal, where the
+// password equals the user's and the database's name (postgres,
+// petclinic, as Spring samples set them), masks the password where it
+// stands, with one mask, and shows the names in clear.
+func TestRefusalMasksThePasswordOnly(t *testing.T) {
+	t.Parallel()
+	server, err := url.Parse(enginetest.PostgresServer(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := server.User.Username()
+	// A database that does not exist, named as the user and the password.
+	db := user + "_missing_" + strings.ReplaceAll(t.Name(), "/", "_")
+	for _, tt := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"in the URL", []string{"--spring.datasource.url=postgres://" + user + ":" + user + "@" + server.Host + "/" + db},
+			[]string{`Value: "postgres://` + user + `:******@` + server.Host + "/" + db + `"`, "as " + user + ":", "`user=" + user + " database=" + db + "`"}},
+		{"apart", []string{"--spring.datasource.url=jdbc:postgresql://" + server.Host + "/" + db, "--spring.datasource.username=" + db, "--spring.datasource.password=" + db},
+			[]string{`Value: "jdbc:postgresql://` + server.Host + "/" + db + `"`, "/" + db + " as " + db + ":", "`user=" + db + " database=" + db + "`"}},
+	} {
+		report, err := boottest.FailToStart(t, greeter(), append([]string{"--server.port=0"}, tt.args...), nil)
+		if err == nil {
+			t.Fatalf("%s: started", tt.name)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(report, w) {
+				t.Errorf("%s: the report lacks %q:\n%s", tt.name, w, report)
+			}
+		}
+		if strings.Contains(report, "xxxxx") {
+			t.Errorf("%s: the report masks with another mask:\n%s", tt.name, report)
 		}
 	}
 }

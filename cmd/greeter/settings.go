@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/springport/greeter/api"
@@ -23,6 +25,10 @@ type settings struct {
 	// postgresKey is the setting that named the database:
 	// app.datasource.url, or app.r2dbc.url when only that is set.
 	postgresKey string
+	// otherDataSources are the settings of databases that greeter does not
+	// read (see bindOtherDataSources), for the one line saying the
+	// messages live in memory.
+	otherDataSources []string
 }
 
 // exampleSettings are the spec's example of profile-specific settings.
@@ -78,7 +84,70 @@ func bindSettings(b *config.Binder) settings {
 	if s.postgres.URL == "" {
 		s.postgres.URL, s.postgres.Username, s.postgres.Password, s.postgresKey = bindR2DBC(b)
 	}
+	if s.postgres.URL == "" {
+		s.otherDataSources = otherDataSources(b)
+	}
 	return s
+}
+
+// otherDataSources describes what a Spring user's settings say of a
+// database that greeter does not read, when no datasource is configured:
+// the keys of Druid's starter (spring.datasource.druid.*), of
+// dynamic-datasource (spring.datasource.dynamic.*) and any other
+// spring.datasource.* key greeter does not bind (a driver class, a second
+// pool), and JDBC URLs under keys of their own (spring.datasource.master.url,
+// a MySQL or Oracle URL). Each family is one entry, naming its first key
+// as written, where it is set, and how many keys it has; values are never
+// shown. Those keys are warned about one by one as settings nothing
+// reads; what they mean together, that the messages are not kept in a
+// database, is said once, by openMessages.
+func otherDataSources(b *config.Binder) []string {
+	type family struct {
+		name, first, origin string
+		count               int
+	}
+	var families []*family
+	byName := map[string]*family{}
+	add := func(name, key string) {
+		f := byName[name]
+		if f == nil {
+			v := b.Value(key, "")
+			f = &family{name: name, first: v.Key, origin: config.OriginWithoutValue(v.Origin)}
+			byName[name] = f
+			families = append(families, f)
+		}
+		f.count++
+	}
+	for _, key := range b.KeysWithPrefix("") {
+		if app, ok := config.AppTwin(key); ok {
+			key = app // spring.datasource.* is read as app.datasource.*
+		}
+		if _, bound := b.Default(key); bound {
+			continue
+		}
+		lower := strings.ToLower(key)
+		switch {
+		case strings.HasPrefix(lower, "app.datasource.druid."):
+			add("Druid", key)
+		case strings.HasPrefix(lower, "app.datasource.dynamic."):
+			add("dynamic-datasource", key)
+		case strings.HasPrefix(lower, "app.datasource."):
+			add("datasource", key)
+		case strings.HasSuffix(lower, "url") && strings.HasPrefix(strings.ToLower(strings.TrimSpace(b.Value(key, "").Raw)), "jdbc:"):
+			add("JDBC URL", key)
+		}
+	}
+	out := make([]string, len(families))
+	for i, f := range families {
+		out[i] = fmt.Sprintf("%s: %s (%s)", f.name, f.first, f.origin)
+		switch {
+		case f.count == 2:
+			out[i] = fmt.Sprintf("%s: %s and 1 more key (%s)", f.name, f.first, f.origin)
+		case f.count > 2:
+			out[i] = fmt.Sprintf("%s: %s and %d more keys (%s)", f.name, f.first, f.count-1, f.origin)
+		}
+	}
+	return out
 }
 
 // The settings that name the database.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/boot"
@@ -22,6 +23,15 @@ const postgresLogger = "postgres"
 func openMessages(ctx context.Context, app *boot.App, s settings) (message.Store, error) {
 	opts := s.postgres
 	if opts.URL == "" {
+		if len(s.otherDataSources) > 0 {
+			// A Spring user's datasource (Druid's, dynamic-datasource's, a
+			// MySQL URL) is not one greeter reads: its keys are warned
+			// about one by one, and this says what that means, once.
+			app.Logger(postgresLogger).Warn("no datasource is configured (app.datasource.url, or spring.datasource.url, is unset): "+
+				"the messages live in memory and are lost when the service stops; the datasource settings found name databases greeter does not read "+
+				"(set app.datasource.url to a PostgreSQL URL to keep the messages there)",
+				"settings", strings.Join(s.otherDataSources, "; "))
+		}
 		return &inmem.Messages{Limits: s.messages.limits}, nil
 	}
 	opts.Logger, opts.Limits = app.Logger(postgresLogger), s.messages.limits

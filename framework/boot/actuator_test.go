@@ -65,10 +65,15 @@ func TestExposure(t *testing.T) {
 // TestUnknownExposureIDsAreReported: a misspelt endpoint id hides the
 // endpoint it meant; start-up says so, naming it.
 func TestUnknownExposureIDsAreReported(t *testing.T) {
-	t.Parallel()
-	s := start(t, []string{"--management.endpoints.web.exposure.include=healt,env", "--management.endpoints.web.exposure.exclude=bean"}, nil)
-	for _, id := range []string{"healt", "bean"} {
-		s.WaitForLog(t, regexp.MustCompile(`level=WARN msg="management.endpoints.web.exposure names an endpoint that does not exist; it is ignored" id=`+id+` `))
+	// Not parallel: it changes the working directory (workIn).
+	workIn(t, map[string]string{"application.yml": "management:\n  endpoints:\n    web:\n      exposure:\n        exclude: bean\n"})
+	s := start(t, []string{"--management.endpoints.web.exposure.include=healt,env"}, nil)
+	// Each names the setting and where it was set.
+	for id, where := range map[string]string{
+		"healt": `key=management.endpoints.web.exposure.include origin="command-line argument --management.endpoints.web.exposure.include"`,
+		"bean":  `key=management.endpoints.web.exposure.exclude origin="file \[application.yml\] line 5 column 18"`,
+	} {
+		s.WaitForLog(t, regexp.MustCompile(`level=WARN msg="the setting names an endpoint that does not exist; it is ignored" `+where+` id=`+id+` `))
 	}
 	if strings.Contains(s.Stdout.String(), "id=env") {
 		t.Error("a known id was reported as unknown")

@@ -98,12 +98,13 @@ func bindAll[S any](svc Service[S], b *config.Binder, env *config.Environment, v
 }
 
 // logStartup logs what start-up found: the profiles, the settings
-// loader's warnings and the keys that nothing reads.
+// loader's and the binder's warnings (each naming its setting as written
+// and its origin) and the keys that nothing reads.
 func (a *App) logStartup(keys config.KeyReport) {
 	a.logger = a.Logger(serverLogger)
 	a.logger.Info(profilesMessage(a.env.ExplicitProfiles(), a.env.DefaultProfiles()))
-	for _, w := range a.env.Warnings() {
-		a.logger.Warn(w)
+	for _, w := range slices.Concat(a.env.Warnings(), a.binder.Warnings()) {
+		a.logger.Warn(w.Message, w.LogAttrs()...)
 	}
 	for _, w := range server.TLSWarnings(a.settings.server, a.settings.management.server) {
 		a.logger.Warn(w.Message, "key", w.Key, "origin", w.Origin)
@@ -227,9 +228,15 @@ func (a *App) observers() ([]func(dispatch.Observation), *actuator.Exchanges) {
 func (a *App) managementRoutes(r *Running, catalog *dispatch.Catalog, exchanges *actuator.Exchanges, buildInfo *debug.BuildInfo) ([]dispatch.Route, error) {
 	s := a.settings
 	exposure := s.management.actuator.Exposure
-	for _, id := range exposure.Unknown() {
-		a.logger.Warn("management.endpoints.web.exposure names an endpoint that does not exist; it is ignored",
-			"id", id, "endpoints", strings.Join(actuator.IDs, ","))
+	for _, list := range []struct {
+		key string
+		ids []string
+	}{{"management.endpoints.web.exposure.include", exposure.Include}, {"management.endpoints.web.exposure.exclude", exposure.Exclude}} {
+		for _, id := range (actuator.Exposure{Include: list.ids}).Unknown() {
+			v := a.binder.Value(list.key, "")
+			a.logger.Warn("the setting names an endpoint that does not exist; it is ignored", "key", v.Key,
+				"origin", config.OriginWithoutValue(v.Origin), "id", id, "endpoints", strings.Join(actuator.IDs, ","))
+		}
 	}
 	components := func() []component.Info { return nil }
 	if a.components != nil {

@@ -116,7 +116,7 @@ func TestStartupReport(t *testing.T) {
 		{nil, map[string]string{"TESTER_STOREDOWN": "lots"}, []string{"Property: tester.store-down", "Origin: environment variable TESTER_STOREDOWN", "Reason: want true or false"}},
 		{[]string{"--app.profiles.active=dev,no way"}, nil, []string{"app.profiles.active", "no way"}},
 		{[]string{"--logging.format=xml", "--server.max-request-size=big"}, nil, []string{"Property: logging.format", "Property: server.max-request-size"}},
-		{[]string{"--tester.greeting=${nobody}"}, nil, []string{"tester.greeting", "nobody"}},
+		{[]string{"--app.profiles.active=${nobody}"}, nil, []string{"app.profiles.active", `could not resolve placeholder "nobody"`}},
 	}
 	for _, tt := range tests {
 		report, err := boottest.FailToStart(t, tester(), append([]string{"--server.port=0"}, tt.args...), tt.env)
@@ -263,19 +263,26 @@ func TestPlaceholdersResolveWhenRead(t *testing.T) {
 		t.Errorf("/actuator/env: %d %s", status, body)
 	}
 
+	// Read by a binding, it is kept as written, as Spring's binder keeps
+	// it, and the log says so once, naming the setting as written, where
+	// it was set and the placeholder.
 	workIn(t, map[string]string{"application.properties": "# copied\ntester.greeting=Hi ${NOT_SET}\n"})
-	for _, tt := range []struct {
-		args []string
-		want []string
-	}{
-		{[]string{"--tester.greeting=${NOT_SET}"}, []string{"Property: tester.greeting", `Value: "${NOT_SET}"`, "Origin: command-line argument --tester.greeting=${NOT_SET}", `could not resolve placeholder "${NOT_SET}"`}},
-		{nil, []string{"Property: tester.greeting", `Value: "Hi ${NOT_SET}"`, "Origin: file [application.properties] line 2", `could not resolve placeholder "${NOT_SET}"`}},
-	} {
-		stderr, err := boottest.FailToStart(t, tester(), append([]string{"--server.port=0"}, tt.args...), nil)
-		for _, w := range tt.want {
-			if err == nil || !strings.Contains(stderr, w) {
-				t.Errorf("%q: the report lacks %s:\n%s", tt.args, w, stderr)
-			}
+	kept := start(t, []string{"--server.port=0"}, nil)
+	if _, body := get(t, kept.URL+"/hello"); body != `{"text":"Hi ${NOT_SET}"}` {
+		t.Errorf("/hello = %s, want the greeting with its placeholder kept", body)
+	}
+	kept.WaitForLog(t, regexp.MustCompile(`level=WARN msg="could not resolve placeholder; the setting keeps it as written, as Spring's binder does" `+
+		`key=tester.greeting origin="file \[application.properties\] line 2" placeholder="\\"NOT_SET\\""`))
+	if n := strings.Count(kept.Stdout.String(), "could not resolve placeholder"); n != 1 {
+		t.Errorf("%d warnings, want one:\n%s", n, kept.Stdout)
+	}
+	// Where the loader reads it, it stops start-up, naming the setting,
+	// the placeholder and where it was written.
+	stderr, err := boottest.FailToStart(t, tester(), []string{"--server.port=0", "--app.config.additional-location=${NOT_SET}/"}, nil)
+	for _, w := range []string{"Property: app.config.additional-location", `Value: "${NOT_SET}/"`, "Origin: command-line argument --app.config.additional-location=${NOT_SET}/",
+		`could not resolve placeholder "NOT_SET" in value "${NOT_SET}/"`} {
+		if err == nil || !strings.Contains(stderr, w) {
+			t.Errorf("the report lacks %s:\n%s", w, stderr)
 		}
 	}
 }

@@ -51,7 +51,7 @@ func TestImportedSettings(t *testing.T) {
 	if p.Origin != "file [imported.properties] line 1" || !slices.Equal(p.OriginParents, []string{"file [application.properties] line 2"}) {
 		t.Errorf("origin %q, parents %q; want file [imported.properties] line 1 imported at file [application.properties] line 2", p.Origin, p.OriginParents)
 	}
-	s.WaitForLog(t, regexp.MustCompile(`level=WARN msg=".*app.config.additional-location: skipping \\"optional:configserver:http://localhost:8888/\\": the location type configserver: is not supported`))
+	s.WaitForLog(t, regexp.MustCompile(`level=WARN msg="skipping \\"optional:configserver:http://localhost:8888/\\": the location type configserver: is not supported.*" key=app.config.additional-location origin="command-line argument --app.config.additional-location"`))
 }
 
 // TestUnsupportedLocationType: a location type the framework does not

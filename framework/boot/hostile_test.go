@@ -136,6 +136,22 @@ func TestHostileSettingsRefused(t *testing.T) {
 		}, func(n int) []string {
 			return []string{"logging.level.k0", "nested more than 32 deep", fmt.Sprintf("and %d more settings", n-100)}
 		}, 384 << 20},
+		// The same, each chain 30 long and ending in a placeholder nothing
+		// resolves: every key keeps it as written, with its chain, and is
+		// then no level.
+		{"chains of placeholders kept as written", chainLength, func(n int) ([]string, map[string]string, map[string]string) {
+			var b strings.Builder
+			for i := range n {
+				if (i+1)%30 == 0 {
+					fmt.Fprintf(&b, "logging.level.k%d=${missing.k%d}\n", i, i)
+					continue
+				}
+				fmt.Fprintf(&b, "logging.level.k%d=${logging.level.k%d}\n", i, i+1)
+			}
+			return nil, map[string]string{"application.properties": b.String()}, nil
+		}, func(n int) []string {
+			return []string{"logging.level.k0", `Value: "${logging.level.k1}"`, fmt.Sprintf("and %d more settings", n-100)}
+		}, 384 << 20},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

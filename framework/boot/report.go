@@ -71,15 +71,23 @@ func failureReport(err error) string {
 			other = append(other, e)
 		}
 	}
+	// Each block is printed once, however often the same failure was
+	// joined into err (a setting refused by two readers for one reason).
+	written := map[string]bool{}
+	block := func(text string) {
+		if !written[text] {
+			written[text] = true
+			b.WriteString(text)
+		}
+	}
 	for _, se := range settingErrs {
-		writeSetting(&b, "Failed to bind properties under '"+se.Value.Key+"'", se)
+		block(settingBlock("Failed to bind properties under '"+se.Value.Key+"'", se))
 	}
 	for _, ee := range engineErrs {
-		writeSetting(&b, "Could not use the "+ee.Engine+" that '"+ee.Setting.Value.Key+"' names", &ee.Setting)
+		block(settingBlock("Could not use the "+ee.Engine+" that '"+ee.Setting.Value.Key+"' names", &ee.Setting))
 	}
 	for _, e := range other {
-		b.WriteString(e.Error())
-		b.WriteString("\n\n")
+		block(e.Error() + "\n\n")
 	}
 	b.WriteString("Action:\n\n")
 	if len(engineErrs) > 0 {
@@ -91,11 +99,11 @@ func failureReport(err error) string {
 	return b.String()
 }
 
-// writeSetting writes one block of the report: a heading, then the
-// setting, its value and origin (a secret masked), and the reason.
-func writeSetting(b *strings.Builder, heading string, se *config.SettingError) {
+// settingBlock is one block of the report: a heading, then the setting,
+// its value and origin (a secret masked), and the reason.
+func settingBlock(heading string, se *config.SettingError) string {
 	value, origin, reason := se.Shown()
-	fmt.Fprintf(b, "%s:\n\n    Property: %s\n    Value: %q\n    Origin: %s\n    Reason: %s\n\n",
+	return fmt.Sprintf("%s:\n\n    Property: %s\n    Value: %q\n    Origin: %s\n    Reason: %s\n\n",
 		heading, se.Value.Key, value, origin, reason)
 }
 

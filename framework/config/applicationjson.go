@@ -30,7 +30,7 @@ const applicationJSONSourceName = "app.application.json"
 // given. Invalid JSON is a *SettingError that does not show the value,
 // which may hold secrets.
 func applicationJSON(env *Environment) (*source, error) {
-	v, ok, err := env.Lookup(keyApplicationJSON)
+	v, ok, err := env.LookupStrict(keyApplicationJSON)
 	if err != nil || !ok {
 		return nil, err
 	}

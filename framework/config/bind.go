@@ -16,6 +16,10 @@ import (
 type SettingError struct {
 	Value  Value
 	Reason string
+	// positional says that Reason has its secrets masked already, where
+	// they stand: the placeholder resolver's messages, which know which of
+	// their text is a secret's. Shown masks nothing more in them.
+	positional bool
 }
 
 func (e *SettingError) Error() string {
@@ -24,27 +28,100 @@ func (e *SettingError) Error() string {
 }
 
 // Shown returns the setting's value, origin and reason as they may be
-// printed: a secret masked in each (see Sanitize), whether the setting
-// holds one or a placeholder in it took one from another setting.
+// printed, every secret masked (as Mask), by position wherever the
+// structure of the text says where it is:
+//
+//   - the value: whole when the key holds a secret; otherwise the
+//     passwords of a connection string in it and the defaults of its
+//     placeholders that name secrets (see Sanitize);
+//   - the origin: without the value it quotes (a command-line argument's),
+//     when the value has a secret in it;
+//   - the reason: where it quotes the value, raw or resolved (a parser's
+//     "cannot parse ..."), the value as the Value line shows it.
+//
+// A reason may also quote a secret where no structure marks it: a
+// parser or driver that prints its input back ("cannot parse ..."). Only
+// there is text replaced: each secret the setting holds or took from
+// another (x=${db.password}) is masked wherever the reason holds it,
+// except one that the printed value or origin shows anyway: a password
+// that is also the user or database name (postgres) would otherwise
+// mask that name everywhere, hiding nothing that is not already shown.
 func (e *SettingError) Shown() (value, origin, reason string) {
 	value, origin, reason = Sanitize(e.Value.Key, e.Value.Raw), e.Value.Origin, e.Reason
-	masked := value != e.Value.Raw
-	// A reason may quote the value (a driver's "cannot parse ..."): the
-	// passwords in it go wherever they appear.
-	secrets := slices.Concat(e.Value.secrets, Passwords(e.Value.Raw), Passwords(e.Value.Resolved))
-	for _, secret := range secrets {
-		if secret == "" {
-			continue
-		}
-		if strings.Contains(value, secret) || strings.Contains(reason, secret) {
-			masked = true
-		}
-		value, reason = strings.ReplaceAll(value, secret, Mask), strings.ReplaceAll(reason, secret, Mask)
-	}
+	masked := value != e.Value.Raw || len(e.Value.secrets) > 0 || len(Passwords(e.Value.Resolved)) > 0
 	if masked {
 		origin = OriginWithoutValue(origin)
 	}
-	return value, origin, reason
+	if e.positional {
+		return value, origin, reason
+	}
+	reason = quotedMasked(reason, e.Value.Raw, value)
+	resolved := MaskPasswords(e.Value.Resolved)
+	if Sensitive(e.Value.Key) {
+		resolved = Mask
+	}
+	reason = quotedMasked(reason, e.Value.Resolved, resolved)
+	secrets := slices.Concat(e.Value.secrets, Passwords(e.Value.Raw), Passwords(e.Value.Resolved))
+	return value, origin, maskQuoted(reason, secrets, value+"\n"+origin)
+}
+
+// quotedMasked returns text with each occurrence of value, which it
+// quotes, replaced by masked, value as it may be shown.
+func quotedMasked(text, value, masked string) string {
+	if value == "" || value == masked {
+		return text
+	}
+	return strings.ReplaceAll(text, value, masked)
+}
+
+// maskQuoted masks each of secrets wherever text holds it, longest first,
+// except those that shown, text printed beside it in clear, holds: see
+// SettingError.Shown for when this is the only way.
+func maskQuoted(text string, secrets []string, shown string) string {
+	secrets = slices.Clone(secrets)
+	slices.SortStableFunc(secrets, func(a, b string) int { return len(b) - len(a) })
+	for _, secret := range secrets {
+		if secret == "" || secret == Mask || containsWord(shown, secret) {
+			continue
+		}
+		text = strings.ReplaceAll(text, secret, Mask)
+	}
+	return text
+}
+
+// containsWord reports whether s holds word as a whole: not inside a
+// longer run of letters and digits, as a user or a database name stands
+// in a connection string. A secret that is merely part of other text
+// (the password "a" in "argument") is not shown by it.
+func containsWord(s, word string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], word)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(word)
+		if (start == 0 || !isAlnum(s[start-1]) || !isAlnum(word[0])) &&
+			(end == len(s) || !isAlnum(s[end]) || !isAlnum(word[len(word)-1])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c >= 0x80
+}
+
+// MaskQuoted returns text, an error message about a connection string
+// (a driver's), with its secrets masked: by position, the passwords of
+// the connection strings it quotes (MaskPasswords); then, as a driver
+// may print its input back where nothing marks the password, each of
+// secrets wherever text holds it, except one that shown (text printed
+// in clear beside it, such as the connection string with its password
+// masked) holds anyway: a password that is also the user's or the
+// database's name would otherwise mask that name, and hide nothing.
+func MaskQuoted(text string, secrets []string, shown string) string {
+	return maskQuoted(MaskPasswords(text), secrets, shown)
 }
 
 // Binder reads typed settings from an Environment and collects every
@@ -64,20 +141,83 @@ type Binder struct {
 	// unreported counts the failures past maxReportedErrors, which are
 	// counted rather than kept.
 	unreported int
+	// failed holds each failure kept, so that a setting refused twice for
+	// one reason (Bind, then Refuse of the default it returned) is
+	// reported once.
+	failed map[string]bool
+	// warnings are what binding went on past, for the start-up log: the
+	// first maxWarnings, and how many there were in all.
+	warnings     []Warning
+	warnedKeys   map[string]bool
+	moreWarnings int
 }
+
+// maxWarnings bounds the warnings a Binder keeps, as maxReportedErrors
+// bounds its failures.
+const maxWarnings = 100
 
 // maxReportedErrors bounds the failures a Binder keeps: a family of
 // 100,000 bad keys (logging.level.*) would otherwise make a report of
 // tens of megabytes.
 const maxReportedErrors = 100
 
-// fail records a failure.
+// fail records a failure, once.
 func (b *Binder) fail(err error) {
 	if len(b.errs) >= maxReportedErrors {
 		b.unreported++
 		return
 	}
+	id := err.Error()
+	var se *SettingError
+	if errors.As(err, &se) {
+		id = se.Value.Key + "\x00" + se.Value.Origin + "\x00" + se.Reason
+	}
+	if b.failed[id] {
+		return
+	}
+	if b.failed == nil {
+		b.failed = map[string]bool{}
+	}
+	b.failed[id] = true
 	b.errs = append(b.errs, err)
+}
+
+// warnUnresolved notes, once per setting, that v keeps placeholders that
+// nothing resolves as written.
+func (b *Binder) warnUnresolved(v Value) {
+	if b.warnedKeys[v.Key] {
+		return
+	}
+	if b.warnedKeys == nil {
+		b.warnedKeys = map[string]bool{}
+	}
+	b.warnedKeys[v.Key] = true
+	if len(b.warnings) >= maxWarnings {
+		b.moreWarnings++
+		return
+	}
+	placeholders := make([]string, len(v.Unresolved))
+	for i, u := range v.Unresolved {
+		placeholders[i] = u.String()
+	}
+	attrs := []any{"placeholder", strings.Join(placeholders, ", ")}
+	if more := v.UnresolvedCount - len(v.Unresolved); more > 0 {
+		attrs = append(attrs, "more", more)
+	}
+	b.warnings = append(b.warnings, Warning{
+		Message: "could not resolve placeholder; the setting keeps it as written, as Spring's binder does",
+		Key:     v.Key, Origin: OriginWithoutValue(v.Origin), Attrs: attrs})
+}
+
+// Warnings returns what binding went on past, for the start-up log: each
+// setting that keeps a placeholder nothing resolves, naming it as
+// written, its origin and the placeholder, with the chain that led to it.
+func (b *Binder) Warnings() []Warning {
+	w := slices.Clone(b.warnings)
+	if b.moreWarnings > 0 {
+		w = append(w, Warning{Message: "more settings keep placeholders that nothing resolves, not listed", Attrs: []any{"count", b.moreWarnings}})
+	}
+	return w
 }
 
 // NewBinder returns a Binder over env.
@@ -219,6 +359,9 @@ func Bind[T any](b *Binder, key string, def T, parse func(string) (T, error), me
 	}
 	if !ok {
 		return def
+	}
+	if v.UnresolvedCount > 0 {
+		b.warnUnresolved(v)
 	}
 	t, err := parse(v.Resolved)
 	if err != nil {

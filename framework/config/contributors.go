@@ -162,13 +162,13 @@ func (l *loader) bind(root, c *contributor, profiles []string) {
 	}
 	c.hasImports = true
 	v := Value{Key: ent.Key, Raw: ent.Value, Source: c.src.name, Origin: ent.Origin}
-	resolved, err := resolvePlaceholders(ent.Value, func(name string) (string, bool, error) {
-		raw, ok, err := l.treeValue(root, c, name, profiles)
+	resolved, err := resolveWith(&placeholderResolver{lookup: func(name string) (string, bool, error) {
+		raw, ok, err := l.treeValue(root, c, asApp(name), profiles)
 		if ok && Sensitive(name) {
 			v.secrets = append(v.secrets, raw)
 		}
 		return raw, ok, err
-	})
+	}, system: true, dir: l.initial.dir}, ent.Value)
 	var inactive inactiveSourceError
 	switch {
 	case errors.As(err, &inactive):

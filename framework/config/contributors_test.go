@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -184,7 +185,11 @@ func TestLocationTypes(t *testing.T) {
 	if v := get(t, env, "a"); v.Resolved != "1" {
 		t.Errorf("a = %q, want 1", v.Resolved)
 	}
-	warnings := strings.Join(env.Warnings(), "\n")
+	var lines []string
+	for _, w := range env.Warnings() {
+		lines = append(lines, fmt.Sprint(w.Key, " (", w.Origin, "): ", w.Message))
+	}
+	warnings := strings.Join(lines, "\n")
 	for _, want := range []string{"app.config.import", "optional:configserver:http://localhost:8888/", "configserver: is not supported", "app.config.location", "vault:"} {
 		if !strings.Contains(warnings, want) {
 			t.Errorf("warnings %q do not contain %q", warnings, want)

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Settings files are UTF-8, .properties files included: Spring reads
@@ -59,4 +60,47 @@ func decodeLatin1(data []byte) string {
 		b.WriteRune(rune(c))
 	}
 	return b.String()
+}
+
+// invalidUTF8Error is a settings file read as UTF-8 that is not: most
+// often one written in ISO-8859-1, which Spring reads .properties files
+// as.
+type invalidUTF8Error struct{ line int }
+
+func (e invalidUTF8Error) Error() string { return fmt.Sprintf("line %d: invalid UTF-8", e.line) }
+
+// checkUTF8 returns an invalidUTF8Error naming the first line of text that
+// is not UTF-8, or nil: for YAML, whose parser says only "invalid trailing
+// UTF-8 octet".
+func checkUTF8(text string) error {
+	if utf8.ValidString(text) {
+		return nil
+	}
+	line := 1
+	for len(text) > 0 {
+		end := strings.IndexByte(text, '\n')
+		if end < 0 {
+			end = len(text)
+		}
+		if !utf8.ValidString(text[:end]) {
+			return invalidUTF8Error{line: line}
+		}
+		text = text[min(end+1, len(text)):]
+		line++
+	}
+	return invalidUTF8Error{line: line}
+}
+
+// encodingHint is what a report of a file that is not UTF-8 adds: how to
+// name its encoding, in the location hint Spring reads (a file packaged
+// in the binary is the service's own, and gets none). An import on the
+// command line is the one place a hint can be added without rewriting
+// the file or the locations that found it: the file is then read from
+// there, in its encoding, and not again where the search finds it.
+func encodingHint(f settingsFile) string {
+	if f.fsys != nil {
+		return ""
+	}
+	return fmt.Sprintf(": settings files are read as UTF-8; if this one is ISO-8859-1 (which Spring reads .properties files as), "+
+		"name that encoding with a location hint, as in --app.config.import=optional:file:%s[encoding=ISO-8859-1]", f.shown)
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -171,14 +172,43 @@ type Environment struct {
 	// the profiles, which the environment listing counts as read.
 	loadKeys []string
 	// warnings are what Load skipped and the start-up log should say.
-	warnings []string
-	// memo keeps what names resolve to (see placeholdermemo.go).
-	memo placeholderMemo
+	warnings []Warning
+	// memo and lenientMemo keep what names resolve to, strictly and
+	// leniently (see placeholdermemo.go).
+	memo, lenientMemo placeholderMemo
+	// dir is the working directory the settings were read from, "" for
+	// the process's: ${user.dir}.
+	dir string
+}
+
+// A Warning is something start-up went on past, for its log: what is
+// wrong, and the setting it is about, under its key as written (spring.
+// or app.) and with its origin, when it is about one.
+type Warning struct {
+	Message string
+	Key     string // "" when about no one setting
+	Origin  string // never quoting a value
+	// Attrs are more key-value pairs for the log line.
+	Attrs []any
+}
+
+// LogAttrs are the warning's key, origin and attributes as a log line's
+// key-value pairs (slog's).
+func (w Warning) LogAttrs() []any {
+	var attrs []any
+	if w.Key != "" {
+		attrs = append(attrs, "key", w.Key)
+	}
+	if w.Origin != "" {
+		attrs = append(attrs, "origin", w.Origin)
+	}
+	return append(attrs, w.Attrs...)
 }
 
 // Warnings returns what Load skipped that the start-up log should report:
-// an optional location of a type that is not read, for one.
-func (e *Environment) Warnings() []string { return slices.Clone(e.warnings) }
+// an optional location of a type that is not read, for one, naming the
+// setting that named it and where that was set.
+func (e *Environment) Warnings() []Warning { return slices.Clone(e.warnings) }
 
 // Value is a setting as the environment resolves it.
 type Value struct {
@@ -188,15 +218,37 @@ type Value struct {
 	Source   string // the name of the source that won
 	Origin   string // where in that source
 
+	// Unresolved are the placeholders that nothing resolves, kept in
+	// Resolved as written (${name}), as Spring's binder keeps them: the
+	// first few of UnresolvedCount.
+	Unresolved      []Unresolved
+	UnresolvedCount int
+
 	// secrets are texts that a report must not show: the value itself
 	// when Key holds a secret, and what a placeholder took from a key that
 	// holds one (x=${db.password}). See SettingError.Shown.
 	secrets []string
 }
 
-// Lookup returns the winning value of key with its placeholders resolved.
-// An unresolvable placeholder is a *SettingError.
+// Lookup returns the winning value of key with its placeholders resolved,
+// as Spring's binder resolves them: a placeholder that nothing resolves
+// is kept as written and listed in Value.Unresolved, except in a secret
+// (a key that Sensitive names, or the password of a connection string),
+// where it is a *SettingError: a literal ${...} is never the password
+// anyone meant. Any other placeholder that cannot be resolved (a cycle,
+// an unclosed "${", too deep a nesting, random.int(0)) is a *SettingError.
 func (e *Environment) Lookup(key string) (Value, bool, error) {
+	return e.lookup(key, true)
+}
+
+// LookupStrict is Lookup with every unresolvable placeholder an error:
+// for the keys that find the settings files and decide the profiles, where
+// a literal ${...} would name a location or a profile nobody meant.
+func (e *Environment) LookupStrict(key string) (Value, bool, error) {
+	return e.lookup(key, false)
+}
+
+func (e *Environment) lookup(key string, lenient bool) (Value, bool, error) {
 	src, ent, ok, err := e.raw(key)
 	if err != nil {
 		return Value{Key: key}, true, &SettingError{Value: Value{Key: key, Source: src.name}, Reason: err.Error()}
@@ -205,30 +257,66 @@ func (e *Environment) Lookup(key string) (Value, bool, error) {
 		return Value{}, false, nil
 	}
 	var secrets []string
-	resolved, err := resolveWith(e.resolver(func(name string) (string, bool, error) {
+	secret := Sensitive(key)
+	r := e.resolver(func(name string) (string, bool, error) {
 		raw, ok, err := e.rawValue(name)
 		if ok && Sensitive(name) {
 			secrets = append(secrets, raw, e.Resolve(raw))
 		}
 		return raw, ok, err
-	}), ent.Value)
-	if Sensitive(key) {
+	}, lenient, secret)
+	resolved, err := resolveWith(r, ent.Value)
+	if secret {
 		secrets = append(secrets, ent.Value, resolved)
 	}
-	v := Value{Key: key, Raw: ent.Value, Resolved: resolved, Source: src.name, Origin: ent.Origin, secrets: secrets}
+	v := Value{Key: key, Raw: ent.Value, Resolved: resolved, Source: src.name, Origin: ent.Origin, secrets: secrets,
+		Unresolved: r.unresolved.list, UnresolvedCount: r.unresolved.count}
 	if src.lookupEnv == nil && ent.Key != key {
 		v.Key = ent.Key // set in another form, or as its spring. twin: reported as written
 	}
 	if err != nil {
-		return v, true, &SettingError{Value: v, Reason: err.Error()}
+		// The resolver masked the secrets of its message where they
+		// stand; the report must not mask it again by text.
+		return v, true, &SettingError{Value: v, Reason: err.Error(), positional: true}
+	}
+	if v.UnresolvedCount > 0 {
+		if err := secretUnresolved(v, secret); err != nil {
+			return v, true, err
+		}
 	}
 	return v, true, nil
 }
 
+// secretUnresolved is the error of a secret that holds a placeholder
+// nothing resolves, kept as written: the value of a key that holds a
+// secret, or the password of a connection string (postgres://app:${DB_PW}@db).
+// Spring would use the text "${DB_PW}" as the password; no one means it.
+func secretUnresolved(v Value, secret bool) error {
+	if !secret {
+		inPassword := false
+		for _, sp := range passwordSpans(v.Resolved) {
+			inPassword = inPassword || strings.Contains(v.Resolved[sp.start:sp.end], "${")
+		}
+		if !inPassword {
+			return nil
+		}
+	}
+	what := "a secret"
+	if !secret {
+		what = "the password of a connection string"
+	}
+	return &SettingError{Value: v, positional: true, Reason: fmt.Sprintf("could not resolve placeholder %s in value %q: "+
+		"%s is not kept as written, as other settings are (Spring's binder would use the text ${...} as it): "+
+		"set what the placeholder names, or give it a default (${name:default})",
+		v.Unresolved[0], abbreviate(showValue(v.Raw, secret)), what)}
+}
+
 // rawValue is the winning value of key, placeholders unresolved: what a
-// placeholder refers to.
+// placeholder refers to. ${spring.X} is read as ${app.X}, as every
+// spring. key is (twins.go): so ${spring.application.name} finds
+// app.application.name.
 func (e *Environment) rawValue(key string) (string, bool, error) {
-	_, ent, ok, err := e.raw(key)
+	_, ent, ok, err := e.raw(asApp(key))
 	return ent.Value, ok, err
 }
 
@@ -248,7 +336,7 @@ func (e *Environment) raw(key string) (*source, Entry, bool, error) {
 // Resolve replaces the placeholders in value; one that does not resolve is
 // left as written.
 func (e *Environment) Resolve(value string) string {
-	resolved, err := resolveWith(e.resolver(e.rawValue), value)
+	resolved, err := resolveWith(e.resolver(e.rawValue, false, false), value)
 	if err != nil {
 		return value
 	}

@@ -56,7 +56,7 @@ func (l *loader) importList(c *contributor, profiles []string, phase int) []*con
 			p, err := parsePiece(strings.TrimSpace(raw))
 			switch {
 			case err != nil && p.optional:
-				l.warn(fmt.Sprintf("%s: skipping %q: %v", c.imports.Key, p.raw, err))
+				l.warn(Warning{Message: fmt.Sprintf("skipping %q: %v", p.raw, err), Key: importKey(c), Origin: OriginWithoutValue(c.imports.Origin)})
 			case err != nil:
 				l.errs = append(l.errs, &SettingError{Value: c.imports, Reason: fmt.Sprintf("%q: %v", p.raw, err)})
 			default:
@@ -125,9 +125,20 @@ func (l *loader) readTree(c *contributor, f settingsFile, phase int) []*contribu
 }
 
 // warn notes a warning for the start-up log, once.
-func (l *loader) warn(msg string) {
-	if !l.warned[msg] {
-		l.warned[msg] = true
-		l.warnings = append(l.warnings, msg)
+func (l *loader) warn(w Warning) {
+	id := w.Key + "\x00" + w.Origin + "\x00" + w.Message
+	if !l.warned[id] {
+		l.warned[id] = true
+		l.warnings = append(l.warnings, w)
 	}
+}
+
+// importKey is the key that named c's list of locations, as it was
+// written (spring.config.import or app.config.import), or for the
+// default search, app.config.location.
+func importKey(c *contributor) string {
+	if c.imports.Key == "" {
+		return keyLocation
+	}
+	return c.imports.Key
 }

@@ -41,8 +41,10 @@ import (
 //
 // Placeholders are resolved when a value is read, as in Spring: a key
 // nobody reads may hold one that does not resolve. Load reads only the
-// keys that find the files and decide the profiles; the application reads
-// the rest through a Binder, which reports what does not resolve.
+// keys that find the files and decide the profiles, strictly (a location
+// or a profile named ${...} is refused); the application reads the rest
+// through a Binder, which keeps what does not resolve as written, as
+// Spring's binder does, and warns of it (see Environment.Lookup).
 
 // Options say where Load finds settings.
 type Options struct {
@@ -102,7 +104,7 @@ func Load(opts Options) (*Environment, error) {
 	random := newRandomSource()
 	// initial holds what is known before any file is read: it names the
 	// files, and placeholders in import lists resolve against it.
-	initial := &Environment{sources: []*source{args, envSrc, random}, loadKeys: []string{keyApplicationJSON, keyImport}}
+	initial := &Environment{sources: []*source{args, envSrc, random}, loadKeys: []string{keyApplicationJSON, keyImport}, dir: opts.Dir}
 	jsonSrc, err := applicationJSON(initial)
 	if err != nil {
 		return nil, err
@@ -126,7 +128,7 @@ func Load(opts Options) (*Environment, error) {
 	if len(l.errs) > 0 {
 		return nil, errors.Join(l.errs...)
 	}
-	env := &Environment{sources: slices.Concat(initial.sources, root.sources(nil)), loadKeys: initial.loadKeys}
+	env := &Environment{sources: slices.Concat(initial.sources, root.sources(nil)), loadKeys: initial.loadKeys, dir: opts.Dir}
 	if err := env.decideProfiles(); err != nil {
 		return nil, err
 	}
@@ -168,7 +170,7 @@ type loader struct {
 	// of files on disk are made absolute.
 	wd string
 	// warnings are for the start-up log; warned dedupes them.
-	warnings []string
+	warnings []Warning
 	warned   map[string]bool
 }
 
@@ -177,7 +179,7 @@ type loader struct {
 func (l *loader) readLoaderSettings() error {
 	l.initial.loadKeys = append(l.initial.loadKeys, keyConfigName, keyOnNotFound)
 	l.names = []string{"application"}
-	if v, ok, err := l.initial.Lookup(keyConfigName); err != nil {
+	if v, ok, err := l.initial.LookupStrict(keyConfigName); err != nil {
 		return err
 	} else if ok {
 		l.names = splitList(v.Resolved)
@@ -190,7 +192,7 @@ func (l *loader) readLoaderSettings() error {
 			return &SettingError{Value: v, Reason: "no name given: it names the files a location holds (application for application.properties)"}
 		}
 	}
-	if v, ok, err := l.initial.Lookup(keyOnNotFound); err != nil {
+	if v, ok, err := l.initial.LookupStrict(keyOnNotFound); err != nil {
 		return err
 	} else if ok {
 		switch strings.ToLower(strings.TrimSpace(v.Resolved)) {
@@ -216,13 +218,13 @@ func (l *loader) tree() (*contributor, error) {
 		v.Resolved = list
 		return &contributor{imports: v, hasImports: true, bound: true, groups: groups, depth: -1}
 	}
-	if v, ok, err := initial.Lookup(keyImport); err != nil {
+	if v, ok, err := initial.LookupStrict(keyImport); err != nil {
 		return nil, err
 	} else if ok {
 		root.children[beforeProfiles] = append(root.children[beforeProfiles], node(v, v.Resolved, false))
 	}
 	for _, key := range []string{keyAddLoc, keyLocation} {
-		v, ok, err := initial.Lookup(key)
+		v, ok, err := initial.LookupStrict(key)
 		switch {
 		case err != nil:
 			return nil, err
@@ -259,14 +261,21 @@ func (l *loader) documents(f settingsFile, id string) []document {
 		l.errs = append(l.errs, fmt.Errorf("reading %s: %w", f.name(), err))
 	default:
 		var se *SettingError
+		var notUTF8 invalidUTF8Error
 		var text string
-		if text, err = decodeSettingsText(data, f.encoding); err == nil {
+		if text, err = decodeSettingsText(data, f.encoding); err == nil && !isLatin1(f.encoding) {
+			err = checkUTF8(text)
+		}
+		if err == nil {
 			docs, err = parseDocuments(f.format(), text, f.origin)
 		}
-		if errors.As(err, &se) {
+		switch {
+		case errors.As(err, &se):
 			se.Value.Source = f.sourceName()
 			l.errs = append(l.errs, se)
-		} else if err != nil {
+		case errors.As(err, &notUTF8):
+			l.errs = append(l.errs, fmt.Errorf("reading %s: %w%s", f.name(), err, encodingHint(f)))
+		case err != nil:
 			l.errs = append(l.errs, fmt.Errorf("reading %s: %w", f.name(), err))
 		}
 	}
@@ -298,7 +307,7 @@ func argsSource(args []string) (*source, error) {
 func (e *Environment) decideProfiles() error {
 	e.loadKeys = append(e.loadKeys, keyInclude, keyValidate)
 	validate := true
-	if v, ok, err := e.Lookup(keyValidate); err != nil {
+	if v, ok, err := e.LookupStrict(keyValidate); err != nil {
 		return err
 	} else if ok {
 		if validate, err = Bool(v.Resolved); err != nil {
@@ -306,7 +315,7 @@ func (e *Environment) decideProfiles() error {
 		}
 	}
 	listIn := func(env *Environment, key string) ([]string, error) {
-		v, ok, err := env.Lookup(key)
+		v, ok, err := env.LookupStrict(key)
 		if err != nil || !ok {
 			return nil, err
 		}

@@ -2,6 +2,8 @@ package config
 
 import (
 	"errors"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -271,40 +273,174 @@ func TestPlaceholdersResolveWhenRead(t *testing.T) {
 		t.Errorf("Resolve of an unresolvable value = %q, want it as written", got)
 	}
 
+	// Read through a Binder, an unresolvable placeholder is kept as
+	// written, as Spring's binder keeps it, and warned about once per
+	// setting, naming the setting, its origin, the placeholder and the
+	// chain that led to it. The loader's own reading is strict.
 	tests := []struct {
-		key  string
-		want []string
+		key, want string
+		warning   map[string]any
 	}{
-		{"some.other.value", []string{`some.other.value="${NOT_SET}"`, "file [application.properties] line 2", `could not resolve placeholder "${NOT_SET}"`}},
-		{"greeting.copy", []string{`greeting.copy="${some.other.value}"`, "file [application.properties] line 3", `"${NOT_SET}"`}},
-		{"other.arg", []string{"other.arg", "command-line argument --other.arg=${NOT_SET}", `"${NOT_SET}"`}},
+		{"some.other.value", "${NOT_SET}", map[string]any{"key": "some.other.value", "origin": "file [application.properties] line 2", "placeholder": `"NOT_SET"`}},
+		{"greeting.copy", "${NOT_SET}", map[string]any{"key": "greeting.copy", "origin": "file [application.properties] line 3", "placeholder": `"NOT_SET" (via some.other.value)`}},
+		{"other.arg", "${NOT_SET}", map[string]any{"key": "other.arg", "origin": "command-line argument --other.arg", "placeholder": `"NOT_SET"`}},
 	}
 	for _, tt := range tests {
 		b := NewBinder(env)
-		if got := Bind(b, tt.key, "default", String); got != "default" {
-			t.Errorf("%s: bound %q, want the default", tt.key, got)
+		if got := Bind(b, tt.key, "default", String); got != tt.want {
+			t.Errorf("%s: bound %q, want %q", tt.key, got, tt.want)
+		}
+		Bind(b, tt.key, "default", String)
+		if err := b.Err(); err != nil {
+			t.Errorf("%s: Err() = %v, want none", tt.key, err)
+		}
+		if w := b.Warnings(); len(w) != 1 {
+			t.Errorf("%s: %d warnings, want one: %v", tt.key, len(w), w)
+		} else {
+			attrs := map[string]any{}
+			for i := 0; i+1 < len(w[0].LogAttrs()); i += 2 {
+				attrs[fmt.Sprint(w[0].LogAttrs()[i])] = w[0].LogAttrs()[i+1]
+			}
+			if !maps.Equal(attrs, tt.warning) {
+				t.Errorf("%s: warning %q %v, want %v", tt.key, w[0].Message, attrs, tt.warning)
+			}
 		}
 		var se *SettingError
-		if err := b.Err(); !errors.As(err, &se) || se.Value.Key != tt.key {
-			t.Fatalf("%s: Err() = %v, want a *SettingError for it", tt.key, err)
-		}
-		for _, w := range tt.want {
-			if !strings.Contains(se.Error(), w) {
-				t.Errorf("%s: %q lacks %q", tt.key, se.Error(), w)
-			}
+		if _, _, err := env.LookupStrict(tt.key); !errors.As(err, &se) || !strings.Contains(err.Error(), `could not resolve placeholder "NOT_SET"`) {
+			t.Errorf("%s: LookupStrict = %v, want it refused naming the placeholder", tt.key, err)
 		}
 	}
 }
 
-// TestUnresolvedSecretStaysMasked: a secret whose own placeholder fails is
-// masked in the error, value and origin, when it is read.
+// TestPlaceholderChains: an unresolvable placeholder reached through
+// other settings names them, outermost first, however the values are
+// first read (the memo keeps each name's chain below it).
+func TestPlaceholderChains(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"application.properties": "halo.work-dir=${halo.base}/x\nhalo.base=${halo.root}/b\nhalo.root=${missing}\nok=${missing:fine}\n"}
+	for _, order := range [][]string{{"halo.work-dir", "halo.base", "halo.root"}, {"halo.root", "halo.base", "halo.work-dir"}} {
+		env := mustLoad(t, loadCase{files: files})
+		for _, key := range order {
+			v, _, err := env.Lookup(key)
+			want := map[string]string{"halo.work-dir": `"missing" (via halo.base → halo.root)`, "halo.base": `"missing" (via halo.root)`, "halo.root": `"missing"`}[key]
+			if err != nil || v.UnresolvedCount != 1 || v.Unresolved[0].String() != want {
+				t.Errorf("%v: %s: %+v, %v; want %s", order, key, v.Unresolved, err, want)
+			}
+			if _, _, err := env.LookupStrict(key); err == nil || !strings.Contains(err.Error(), "could not resolve placeholder "+want) {
+				t.Errorf("%v: %s: strictly, %v; want %s", order, key, err, want)
+			}
+		}
+		if v, _, err := env.Lookup("halo.work-dir"); v.Resolved != "${missing}/b/x" || err != nil {
+			t.Errorf("halo.work-dir = %q, %v; want ${missing}/b/x", v.Resolved, err)
+		}
+		if v, _, _ := env.Lookup("ok"); v.Resolved != "fine" || v.UnresolvedCount != 0 {
+			t.Errorf("ok = %q (%d unresolved), want the default", v.Resolved, v.UnresolvedCount)
+		}
+	}
+}
+
+// TestSpringPlaceholdersReadTheirTwins: ${spring.X} is read as ${app.X},
+// as every spring. key is, its default included.
+func TestSpringPlaceholdersReadTheirTwins(t *testing.T) {
+	t.Parallel()
+	env := mustLoad(t, loadCase{
+		args:  []string{"--a=${spring.application.name}", "--b=${spring.missing.name:fallback}", "--c=${app.data.host}", "--d=${spring.data.host}"},
+		files: map[string]string{"application.properties": "app.application.name=greeter\nspring.data.host=db\n"},
+	})
+	for key, want := range map[string]string{"a": "greeter", "b": "fallback", "c": "db", "d": "db"} {
+		if v, _, err := env.Lookup(key); err != nil || v.Resolved != want || v.UnresolvedCount != 0 {
+			t.Errorf("%s = %q, %v; want %q", key, v.Resolved, err, want)
+		}
+	}
+}
+
+// TestSystemPropertyPlaceholders: the JVM's user.home, user.dir,
+// user.name and java.io.tmpdir resolve to Go's equivalents when no
+// source sets them, and a source that sets one wins.
+func TestSystemPropertyPlaceholders(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	home, _ := os.UserHomeDir()
+	abs, _ := filepath.Abs(dir)
+	name, ok := systemProperty("user.name", "")
+	if !ok || name == "" {
+		t.Fatal("user.name has no value")
+	}
+	env, err := Load(Options{Dir: dir, Args: []string{"--h=${user.home}/.halo", "--d=${user.dir}", "--n=${user.name}", "--t=${java.io.tmpdir}",
+		"--o=${java.io.tmpdir:ignored}", "--s=${user.dir}", "--user.dir=/set/here"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{"h": home + "/.halo", "n": name, "t": os.TempDir(), "o": os.TempDir(), "s": "/set/here"} {
+		if v, _, err := env.Lookup(key); err != nil || v.Resolved != want {
+			t.Errorf("%s = %q, %v; want %q", key, v.Resolved, err, want)
+		}
+	}
+	if env, err = Load(Options{Dir: dir, Args: []string{"--d=${user.dir}"}}); err != nil {
+		t.Fatal(err)
+	}
+	if v, _, err := env.Lookup("d"); err != nil || v.Resolved != abs {
+		t.Errorf("user.dir = %q, %v; want the settings' working directory %q", v.Resolved, err, abs)
+	}
+}
+
+// TestUnresolvedSecretStaysMasked: a secret whose own placeholder does not
+// resolve stops start-up, rather than being kept as written, and is
+// masked in the error, value and origin, its placeholder's name shown.
+// So is a connection string whose password is such a placeholder.
 func TestUnresolvedSecretStaysMasked(t *testing.T) {
 	t.Parallel()
-	env := mustLoad(t, loadCase{args: []string{"--db.password=abc${nope}hunter2"}})
+	env := mustLoad(t, loadCase{args: []string{"--db.password=abc${nope}hunter2", "--x.password=${CONFIG_SERVICE_PASSWORD}",
+		"--x.url=postgres://app:${DB_PW}@db/shop", "--y.url=postgres://app:pw@db/${DB_NAME}", "--z.password=${MISSING:hunter2}"}})
 	b := NewBinder(env)
 	Bind(b, "db.password", "", String)
-	if err := b.Err(); err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), Mask) {
+	Bind(b, "x.password", "", String)
+	Bind(b, "x.url", "", String)
+	if got := Bind(b, "y.url", "", String); got != "postgres://app:pw@db/${DB_NAME}" {
+		t.Errorf("y.url = %q, want the placeholder kept in the database's name", got)
+	}
+	if got := Bind(b, "z.password", "", String); got != "hunter2" {
+		t.Errorf("z.password = %q, want its default", got)
+	}
+	err := b.Err()
+	if err == nil || strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "abc") || !strings.Contains(err.Error(), Mask) {
 		t.Errorf("the error shows the secret, or is missing: %v", err)
+	}
+	for _, want := range []string{`could not resolve placeholder "nope" in value "******${nope}******"`,
+		`could not resolve placeholder "CONFIG_SERVICE_PASSWORD" in value "${CONFIG_SERVICE_PASSWORD}"`,
+		`could not resolve placeholder "DB_PW" in value "postgres://app:******@db/shop": the password of a connection string`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("the error lacks %s: %v", want, err)
+		}
+	}
+	if n := len(flattenErrs(err)); n != 3 {
+		t.Errorf("%d errors, want 3: %v", n, err)
+	}
+}
+
+// flattenErrs unwraps joined errors.
+func flattenErrs(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
+}
+
+// TestRefusedOnce: a setting refused again for the reason it already
+// failed for (Bind, then Refuse of the default it returned) is reported
+// once.
+func TestRefusedOnce(t *testing.T) {
+	t.Parallel()
+	env := mustLoad(t, loadCase{args: []string{"--db.password=${NOPE}"}})
+	b := NewBinder(env)
+	Bind(b, "db.password", "", String)
+	b.Refuse("db.password", "a user needs a password")
+	Bind(b, "db.password", "", String)
+	if n := len(flattenErrs(b.Err())); n != 1 {
+		t.Errorf("%d errors, want 1: %v", n, b.Err())
 	}
 }
 

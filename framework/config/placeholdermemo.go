@@ -46,12 +46,20 @@ type memoEntry struct {
 	height int   // placeholder levels below the value; a lower bound when cut
 	cut    bool  // resolution was cut at maxMemoDescent; only height is known
 	err    error // the error resolving always ends in
+	// unresolved are the placeholders kept as written in value (lenient
+	// resolution), their chains beginning below the name.
+	unresolved unresolvedSet
 }
 
 // resolver returns a resolver that looks names up with lookup and
-// remembers what they resolve to in e.
-func (e *Environment) resolver(lookup func(name string) (string, bool, error)) *placeholderResolver {
+// remembers what they resolve to in e. A lenient resolver keeps what
+// nothing resolves as written; its outcomes differ from a strict one's, so
+// each kind has its memo.
+func (e *Environment) resolver(lookup func(name string) (string, bool, error), lenient, secret bool) *placeholderResolver {
 	m := &e.memo
+	if lenient {
+		m = &e.lenientMemo
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !slices.Equal(m.sources, e.sources) {
@@ -59,7 +67,7 @@ func (e *Environment) resolver(lookup func(name string) (string, bool, error)) *
 		// resolved in the earlier ones no longer holds.
 		m.sources, m.names, m.bytes = slices.Clone(e.sources), map[string]memoEntry{}, 0
 	}
-	return &placeholderResolver{lookup: lookup, memo: m}
+	return &placeholderResolver{lookup: lookup, memo: m, lenient: lenient, secret: secret, system: true, dir: e.dir}
 }
 
 // remembered returns the outcome of resolving name's value at depth,
@@ -78,7 +86,7 @@ func (r *placeholderResolver) remembered(name, text string, depth int) (string, 
 	case e.err != nil:
 		return "", e.err, true
 	case e.cut && deepest >= maxPlaceholderDepth:
-		return "", depthError(text), true
+		return "", r.depthError(text), true
 	case e.cut:
 		return "", nil, false // it may fit where it is met now: resolve it
 	}
@@ -88,28 +96,32 @@ func (r *placeholderResolver) remembered(name, text string, depth int) (string, 
 			r.tooDeep = text
 		}
 	}
+	r.unresolved.addUnder(name, e.unresolved)
 	return e.value, nil, true
 }
 
 // resolveName resolves raw, the value of name, at depth, and remembers
 // the outcome when it does not depend on where the resolution began.
 func (r *placeholderResolver) resolveName(name, raw string, depth int) (string, error) {
-	if r.memo == nil {
-		return r.resolve(raw, depth)
-	}
-	outerDeepest, outerSensitive := r.deepest, r.sensitive
+	outerDeepest, outerSensitive, outerUnresolved := r.deepest, r.sensitive, r.unresolved
 	if Sensitive(name) {
 		r.sensitive++
 	}
+	// What name's value keeps as written is noted below name, for the
+	// chain that shows how it was reached.
+	r.unresolved = unresolvedSet{}
 	r.deepest = depth - 1
 	v, err := r.resolve(raw, depth)
 	height := r.deepest - depth + 1
 	r.deepest = max(outerDeepest, r.deepest)
-	if r.sensitive != outerSensitive {
+	unresolved := r.unresolved
+	r.unresolved = outerUnresolved
+	r.unresolved.addUnder(name, unresolved)
+	if r.memo == nil || r.sensitive != outerSensitive {
 		return v, err
 	}
 	var limit *placeholderLimit
-	entry := memoEntry{value: v, height: height, err: err}
+	entry := memoEntry{value: v, height: height, err: err, unresolved: unresolved}
 	switch {
 	case errors.As(err, &limit) && limit.descent:
 		entry = memoEntry{height: maxMemoDescent - depth + 1, cut: true}

@@ -17,7 +17,8 @@ import "strings"
 // (Logging.Level.com.Foo, or spring. for an app. prefix); the key is
 // returned as prefix followed by the rest of the key as written, the
 // member's name (logging.level.com.Foo, logging.level.[com.Foo]), which
-// MemberName turns into the name.
+// MemberName turns into the name. The prefix "" lists every key, as
+// written.
 func (e *Environment) KeysWithPrefix(prefix string) []string {
 	var keys []string
 	seen := map[string]bool{} // not slices.Contains: a source may hold 100,000s of keys
@@ -25,8 +26,8 @@ func (e *Environment) KeysWithPrefix(prefix string) []string {
 	n := countElements(want)
 	for _, src := range e.sources {
 		for i, k := range src.keys {
-			if !strings.HasPrefix(appMatch(src.matches[i]), want+".") {
-				continue
+			if want != "" && !strings.HasPrefix(appMatch(src.matches[i]), want+".") {
+				continue // "" is every key
 			}
 			rest, ok := afterElements(k, n)
 			if !ok {

@@ -110,7 +110,7 @@ func ParsePropertiesDocuments(text string) ([][]Property, error) {
 			pos = len(text)
 		}
 		if !utf8.ValidString(physical) {
-			return nil, fmt.Errorf("line %d: invalid UTF-8", line)
+			return nil, invalidUTF8Error{line: line}
 		}
 		raw := physical
 		physical = strings.TrimLeft(physical, " \t\f")

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -276,10 +277,10 @@ func TestResolvePlaceholders(t *testing.T) {
 		{"${a:b}", "A"},
 		{"${missing:${a}${b}}", "AB"},
 		// Errors name the placeholder and the value.
-		{"${nope}", `error: could not resolve placeholder "${nope}" in value "${nope}"`},
-		{"x ${missing:${nope}}", `error: could not resolve placeholder "${nope}" in value "x ${missing:${nope}}"`},
-		{"${via}", `error: could not resolve placeholder "${missing}" in value "${via}"`},
-		{"${}", `error: could not resolve placeholder "${}" in value "${}"`},
+		{"${nope}", `error: could not resolve placeholder "nope" in value "${nope}"`},
+		{"x ${missing:${nope}}", `error: could not resolve placeholder "nope" in value "x ${missing:${nope}}"`},
+		{"${via}", `error: could not resolve placeholder "missing" (via via) in value "${via}"`},
+		{"${}", `error: could not resolve placeholder "" in value "${}"`},
 		{"${a.b}", `error: circular placeholder reference "a.b" in value "${a.b}"`},
 		{"${ping}", `error: circular placeholder reference "ping" in value "${ping}"`},
 		{"${self}", `error: circular placeholder reference "self" in value "${self}"`},
@@ -330,6 +331,24 @@ func FuzzResolvePlaceholders(f *testing.F) {
 		}
 		if err == nil && !strings.Contains(value, "${") && got != value {
 			t.Fatalf("%q:\ngot  %v\nwant it unchanged", value, got)
+		}
+		// Leniently, as a binder resolves, the same bound holds, what
+		// resolves strictly resolves alike, and only an unresolvable
+		// name turns a failure into a value that keeps it.
+		lookups = 0
+		r := &placeholderResolver{lookup: func(name string) (string, bool, error) { v, ok := lookup(name); return v, ok, nil }, lenient: true}
+		kept, lerr := resolveWith(r, value)
+		if lookups > maxPlaceholderExpansions {
+			t.Fatalf("%q with f=%q, leniently: %d lookups", value, fuzzed, lookups)
+		}
+		var unresolved *unresolvedError
+		strictUnresolved := errors.As(err, &unresolved)
+		switch {
+		case err == nil && (lerr != nil || kept != got || r.unresolved.count != 0),
+			lerr == nil && r.unresolved.count == 0 && err != nil,
+			lerr == nil && r.unresolved.count > 0 && !strictUnresolved,
+			err != nil && !strictUnresolved && lerr == nil:
+			t.Fatalf("%q with f=%q: strictly %q, %v; leniently %q, %v (%d kept)", value, fuzzed, got, err, kept, lerr, r.unresolved.count)
 		}
 	})
 }

@@ -52,12 +52,13 @@ func Sensitive(key string) bool {
 // Sanitize returns value as it may be shown for key: Mask for a
 // sensitive key, and otherwise the value with every password it holds
 // masked (see MaskPasswords), so that a connection URL or DSN can be
-// shown without what unlocks it.
+// shown without what unlocks it, and the default of each placeholder
+// that names a secret (${db.password:******}).
 func Sanitize(key, value string) string {
 	if Sensitive(key) {
 		return Mask
 	}
-	return MaskPasswords(value)
+	return showValue(value, false)
 }
 
 // MaskPasswords returns s with every password it may hold replaced by

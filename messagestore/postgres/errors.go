@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/url"
@@ -66,28 +67,80 @@ func unavailable(err error) bool {
 // redactedError is an error whose text has had secrets masked. It unwraps
 // to the original, so that errors.As still finds what it holds.
 type redactedError struct {
-	err     error
-	secrets []string
+	err  error
+	text string
 }
 
-func (e *redactedError) Error() string {
-	s := e.err.Error()
-	for _, secret := range e.secrets {
-		s = strings.ReplaceAll(s, secret, "xxxxx")
-	}
-	return s
-}
+func (e *redactedError) Error() string { return e.text }
 
 func (e *redactedError) Unwrap() error { return e.err }
 
-// redact masks every secret in err's text. pgx masks passwords in the
-// errors it makes from connection strings only on a best-effort basis (a
-// malformed URL can quote them), so Open masks whatever might be one.
-func redact(err error, secrets []string) error {
-	if len(secrets) == 0 {
-		return err
+// redact masks the password in err's text, with config.Mask, by position
+// wherever the text's structure says where it is:
+//
+//   - pgx's ParseConfigError quotes the connection string, masked by pgx
+//     on a best-effort basis and with a mask of its own (xxxxx): it is
+//     quoted again from the string itself, masked by config.MaskPasswords;
+//   - the *url.Error that url.Parse returns quotes the URL whole, password
+//     and all: it is quoted with its password masked the same way;
+//   - pgx's ConnectError names the user and the database, never the
+//     password, and the server's messages do not quote it.
+//
+// A driver may still print its input back where no structure marks the
+// password (a malformed string's fragment): so, last, every text that
+// might be the password (see secrets) is masked wherever it stands, as
+// only text replacement can, except one that is the user's, the
+// database's or the host's name, which the message shows anyway: a
+// password that equals the name would otherwise mask the name everywhere
+// ("at localhost:5432/xxxxx as xxxxx") and hide nothing.
+func redact(err error, connString, username, password string) error {
+	text := err.Error()
+	var parseErr *pgconn.ParseConfigError
+	if errors.As(err, &parseErr) {
+		own := parseErr.Error()
+		if i := strings.Index(text, own); i >= 0 {
+			text = text[:i] + quoteParseError(parseErr, own) + text[i+len(own):]
+		}
 	}
-	return &redactedError{err: err, secrets: secrets}
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		masked := fmt.Sprintf("%s %q: %v", urlErr.Op, config.MaskPasswords(urlErr.URL), urlErr.Err)
+		text = strings.ReplaceAll(text, urlErr.Error(), masked)
+	}
+	return &redactedError{err: err, text: config.MaskQuoted(text, secrets(connString, password), names(connString, username))}
+}
+
+// names are the names a connection string gives, which every message
+// about it may show: the user (username when set, as Options.Username
+// overrides it), the database and the hosts; "" when it does not parse,
+// and nothing is known to be a name.
+func names(connString, username string) string {
+	cfg, err := pgconn.ParseConfig(connString)
+	if err != nil {
+		return ""
+	}
+	shown := []string{cfg.User, cfg.Database, cfg.Host, username}
+	for _, f := range cfg.Fallbacks {
+		shown = append(shown, f.Host)
+	}
+	return strings.Join(shown, " ")
+}
+
+// quoteParseError returns own, the text of e, with the connection string
+// it quotes masked by config.MaskPasswords rather than by pgx: the text is
+// "cannot parse `<string masked by pgx>`: <why>", and only the quoted
+// string is replaced.
+func quoteParseError(e *pgconn.ParseConfigError, own string) string {
+	const prefix = "cannot parse `"
+	rest, ok := strings.CutPrefix(own, prefix)
+	if !ok {
+		return own
+	}
+	end := strings.Index(rest, "`: ")
+	if end < 0 {
+		return own
+	}
+	return prefix + config.MaskPasswords(e.ConnString) + rest[end:]
 }
 
 // kvPassword finds the password of a key=value connection string; it is

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/outage"
 )
 
@@ -87,6 +88,41 @@ func TestOpenNeverPrintsThePassword(t *testing.T) {
 		}
 		if !strings.Contains(msg, "PostgreSQL") {
 			t.Errorf("Open(%q): the error does not say what failed:\n%s", tt.url, msg)
+		}
+	}
+}
+
+// TestOpenMasksByPosition: the password is masked where it stands, with
+// config.Mask, never a user or database name that happens to equal it,
+// nor with pgx's own mask.
+func TestOpenMasksByPosition(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		url, username, password string
+		want                    []string
+	}{
+		{"postgres://postgres:postgres@127.0.0.1:1/postgres", "", "",
+			[]string{"PostgreSQL at 127.0.0.1:1/postgres as postgres", "`user=postgres database=postgres`"}},
+		{"postgres://127.0.0.1:1/petclinic", "petclinic", "petclinic",
+			[]string{"PostgreSQL at 127.0.0.1:1/petclinic as petclinic", "`user=petclinic database=petclinic`"}},
+		{"postgres://app:Sup3rS3cret@127.0.0.1:notaport/db", "", "",
+			[]string{"cannot parse `postgres://app:" + config.Mask + "@127.0.0.1:notaport/db`: invalid port"}},
+		{"postgres://app:Sup3r S3cret@127.0.0.1:1/db", "", "",
+			[]string{"cannot parse `postgres://app:" + config.Mask + "@127.0.0.1:1/db`: failed to parse as URL"}},
+	}
+	for _, tt := range tests {
+		_, err := Open(t.Context(), Options{URL: tt.url, Username: tt.username, Password: tt.password, ConnectTimeout: time.Second})
+		if err == nil {
+			t.Fatalf("Open(%q) succeeded", tt.url)
+		}
+		msg := err.Error()
+		for _, want := range tt.want {
+			if !strings.Contains(msg, want) {
+				t.Errorf("Open(%q): the error lacks %q:\n%s", tt.url, want, msg)
+			}
+		}
+		if strings.Contains(msg, "xxxxx") || strings.Contains(msg, "S3cret") {
+			t.Errorf("Open(%q): the error masks with pgx's mask, or shows the password:\n%s", tt.url, msg)
 		}
 	}
 }

@@ -231,7 +231,7 @@ type DB struct {
 func Open(ctx context.Context, opts Options) (*DB, error) {
 	db, err := open(ctx, opts)
 	if err != nil {
-		return nil, redact(err, secrets(opts.URL, opts.Password))
+		return nil, redact(err, opts.URL, opts.Username, opts.Password)
 	}
 	return db, nil
 }

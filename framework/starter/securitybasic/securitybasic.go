@@ -42,10 +42,14 @@ var Starter = boot.Starter{
 		if user == nil {
 			return nil
 		}
+		// The warning names the password's setting as the file wrote it
+		// (spring.security.user.password or app.security.user.password),
+		// and where; never its value.
+		stored := b.Value(userPasswordKey, "")
 		return func(_ context.Context, a *boot.App) error {
 			if noop {
-				a.Logger(logger).Warn("the password of "+userPasswordKey+" is kept as it is ({noop}, or no {id}); store it encoded: {bcrypt}, {argon2} or {pbkdf2}",
-					"user", user.Name)
+				a.Logger(logger).Warn("the user's password is kept as it is ({noop}, or no {id}); store it encoded: {bcrypt}, {argon2} or {pbkdf2}",
+					"key", stored.Key, "origin", config.OriginWithoutValue(stored.Origin), "user", user.Name)
 			}
 			a.Authenticate(boot.BasicScheme, security.NewBasic(*user))
 			return nil
