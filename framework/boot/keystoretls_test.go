@@ -535,3 +535,29 @@ func TestServerTLSEncryptedPEMBundle(t *testing.T) {
 		}
 	}
 }
+
+// TestUnservedTLSKeysRefused: a key under server.ssl. or
+// management.server.ssl. that this server does not serve (Spring's SNI
+// bundles) stops start-up, naming it, rather than being warned about as a
+// typo is; the keys it serves are read in any form (keyStorePassword).
+func TestUnservedTLSKeysRefused(t *testing.T) {
+	t.Parallel()
+	store := testpki.NewCA(t, "test CA").EncodePKCS12(t, t.TempDir(), "keystore.p12", storePassword, "server", false)
+	stores := []string{"--server.ssl.keyStore=" + store.Path, "--server.ssl.keyStorePassword=" + storePassword}
+	for _, key := range []string{"server.ssl.server-name-bundles[0].server-name", "management.server.ssl.serverNameBundles[0].bundle"} {
+		stderr, err := boottest.FailToStart(t, tester(), append([]string{"--server.port=0", "--management.server.port=0", "--" + key + "=a.example"}, stores...), nil)
+		if err == nil {
+			t.Errorf("--%s: started, the key ignored", key)
+			continue
+		}
+		for _, want := range []string{"Property: " + key, "Origin: command-line argument --" + key, "does not serve"} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("--%s: the report does not say %q:\n%s", key, want, stderr)
+			}
+		}
+		if strings.Contains(stderr, "keyStore") {
+			t.Errorf("--%s: the report refuses a key it serves, in another form:\n%s", key, stderr)
+		}
+	}
+	checkHTTPSOnly(t, start(t, stores, nil), store)
+}

@@ -46,6 +46,7 @@ func BindManagement(b *config.Binder, s Settings) Management {
 		m.Port = -1 // the same port: shared
 	}
 	m.TLS = bindManagementTLS(b, s.TLS, m.OwnPort())
+	refuseUnservedTLS(b, "management.server.ssl.")
 	return m
 }
 

@@ -62,6 +62,7 @@ func Bind(b *config.Binder) Settings {
 		TLS:               bindSSL(b, serverSSL).load(b),
 	}
 	s.SessionCookie = bindSessionCookie(b, s.ContextPath)
+	refuseUnservedTLS(b, "server.ssl.")
 	return s
 }
 

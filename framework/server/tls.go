@@ -19,6 +19,7 @@ package server
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/ssl"
@@ -242,6 +243,24 @@ func refuseBoth(b *config.Binder, settings []ssl.Setting, pemKey string) {
 	for _, set := range settings {
 		if set.Set() {
 			b.Refuse(set.Key, pemKey+" is set too, and one store is served: keep the PEM files or the store")
+		}
+	}
+}
+
+// refuseUnservedTLS refuses each key under prefix that a source sets and
+// that nothing here reads (Spring's server.ssl.server-name-bundles, say):
+// a setting that asks for TLS is served or refused, never ignored with a
+// warning that a typo gets too.
+func refuseUnservedTLS(b *config.Binder, prefix string) {
+	var bound []string
+	for _, k := range b.Keys() {
+		if strings.HasPrefix(k, prefix) {
+			bound = append(bound, k)
+		}
+	}
+	for _, key := range b.KeysWithPrefix(prefix) {
+		if !slices.ContainsFunc(bound, func(k string) bool { return config.SameKey(k, key) }) {
+			b.Refuse(key, "asks for TLS in a way this server does not serve: remove it, or serve it with the settings "+prefix+"* that --help lists")
 		}
 	}
 }
