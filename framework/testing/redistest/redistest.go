@@ -216,7 +216,13 @@ func infoField(info, field string) string {
 // not done yet.
 func eventually(t testing.TB, what string, check func() (done bool, why error)) {
 	t.Helper()
-	polltest.Until(t, readyTimeout, what, func() error {
+	eventuallyWithin(t, readyTimeout, what, check)
+}
+
+// eventuallyWithin is eventually with a timeout of its own.
+func eventuallyWithin(t testing.TB, timeout time.Duration, what string, check func() (done bool, why error)) {
+	t.Helper()
+	polltest.Until(t, timeout, what, func() error {
 		if done, why := check(); !done {
 			return fmt.Errorf("not done: %v", why)
 		}

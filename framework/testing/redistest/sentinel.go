@@ -131,6 +131,12 @@ func (s *SentinelServers) ReplicaAddr() string {
 	return s.replica.addr
 }
 
+// sentinelTimeout bounds each wait on the sentinels: readyTimeout, and
+// Redis's 30 s TILT period on top. A sentinel whose timer is late by more
+// than 2 s, as on a machine loaded past its cores, enters TILT and acts on
+// nothing (no failover, no new primary named) for 30 s before it goes on.
+const sentinelTimeout = readyTimeout + 30*time.Second
+
 // Failover asks a sentinel to promote the replica (SENTINEL FAILOVER, as
 // an operator does before maintenance of the primary's machine), and
 // returns once every sentinel names the former replica as the primary and
@@ -166,7 +172,7 @@ func (s *SentinelServers) Failover(t testing.TB) {
 	}
 	sentinel := s.sentinels[0].client()
 	defer sentinel.Close()
-	eventually(t, "a sentinel accepts SENTINEL FAILOVER "+MasterName, func() (bool, error) {
+	eventuallyWithin(t, sentinelTimeout, "a sentinel accepts SENTINEL FAILOVER "+MasterName, func() (bool, error) {
 		err := sentinel.Do(context.Background(), "SENTINEL", "FAILOVER", MasterName).Err()
 		// NOGOODSLAVE: no replica the sentinel deems fit yet; INPROG: a
 		// failover is still running. Both pass.
@@ -182,7 +188,7 @@ func (s *SentinelServers) Failover(t testing.TB) {
 	for _, sentinel := range s.sentinels {
 		client := sentinel.client()
 		defer client.Close()
-		eventually(t, sentinel.name+" names "+promoted.addr+" as the primary", func() (bool, error) {
+		eventuallyWithin(t, sentinelTimeout, sentinel.name+" names "+promoted.addr+" as the primary", func() (bool, error) {
 			addr, err := client.Do(context.Background(), "SENTINEL", "GET-MASTER-ADDR-BY-NAME", MasterName).StringSlice()
 			if err != nil {
 				return false, err
@@ -195,7 +201,7 @@ func (s *SentinelServers) Failover(t testing.TB) {
 	}
 	client := promoted.client()
 	defer client.Close()
-	eventually(t, promoted.addr+" answers as the primary", func() (bool, error) {
+	eventuallyWithin(t, sentinelTimeout, promoted.addr+" answers as the primary", func() (bool, error) {
 		info, err := client.Info(context.Background(), "replication").Result()
 		if err != nil {
 			return false, err
@@ -218,7 +224,7 @@ func (s *SentinelServers) waitReplicating(t testing.TB) {
 	defer master.Close()
 	defer replica.Close()
 	_, port, _ := net.SplitHostPort(s.replica.addr)
-	eventually(t, s.replica.addr+" replicates "+s.master.addr, func() (bool, error) {
+	eventuallyWithin(t, sentinelTimeout, s.replica.addr+" replicates "+s.master.addr, func() (bool, error) {
 		info, err := replica.Info(context.Background(), "replication").Result()
 		if err != nil {
 			return false, err
@@ -257,7 +263,7 @@ func (s *SentinelServers) waitWatching(t testing.TB, sentinel *process, master, 
 	t.Helper()
 	client := redis.NewSentinelClient(&redis.Options{Addr: sentinel.addr, MaxRetries: -1, Protocol: 2, DisableIdentity: true})
 	defer client.Close()
-	eventually(t, sentinel.name+" watches "+master+" and its replica "+replica, func() (bool, error) {
+	eventuallyWithin(t, sentinelTimeout, sentinel.name+" watches "+master+" and its replica "+replica, func() (bool, error) {
 		ctx := context.Background()
 		addr, err := client.GetMasterAddrByName(ctx, MasterName).Result()
 		if err != nil {
