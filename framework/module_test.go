@@ -108,14 +108,13 @@ func TestServiceInAModuleOfItsOwn(t *testing.T) {
 
 // starterPackages are the packages (and those under them) that only a
 // starter brings in, with the starter: a service that does not name the
-// starter must not link them. Of golang.org/x/crypto, bcrypt and argon2
-// are the starter's: every service links x/crypto/pbkdf2 (a wrapper of
-// crypto/pbkdf2), which go-pkcs12 reads PKCS#12 key stores with.
+// starter must not link them. golang.org/x/crypto comes with the user's
+// starter (bcrypt, argon2) and with PKCS#12's (PBKDF2).
 var starterPackages = map[string]string{
-	"github.com/redis/go-redis/v9":  "framework/starter/redissession",
-	"golang.org/x/crypto/bcrypt":    "framework/starter/securitybasic",
-	"golang.org/x/crypto/argon2":    "framework/starter/securitybasic",
-	"github.com/lestrrat-go/jwx/v3": "framework/starter/securityjwt",
+	"github.com/redis/go-redis/v9":       "framework/starter/redissession",
+	"golang.org/x/crypto":                "framework/starter/securitybasic, framework/starter/pkcs12",
+	"software.sslmate.com/src/go-pkcs12": "framework/starter/pkcs12",
+	"github.com/lestrrat-go/jwx/v3":      "framework/starter/securityjwt",
 }
 
 // greeterOnlyModules lists the modules that greeter's own packages build

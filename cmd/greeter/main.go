@@ -21,6 +21,7 @@ import (
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/management/openapi"
 	"github.com/springport/greeter/framework/starter/otlptracing"
+	"github.com/springport/greeter/framework/starter/pkcs12"
 	"github.com/springport/greeter/framework/starter/redissession"
 	"github.com/springport/greeter/framework/starter/securitybasic"
 	"github.com/springport/greeter/framework/starter/securityjwt"
@@ -46,7 +47,7 @@ func greeter() boot.Service[settings] {
 		// HTTP Basic, and bearer tokens, when their settings ask
 		// (docs/security.md); spans sent to an OTLP collector when
 		// management.otlp.tracing.endpoint names one.
-		Starters: []boot.Starter{redissession.Starter, securitybasic.Starter, securityjwt.Starter, otlptracing.Starter},
+		Starters: []boot.Starter{redissession.Starter, securitybasic.Starter, securityjwt.Starter, otlptracing.Starter, pkcs12.Starter},
 		Start:    build,
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/springport/greeter/framework/management/metrics"
 	"github.com/springport/greeter/framework/outage"
 	"github.com/springport/greeter/framework/starter/otlptracing"
+	"github.com/springport/greeter/framework/starter/pkcs12"
 	"github.com/springport/greeter/framework/starter/redissession"
 	"github.com/springport/greeter/framework/starter/securitybasic"
 	"github.com/springport/greeter/framework/starter/securityjwt"
@@ -67,7 +68,7 @@ func (c *counter) next() int {
 func tester() boot.Service[testerSettings] {
 	return boot.Service[testerSettings]{
 		Name:        "tester",
-		Starters:    []boot.Starter{redissession.Starter, securitybasic.Starter, securityjwt.Starter, otlptracing.Starter},
+		Starters:    []boot.Starter{redissession.Starter, securitybasic.Starter, securityjwt.Starter, otlptracing.Starter, pkcs12.Starter},
 		Description: "The framework's test service.",
 		Resources: fstest.MapFS{
 			"application.properties":     {Data: []byte("tester.greeting=Hello from the packaged file\n")},

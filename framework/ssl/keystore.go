@@ -1,9 +1,9 @@
 package ssl
 
 // Key stores and trust stores in a file, as Java reads them: PKCS#12
-// (go-pkcs12: the PBES2/AES-256 and HMAC-SHA256 that OpenSSL 3 and keytool
-// 17 write by default, and the legacy RC2 and 3DES) and JKS
-// (keystore-go). As Java's keystore.type.compat has it, a file is read
+// (through the PKCS#12 starter's go-pkcs12, pkcs12.go: the PBES2/AES-256
+// and HMAC-SHA256 that OpenSSL 3 and keytool 17 write by default, and the
+// legacy RC2 and 3DES) and JKS (keystore-go). As Java's keystore.type.compat has it, a file is read
 // by what it holds, whichever of the two types is set.
 
 import (
@@ -17,7 +17,6 @@ import (
 	"strings"
 
 	jks "github.com/pavlo-v-chernykh/keystore-go/v4"
-	"software.sslmate.com/src/go-pkcs12"
 )
 
 // The formats a store file is found to be in.
@@ -142,9 +141,12 @@ func (k StoreKey) readPKCS12(data []byte) (*tls.Certificate, error) {
 		return nil, fault(k.KeyPassword, "differs from "+k.Password.Key+": a PKCS#12 key store is read with one password, the store's, "+
 			"as keytool writes it (a key of a password of its own is not read)")
 	}
-	key, leaf, chain, err := pkcs12.DecodeChain(data, password)
+	if pkcs12Decoder == nil {
+		return nil, noPKCS12(k.Location, "key store")
+	}
+	key, leaf, chain, err := pkcs12Decoder.DecodeChain(data, password)
 	switch {
-	case errors.Is(err, pkcs12.ErrIncorrectPassword), errors.Is(err, pkcs12.ErrDecryption):
+	case err != nil && pkcs12Decoder.WrongPassword(err):
 		return nil, wrongPassword(k.Password, k.Location, "key store")
 	case err != nil && strings.Contains(err.Error(), "private key missing"):
 		return nil, fault(k.Location, "the key store holds no private key, only certificates: a trust store? "+
@@ -289,14 +291,17 @@ func (t StoreTrust) read() (certs []*x509.Certificate, err error) {
 // trusted (keytool -importcert marks them), or, from a store of a key,
 // the key's certificate, as Java's trust manager takes both.
 func (t StoreTrust) readPKCS12(data []byte) ([]*x509.Certificate, error) {
-	certs, err := pkcs12.DecodeTrustStore(data, t.Password.Value)
-	if errors.Is(err, pkcs12.ErrIncorrectPassword) || errors.Is(err, pkcs12.ErrDecryption) {
+	if pkcs12Decoder == nil {
+		return nil, noPKCS12(t.Location, "trust store")
+	}
+	certs, err := pkcs12Decoder.DecodeTrustStore(data, t.Password.Value)
+	if err != nil && pkcs12Decoder.WrongPassword(err) {
 		return nil, wrongPassword(t.Password, t.Location, "trust store")
 	}
 	if err == nil && len(certs) > 0 {
 		return certs, nil
 	}
-	if _, leaf, _, err := pkcs12.DecodeChain(data, t.Password.Value); err == nil {
+	if _, leaf, _, err := pkcs12Decoder.DecodeChain(data, t.Password.Value); err == nil {
 		return []*x509.Certificate{leaf}, nil
 	}
 	return nil, fault(t.Location, "the trust store holds no certificate marked as trusted "+

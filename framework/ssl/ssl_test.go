@@ -8,6 +8,8 @@ import (
 
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/ssl"
+	// PKCS#12 stores are read by their starter, as in a service that names it.
+	_ "github.com/springport/greeter/framework/starter/pkcs12"
 	"github.com/springport/greeter/framework/testing/testpki"
 )
 
