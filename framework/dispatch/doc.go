@@ -41,9 +41,10 @@
 //     the ServeMux's own plain-text answers become problem documents,
 //     OPTIONS on a known path is answered 200 with Allow, and CONNECT to
 //     an authority 405.
-//  5. cors.go: the matched routes' CORS policy admits a cross-origin
-//     request, and the cross-origin protection refuses a state-changing
-//     one from an origin the policy does not allow (403).
+//  5. cors.go: the matched routes' CORS policy (corspolicy.go, compiled
+//     when the dispatcher is built) admits a cross-origin request, and the
+//     cross-origin protection refuses a state-changing one from an origin
+//     the policy does not allow (403).
 //  6. select.go: the routes that share the matched method and pattern
 //     differ in their conditions (condition.go, and the media types of
 //     mediatype.go), tried in Spring MVC's order; the first condition that
