@@ -146,7 +146,7 @@ func (a *App) Routes(routes ...dispatch.Route) {
 // it was set. value is the setting's value as bound, for when it is unset
 // and its default was used.
 func (a *App) EngineError(engine, key, value string, err error) error {
-	return engineError(a.env, engine, key, value, err)
+	return &EngineError{Engine: engine, Setting: config.SettingError{Value: a.binder.Value(key, value), Reason: err.Error()}}
 }
 
 // close sends the spans still queued, then closes the components, then

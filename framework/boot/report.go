@@ -129,20 +129,3 @@ type EngineError struct {
 }
 
 func (e *EngineError) Error() string { return e.Setting.Error() }
-
-// engineError is an EngineError for the engine that key names in env,
-// where value is key's value as bound (the default, when env does not set
-// it).
-func engineError(env *config.Environment, engine, key, value string, err error) error {
-	return &EngineError{Engine: engine, Setting: config.SettingError{Value: settingValue(env, key, value), Reason: err.Error()}}
-}
-
-// settingValue is key as env sets it, with its origin, for a report; when
-// env does not set it, value (as bound) from the default.
-func settingValue(env *config.Environment, key, value string) config.Value {
-	v, ok, err := env.Lookup(key)
-	if !ok || err != nil {
-		v = config.Value{Key: key, Raw: value, Origin: "the default"}
-	}
-	return v
-}

@@ -172,7 +172,7 @@ func (a *App) Sessions() session.Settings { return a.settings.sessions }
 // setting with its value and where it was set, as for a setting that
 // does not parse.
 func (a *App) SettingError(key, reason string) error {
-	return &config.SettingError{Value: settingValue(a.env, key, ""), Reason: reason}
+	return &config.SettingError{Value: a.binder.Value(key, ""), Reason: reason}
 }
 
 // UseSessionStore makes store the application's HTTP session store in
