@@ -3,7 +3,6 @@ package boot
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/management/tracing"
@@ -130,27 +129,11 @@ func (svc Service[S]) refuseProtectionWithoutStarter(b *config.Binder, env *conf
 			}
 		}
 		for _, name := range variables {
-			if setsFamily(name, o.prefix) {
+			if _, under := config.VariableUnder(name, o.prefix); under {
 				b.RefuseVariable(name, reason)
 			}
 		}
 	}
-}
-
-// setsFamily reports whether the environment variable name sets a key
-// under prefix (app.security.user.), or under its spring. twin.
-func setsFamily(name, prefix string) bool {
-	family := strings.TrimSuffix(prefix, ".")
-	forms := config.EnvNames(family)
-	if twin, ok := config.SpringTwin(family); ok {
-		forms = append(forms, config.EnvNames(twin)...)
-	}
-	for _, f := range forms {
-		if strings.HasPrefix(name, f+"_") {
-			return true
-		}
-	}
-	return false
 }
 
 // starterNames names the starters svc includes.

@@ -83,15 +83,26 @@ func (idx *keyIndex) takesVariable(name string) bool {
 // SPRING_JPA_OPEN_IN_VIEW is of spring.jpa.*.
 func (idx *keyIndex) ignoredVariableFamily(name string) (string, bool) {
 	for _, f := range idx.check.IgnoredFamilies {
-		forms := []string{f}
-		if twin, ok := SpringTwin(f); ok {
-			forms = append(forms, twin)
+		if form, ok := VariableUnder(name, f); ok {
+			return form + "*", true
 		}
-		for _, form := range forms {
-			for _, p := range EnvNames(strings.TrimSuffix(form, ".")) {
-				if name == p || strings.HasPrefix(name, p+"_") {
-					return form + "*", true
-				}
+	}
+	return "", false
+}
+
+// VariableUnder reports whether the environment variable name sets a key
+// of the family prefix (app.security.user.), or of its spring. twin, and
+// returns that form of the prefix: APP_SECURITY_USER_PASSWORD and
+// SPRING_SECURITY_USER_PASSWORD are both under app.security.user.
+func VariableUnder(name, prefix string) (form string, ok bool) {
+	forms := []string{prefix}
+	if twin, ok := SpringTwin(prefix); ok {
+		forms = append(forms, twin)
+	}
+	for _, form := range forms {
+		for _, p := range EnvNames(strings.TrimSuffix(form, ".")) {
+			if name == p || strings.HasPrefix(name, p+"_") {
+				return form, true
 			}
 		}
 	}
