@@ -134,9 +134,13 @@ func TestSecurityBasicUser(t *testing.T) {
 	}
 	for _, path := range []string{"/store", "/actuator", "/actuator/info", "/actuator/env", "/actuator/prometheus", "/nowhere"} {
 		checkRefused(t, send(t, nil, "GET", s.URL+path, ""), http.StatusUnauthorized)
-		if r := send(t, nil, "GET", s.URL+path, "", right); r.status == http.StatusUnauthorized || r.status == http.StatusForbidden {
+		r := send(t, nil, "GET", s.URL+path, "", right)
+		if r.status == http.StatusUnauthorized || r.status == http.StatusForbidden {
 			t.Errorf("GET %s as admin: %d %s, want it served", path, r.status, r.body)
 		}
+		// Spring Security's headers on every answer, the 404 of a path
+		// nothing serves (/nowhere) too.
+		checkSpringHeaders(t, r)
 	}
 	refused := send(t, nil, "GET", s.URL+"/store", "", wrong)
 	p := checkRefused(t, refused, http.StatusUnauthorized)

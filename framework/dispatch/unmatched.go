@@ -56,14 +56,14 @@ func (d *Dispatcher) answerUnmatched(ex *exchange, r *http.Request, code int) {
 		// method, not the target, is what the service does not serve.
 		// RFC 9110 asks a 405 for an Allow; empty says no method is
 		// allowed on this target (§10.2.1).
-		h.Del("X-Content-Type-Options")
+		d.dropMuxNosniff(h)
 		h["Allow"] = []string{""}
 		writeProblem(ex, r, http.StatusMethodNotAllowed, "CONNECT is not supported.", ex.requestIDFor(r, d.ids), d.traceID(r))
 		return
 	}
 	switch code {
 	case http.StatusNotFound, http.StatusMethodNotAllowed:
-		h.Del("X-Content-Type-Options")
+		d.dropMuxNosniff(h)
 		if code == http.StatusMethodNotAllowed && r.Method == http.MethodOptions {
 			h.Set("Allow", h.Get("Allow")+", OPTIONS")
 			h.Set("Content-Length", "0")
@@ -84,5 +84,16 @@ func (d *Dispatcher) answerUnmatched(ex *exchange, r *http.Request, code int) {
 		ex.WriteHeader(code)
 	default:
 		ex.WriteHeader(code)
+	}
+}
+
+// dropMuxNosniff drops the X-Content-Type-Options that the ServeMux's
+// http.Error sets for its plain text, unless the security guard had set
+// it before, with Spring Security's other default headers, on every
+// answer: the problem document that replaces the ServeMux's text keeps
+// them all, as Spring Security's do.
+func (d *Dispatcher) dropMuxNosniff(h http.Header) {
+	if d.guard == nil {
+		h.Del("X-Content-Type-Options")
 	}
 }
