@@ -74,4 +74,3 @@ func launchSpring(t *testing.T, flavour string, args ...string) *app {
 	argv := append(append(slices.Clone(jvmOptions), "-jar", springJar(flavour), "--server.port=0", "--server.address=127.0.0.1"), args...)
 	return launchProcess(t, flavour, "java", argv, []string{"SPRING_"}, tomcatPort)
 }
-
