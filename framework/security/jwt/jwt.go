@@ -284,13 +284,32 @@ func (a *Authenticator) verify(ctx context.Context, token string) (jwxjwt.Token,
 	case errors.As(err, &reason):
 		return nil, decodeFailure(string(reason))
 	case errors.Is(err, jwxjwt.TokenExpiredError()):
-		return nil, decodeFailure("Jwt expired")
+		return nil, decodeFailure("Jwt expired" + claimTime(token, jwxjwt.ExpirationKey))
 	case errors.Is(err, jwxjwt.TokenNotYetValidError()):
-		return nil, decodeFailure("Jwt used before its nbf")
+		return nil, decodeFailure("Jwt used before" + claimTime(token, jwxjwt.NotBeforeKey))
 	case p.picked:
 		return nil, decodeFailure("Signed JWT rejected: Invalid signature")
 	}
 	return nil, decodeFailure("Malformed token")
+}
+
+// claimTime is " at" and the token's time claim (exp or nbf) as Spring's
+// JwtTimestampValidator writes it ("Jwt expired at 2026-11-29T10:52:15Z",
+// Java's Instant), read once the signature was found good, so the time
+// is the issuer's; the token is only read again for it, never quoted.
+func claimTime(token, claim string) string {
+	tok, err := jwxjwt.ParseInsecure([]byte(token))
+	if err != nil {
+		return ""
+	}
+	var at time.Time
+	if tok.Get(claim, &at) != nil || at.IsZero() {
+		return ""
+	}
+	if claim == jwxjwt.ExpirationKey {
+		return " at " + at.UTC().Format(time.RFC3339Nano)
+	}
+	return " " + at.UTC().Format(time.RFC3339Nano)
 }
 
 // reasonError is why a token was refused, in words that quote nothing of

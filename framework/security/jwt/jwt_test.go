@@ -303,7 +303,7 @@ func TestAuthenticateRefusals(t *testing.T) {
 		{"garbage", "Bearer YWJj.ZGVm.Z2hp", "Malformed token"},
 		{"encrypted (five parts)", "Bearer a.b.c.d.e", "Malformed token"},
 		{"alg none", "Bearer " + none, "Another algorithm expected"},
-		{"expired", "Bearer " + k.sign(t, jwa.RS256(), claims(c, "exp", c.unix(-61*time.Second))), "Jwt expired"},
+		{"expired", "Bearer " + k.sign(t, jwa.RS256(), claims(c, "exp", c.unix(-61*time.Second))), "Jwt expired at 20"},
 		{"not yet valid", "Bearer " + k.sign(t, jwa.RS256(), claims(c, "nbf", c.unix(61*time.Second))), "Jwt used before"},
 		{"alg not accepted", "Bearer " + k.sign(t, jwa.RS384(), claims(c)), "Another algorithm expected"},
 		{"HS256 keyed with the public key", "Bearer " + string(hmac), "Another algorithm expected"},
