@@ -36,6 +36,7 @@ var comparedHeaders = []string{
 	"X-Content-Type-Options", "X-Frame-Options", "X-XSS-Protection",
 	"Strict-Transport-Security", "Content-Security-Policy", "Referrer-Policy",
 	"X-Total-Count", "Link", "Content-Language", "Content-Disposition",
+	"Set-Cookie",
 }
 
 // difference is one aspect of one case where two answers differ.
@@ -106,6 +107,27 @@ func headerValue(h http.Header, name string) string {
 		}
 		sort.Strings(members)
 		return strings.Join(members, ", ")
+	case "Set-Cookie":
+		// The cookie's name and attributes; its value (a session's id)
+		// and an Expires date differ by nature.
+		cs := []string{}
+		for _, v := range vs {
+			parts := strings.Split(v, ";")
+			name, _, _ := strings.Cut(strings.TrimSpace(parts[0]), "=")
+			attrs := []string{}
+			for _, a := range parts[1:] {
+				a = strings.TrimSpace(a)
+				k, val, _ := strings.Cut(a, "=")
+				if strings.EqualFold(k, "Expires") {
+					val = "{date}"
+				}
+				attrs = append(attrs, strings.ToLower(k)+"="+val)
+			}
+			sort.Strings(attrs)
+			cs = append(cs, name+"; "+strings.Join(attrs, "; "))
+		}
+		sort.Strings(cs)
+		return strings.Join(cs, " | ")
 	case "Accept":
 		ts := []string{}
 		for _, v := range vs {

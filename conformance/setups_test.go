@@ -12,8 +12,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"testing"
 	"time"
+
+	"github.com/springport/greeter/framework/testing/enginetest"
 
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
@@ -22,7 +25,10 @@ import (
 
 // setupSettings is what a setup gives its applications.
 type setupSettings struct {
-	args   []string          // command-line settings, for greeter and Spring alike
+	args []string // command-line settings, for greeter and Spring alike
+	// own gives each application (greeter, boot4, boot35) settings of
+	// its own beside args: its own database and Redis namespace.
+	own    func(app string) []string
 	tokens map[string]string // {token:NAME} in the corpus
 }
 
@@ -51,6 +57,18 @@ var setups = map[string]func(t *testing.T) setupSettings{
 			"--spring.security.actuator.roles=ACTUATOR",
 			"--spring.security.permit-all=/api/hi",
 		}}
+	},
+	// stores: the messages in PostgreSQL (a database for each
+	// application) and the HTTP sessions in Redis (a namespace for each),
+	// the numbers session-scoped.
+	"stores": func(t *testing.T) setupSettings {
+		redisURL, prefix := enginetest.Redis(t)
+		return setupSettings{
+			args: []string{"--spring.session.store-type=redis", "--spring.data.redis.url=" + redisURL, "--app.number.scope=session"},
+			own: func(app string) []string {
+				return []string{"--spring.datasource.url=" + jdbcURL(t, enginetest.Postgres(t)), "--spring.session.redis.namespace=" + prefix + app}
+			},
+		}
 	},
 	// jwt: bearer tokens of an issuer the test serves (OpenID discovery
 	// and a JWK set), authorities from the token's roles claim as ROLE_x;
@@ -143,3 +161,20 @@ func (is *issuer) token(t *testing.T, claims map[string]any) string {
 
 // tamper changes a token's signature.
 func tamper(token string) string { return token[:len(token)-4] + "AAAA" }
+
+// jdbcURL is a postgres:// URL as JDBC writes it, the user a parameter.
+func jdbcURL(t *testing.T, pg string) string {
+	t.Helper()
+	u, err := url.Parse(pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := url.Values{}
+	if u.User != nil {
+		q.Set("user", u.User.Username())
+		if pw, ok := u.User.Password(); ok {
+			q.Set("password", pw)
+		}
+	}
+	return "jdbc:postgresql://" + u.Host + u.Path + "?" + q.Encode()
+}

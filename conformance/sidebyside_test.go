@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -32,6 +34,7 @@ type fleet struct {
 	greeter *app
 	spring  map[string]*app // by flavour
 	tokens  map[string]string
+	clients map[*app]*http.Client // each with a cookie jar of its own
 }
 
 // startFleet starts greeter and both Spring builds at once with the
@@ -43,9 +46,25 @@ func startFleet(t *testing.T, name string) *fleet {
 	}
 	s := setups[name](t)
 	f := &fleet{setup: name, spring: map[string]*app{}, tokens: s.tokens}
-	f.greeter = launchGreeter(t, s.args...)
+	args := func(app string) []string {
+		if s.own == nil {
+			return s.args
+		}
+		return append(slices.Clone(s.args), s.own(app)...)
+	}
+	f.greeter = launchGreeter(t, args("greeter")...)
 	for _, fl := range springFlavours {
-		f.spring[fl] = launchSpring(t, fl, s.args...)
+		f.spring[fl] = launchSpring(t, fl, args(fl)...)
+	}
+	f.clients = map[*app]*http.Client{}
+	for _, a := range f.apps() {
+		jar, err := cookiejar.New(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := *client
+		c.Jar = jar
+		f.clients[a] = &c
 	}
 	f.greeter.waitListening(t)
 	for _, fl := range springFlavours {
@@ -53,6 +72,15 @@ func startFleet(t *testing.T, name string) *fleet {
 		t.Logf("%s: %s listened %v after exec", name, fl, f.spring[fl].Started.Round(100e6))
 	}
 	return f
+}
+
+// apps are greeter, then the Spring builds in springFlavours' order.
+func (f *fleet) apps() []*app {
+	apps := []*app{f.greeter}
+	for _, fl := range springFlavours {
+		apps = append(apps, f.spring[fl])
+	}
+	return apps
 }
 
 // TestSideBySide sends the corpus to greeter and to Spring Boot 4 and 3.5,
@@ -120,10 +148,7 @@ func TestSideBySide(t *testing.T) {
 // differences from 3.5.
 func (f *fleet) run(t *testing.T, cases []exchange, l *ledger) (versions []difference) {
 	t.Helper()
-	apps := []*app{f.greeter}
-	for _, fl := range springFlavours {
-		apps = append(apps, f.spring[fl])
-	}
+	apps := f.apps()
 	answers := make([][]answer, len(apps))
 	errs := make([]error, len(apps))
 	var wg sync.WaitGroup
@@ -184,7 +209,7 @@ func (f *fleet) send(a *app, c exchange) (answer, error) {
 		}
 		req.Header.Add(h[0], v)
 	}
-	resp, err := client.Do(req)
+	resp, err := f.clients[a].Do(req)
 	if err != nil {
 		return answer{}, err
 	}
