@@ -36,6 +36,10 @@ type App struct {
 	// (Authenticate); none: security is off.
 	authenticators []security.Authenticator
 	schemes        []string
+	// openRoutes are served on both ports, open to anyone where
+	// openPatterns match (OpenRoutes).
+	openRoutes   []dispatch.Route
+	openPatterns []string
 
 	// What Start adds.
 	started    bool // Start has returned: nothing more may be added

@@ -178,8 +178,14 @@ func (a *App) handlers(classify func(error) *dispatch.Error, info openapi.Info, 
 		return nil, err
 	}
 	routes := dispatch.WithCORS(s.cors.Service, slices.Concat(a.routes, docs)...)
+	routes = append(routes, a.openRoutes...)
 	if !s.management.ownPort() {
 		routes = append(routes, management...)
+	} else {
+		// The starters' open routes answer on both ports, as Spring's
+		// security filter chain guards both: a 401 there names them
+		// (the protected resource metadata) at that port's address.
+		management = append(management, a.openRoutes...)
 	}
 	serverOpts := opts
 	serverOpts.ContextPath = s.server.ContextPath // not the management port's, as in Spring

@@ -31,21 +31,40 @@ func (a *App) Authenticate(scheme string, auth security.Authenticator) {
 	a.schemes = append(a.schemes, scheme)
 }
 
+// OpenRoutes adds routes that a starter serves to anyone, as Spring
+// Security answers some requests from its filter chain, ahead of
+// authorization: the bearer-token starter's OAuth 2.0 protected resource
+// metadata (RFC 9728). pattern is a Spring path pattern (see
+// security.PathPattern; one that does not parse panics) that covers the
+// routes' paths: security leaves the paths it matches open, before every
+// other rule, as /actuator/health is. The routes are served on both
+// ports (under the context path on server.port), listed by
+// /actuator/mappings, and not described in the OpenAPI document, which
+// is the service's.
+func (a *App) OpenRoutes(pattern string, routes ...dispatch.Route) {
+	a.mustBeStarting("OpenRoutes")
+	security.MustPathPattern(pattern)
+	a.openPatterns = append(a.openPatterns, pattern)
+	a.openRoutes = append(a.openRoutes, routes...)
+}
+
 // securityOn reports whether security is on: an authenticator was added.
 func (a *App) securityOn() bool { return len(a.authenticators) > 0 }
 
 // securityRules are the rules the settings make, through the same API a
 // service would use, as Spring Boot 3's ManagementWebSecurityAutoConfiguration
-// makes them: health (its groups and probes) is open; every other
+// makes them, after the paths the starters serve to anyone (open, see
+// OpenRoutes): health (its groups and probes) is open; every other
 // management endpoint, and their index, need an authenticated user, and
 // one of app.security.actuator.roles when it is set; the paths of
 // app.security.permit-all are open; everything else needs an
 // authenticated user. A management endpoint is open when permit-all names
 // it (/actuator/info, or /actuator/info/**), not when a broader pattern
 // (/**) happens to match it.
-func securityRules(s security.Settings, managementBase string) *security.Rules {
+func securityRules(s security.Settings, managementBase string, open []string) *security.Rules {
 	base := strings.TrimSuffix(managementBase, "/")
 	rules := new(security.Rules).
+		Permit(open...).
 		Permit(base+"/health", base+"/health/**")
 	roles := s.ActuatorAuthorities()
 	if base != "" {
@@ -79,7 +98,7 @@ func (a *App) securityGuard(s security.Settings, managementBase string) (dispatc
 	}
 	g := &security.Guard{
 		Authenticators: a.authenticators,
-		Rules:          securityRules(s, managementBase),
+		Rules:          securityRules(s, managementBase, a.openPatterns),
 		Logger:         a.Logger(securityLogger),
 		Refused: func(status int, reason string) {
 			refusals.WithLabelValues(strconv.Itoa(status), reason).Inc()
@@ -114,7 +133,7 @@ func (a *App) openAPISecurity(managementBase string) *openapi.Security {
 	if !a.securityOn() {
 		return nil
 	}
-	rules := securityRules(a.settings.security, managementBase)
+	rules := securityRules(a.settings.security, managementBase, a.openPatterns)
 	return &openapi.Security{Basic: slices.Contains(a.schemes, BasicScheme), Bearer: slices.Contains(a.schemes, BearerScheme),
 		Open: func(path string) bool { return rules.Decide(path, nil) == security.Allowed }}
 }

@@ -76,7 +76,7 @@ func NewBasic(user User) *Basic {
 }
 
 // Challenge is Spring's for Basic.
-func (b *Basic) Challenge() string { return BasicChallenge }
+func (b *Basic) Challenge(*http.Request) string { return BasicChallenge }
 
 // Authenticate reads an Authorization: Basic header. It returns (nil,
 // nil) with none (or another scheme), and a *Failure for credentials that

@@ -41,10 +41,15 @@ const (
 // on the answer, finds the principal, and refuses the request with 401
 // or 403 as the rules say. Wrong credentials are a 401 whatever the path,
 // a permitted one included, as Spring's BasicAuthenticationFilter
-// answers them before the rules are looked at.
+// answers them before the rules are looked at. A 401 carries the
+// challenge of each authenticator (of the one that refused the
+// credentials, when some were given); a 403 carries one only when the
+// principal's authenticator is a DeniedChallenger (a bearer token's
+// insufficient_scope).
 func (g *Guard) Check(w http.ResponseWriter, r *http.Request, requestID func() string) (*http.Request, error) {
 	setDefaultHeaders(w.Header(), r.TLS != nil)
 	var principal *Principal
+	var by Authenticator // the authenticator that found principal
 	for _, a := range g.Authenticators {
 		p, err := a.Authenticate(r)
 		if err != nil {
@@ -60,7 +65,7 @@ func (g *Guard) Check(w http.ResponseWriter, r *http.Request, requestID func() s
 				}
 				return nil, &dispatch.Error{Status: http.StatusServiceUnavailable, Detail: "the credentials cannot be checked now; try again later"}
 			}
-			challenge, reason := a.Challenge(), err.Error()
+			challenge, reason := a.Challenge(r), err.Error()
 			if f.Challenge != "" {
 				challenge = f.Challenge
 			}
@@ -69,18 +74,21 @@ func (g *Guard) Check(w http.ResponseWriter, r *http.Request, requestID func() s
 			return nil, &dispatch.Error{Status: http.StatusUnauthorized, Detail: reason}
 		}
 		if p != nil {
-			principal = p
+			principal, by = p, a
 			break
 		}
 	}
 	switch g.Rules.Decide(r.URL.Path, principal) {
 	case Unauthenticated:
 		for _, a := range g.Authenticators {
-			w.Header().Add("WWW-Authenticate", a.Challenge())
+			w.Header().Add("WWW-Authenticate", a.Challenge(r))
 		}
 		g.refuse(r, requestID, http.StatusUnauthorized, ReasonNoCredentials, "no credentials", "")
 		return nil, &dispatch.Error{Status: http.StatusUnauthorized, Detail: detailUnauthenticated}
 	case Forbidden:
+		if d, ok := by.(DeniedChallenger); ok {
+			w.Header().Set("WWW-Authenticate", d.DeniedChallenge(r))
+		}
 		g.refuse(r, requestID, http.StatusForbidden, ReasonAccessDenied, "the principal lacks the authority the path needs", principal.Name)
 		return nil, &dispatch.Error{Status: http.StatusForbidden, Detail: detailForbidden}
 	}

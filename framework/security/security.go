@@ -35,9 +35,22 @@ func (p *Principal) Has(authority string) bool {
 // requests, decide; a *Failure when they are there and wrong.
 type Authenticator interface {
 	Authenticate(r *http.Request) (*Principal, error)
-	// Challenge is the WWW-Authenticate header a 401 carries when no
-	// credentials were given: `Basic realm="Realm"`, or `Bearer`.
-	Challenge() string
+	// Challenge is the WWW-Authenticate header a 401 to r carries when
+	// no credentials were given: `Basic realm="Realm"`, or for a bearer
+	// token `Bearer resource_metadata="<where the metadata is>"`, built
+	// from r as RFC 9728 asks.
+	Challenge(r *http.Request) string
+}
+
+// DeniedChallenger is an Authenticator that names the scheme on a 403 to
+// a principal it authenticated, as RFC 6750 asks of bearer tokens (its
+// insufficient_scope error, as Spring's BearerTokenAccessDeniedHandler
+// writes it). A 403 to a principal that an authenticator without it
+// found (a user over Basic) carries no WWW-Authenticate, as Spring's
+// AccessDeniedHandlerImpl sends none.
+type DeniedChallenger interface {
+	// DeniedChallenge is the WWW-Authenticate header of the 403 to r.
+	DeniedChallenge(r *http.Request) string
 }
 
 // Failure is credentials that were given and are wrong: a bad password,

@@ -121,7 +121,7 @@ type brokenAuthenticator struct{}
 func (brokenAuthenticator) Authenticate(*http.Request) (*security.Principal, error) {
 	return nil, errors.New("the JWK set cannot be fetched: connection refused")
 }
-func (brokenAuthenticator) Challenge() string { return "Bearer" }
+func (brokenAuthenticator) Challenge(*http.Request) string { return "Bearer" }
 
 // TestGuardServerFault: an authenticator that fails for a reason that is
 // not the client's (not a *Failure) makes a 503, not a 401 that would
@@ -136,5 +136,54 @@ func TestGuardServerFault(t *testing.T) {
 	}
 	if c := w.Header().Get("WWW-Authenticate"); c != "" {
 		t.Errorf("WWW-Authenticate %q on a server fault, want none", c)
+	}
+}
+
+// headerAuthenticator finds the principal named by the X-Principal
+// header, without authorities; denying says, on a 403, what a bearer
+// token's authenticator says (security.DeniedChallenger).
+type headerAuthenticator struct{}
+
+func (headerAuthenticator) Authenticate(r *http.Request) (*security.Principal, error) {
+	if name := r.Header.Get("X-Principal"); name != "" {
+		return &security.Principal{Name: name}, nil
+	}
+	return nil, nil
+}
+func (headerAuthenticator) Challenge(r *http.Request) string { return "Test at=" + r.Host }
+
+type denyingAuthenticator struct{ headerAuthenticator }
+
+func (denyingAuthenticator) DeniedChallenge(*http.Request) string {
+	return `Test error="insufficient_scope"`
+}
+
+// TestGuardChallenges: a 401 carries each authenticator's challenge, built
+// from the request; a 403 carries one only when the authenticator that
+// found the principal is a DeniedChallenger, as Spring answers a bearer
+// token (insufficient_scope) and not a user over Basic.
+func TestGuardChallenges(t *testing.T) {
+	rules := new(security.Rules).Require("/admin", "ROLE_ADMIN")
+	check := func(a security.Authenticator, principal string) (http.Header, error) {
+		g := &security.Guard{Authenticators: []security.Authenticator{a}, Rules: rules}
+		r := httptest.NewRequest("GET", "/admin", nil)
+		if principal != "" {
+			r.Header.Set("X-Principal", principal)
+		}
+		w := httptest.NewRecorder()
+		_, err := g.Check(w, r, func() string { return "id-1" })
+		return w.Header(), err
+	}
+	h, err := check(denyingAuthenticator{}, "")
+	if de, ok := errors.AsType[*dispatch.Error](err); !ok || de.Status != http.StatusUnauthorized || h.Get("WWW-Authenticate") != "Test at=example.com" {
+		t.Errorf("anonymous: %v, WWW-Authenticate %q; want a 401 with the challenge built from the request", err, h.Get("WWW-Authenticate"))
+	}
+	h, err = check(denyingAuthenticator{}, "bob")
+	if de, ok := errors.AsType[*dispatch.Error](err); !ok || de.Status != http.StatusForbidden || h.Get("WWW-Authenticate") != `Test error="insufficient_scope"` {
+		t.Errorf("a DeniedChallenger's principal: %v, WWW-Authenticate %q; want a 403 with its challenge", err, h.Get("WWW-Authenticate"))
+	}
+	h, err = check(headerAuthenticator{}, "bob")
+	if de, ok := errors.AsType[*dispatch.Error](err); !ok || de.Status != http.StatusForbidden || h.Get("WWW-Authenticate") != "" {
+		t.Errorf("another authenticator's principal: %v, WWW-Authenticate %q; want a 403 without a challenge", err, h.Get("WWW-Authenticate"))
 	}
 }

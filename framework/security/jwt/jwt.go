@@ -184,9 +184,26 @@ func New(ctx context.Context, opts Options) (*Authenticator, error) {
 	return a, nil
 }
 
-// Challenge is the WWW-Authenticate header of a 401 to a request without
-// credentials, as Spring's BearerTokenAuthenticationEntryPoint writes it.
-func (a *Authenticator) Challenge() string { return "Bearer" }
+// Challenge is the WWW-Authenticate header of a 401 to r, which carries
+// no credentials, as Spring Security 7's BearerTokenAuthenticationEntryPoint
+// writes it: the scheme and where the protected resource metadata is
+// (RFC 9728; see MetadataRoutes, which the starter serves).
+func (a *Authenticator) Challenge(r *http.Request) string {
+	return "Bearer " + resourceMetadataParam(r)
+}
+
+// DeniedChallenge is the WWW-Authenticate header of a 403 to a request
+// whose token is valid but lacks the authority the path needs: RFC 6750's
+// insufficient_scope, as Spring's BearerTokenAccessDeniedHandler writes it
+// (without resource_metadata, which Spring 7 adds to 401s only).
+func (a *Authenticator) DeniedChallenge(*http.Request) string { return insufficientScope }
+
+const insufficientScope = `Bearer error="insufficient_scope", error_description="The request requires higher privileges than provided by the access token.", error_uri="` + errorURI + `"`
+
+// errorURI is the error_uri Spring's challenges name.
+const errorURI = "https://tools.ietf.org/html/rfc6750#section-3.1"
+
+var _ security.DeniedChallenger = (*Authenticator)(nil)
 
 // Authenticate returns the principal of r's bearer token: (nil, nil)
 // without one; a *security.Failure when it is malformed, badly signed,
@@ -199,9 +216,12 @@ func (a *Authenticator) Authenticate(r *http.Request) (*security.Principal, erro
 		return nil, nil
 	}
 	if !ok {
-		return nil, invalid("Bearer token is malformed")
+		return nil, invalid(r, "Bearer token is malformed")
 	}
 	tok, err := a.verify(r.Context(), token)
+	if reason, refused := errors.AsType[reasonError](err); refused {
+		return nil, invalid(r, "An error occurred while attempting to decode the Jwt: "+string(reason))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -236,21 +256,22 @@ func isB64Token(s string) bool {
 	return true
 }
 
-// invalid is the failure of a token that was given and cannot be used.
-// The description is Spring's, and says why without quoting the token or
-// anything from it, which is the caller's input.
-func invalid(reason string) *security.Failure {
+// invalid is the failure of a token that r gave and that cannot be used,
+// with the challenge Spring Security 7's BearerTokenAuthenticationEntryPoint
+// writes: RFC 6750's invalid_token, then where the protected resource
+// metadata is. The description is Spring's, and says why without quoting
+// the token or anything from it, which is the caller's input.
+func invalid(r *http.Request, reason string) *security.Failure {
 	return &security.Failure{
-		Challenge: `Bearer error="invalid_token", error_description="` + reason + `", error_uri="https://tools.ietf.org/html/rfc6750#section-3.1"`,
+		Challenge: `Bearer error="invalid_token", error_description="` + reason + `", error_uri="` + errorURI + `", ` + resourceMetadataParam(r),
 		Reason:    reason,
 	}
 }
 
-// decodeFailure is the failure of a token that could not be decoded or
-// checked, described as Spring's NimbusJwtDecoder does.
-func decodeFailure(reason string) *security.Failure {
-	return invalid("An error occurred while attempting to decode the Jwt: " + reason)
-}
+// decodeFailure is why a token could not be decoded or checked, in words
+// of Spring's NimbusJwtDecoder after its "An error occurred while
+// attempting to decode the Jwt: ", which Authenticate puts before them.
+func decodeFailure(reason string) reasonError { return reasonError(reason) }
 
 // verify checks token's signature and claims, and returns it parsed.
 func (a *Authenticator) verify(ctx context.Context, token string) (jwxjwt.Token, error) {

@@ -7,6 +7,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
@@ -196,8 +197,9 @@ func mustRefuse(t *testing.T, a *jwt.Authenticator, r *http.Request, want string
 	if !errors.As(err, &f) {
 		t.Fatalf("got %v, %v; want a *security.Failure", p, err)
 	}
-	if !strings.HasPrefix(f.Challenge, `Bearer error="invalid_token", error_description="`) {
-		t.Errorf("challenge %q is not RFC 6750's invalid_token", f.Challenge)
+	if !strings.HasPrefix(f.Challenge, `Bearer error="invalid_token", error_description="`) ||
+		!strings.HasSuffix(f.Challenge, `", error_uri="https://tools.ietf.org/html/rfc6750#section-3.1", resource_metadata="http://example.com/.well-known/oauth-protected-resource"`) {
+		t.Errorf("challenge %q is not RFC 6750's invalid_token followed by RFC 9728's resource_metadata", f.Challenge)
 	}
 	if !strings.Contains(f.Challenge, want) || !strings.Contains(f.Reason, want) {
 		t.Errorf("got challenge %q, reason %q; want them to say %q", f.Challenge, f.Reason, want)
@@ -267,8 +269,25 @@ func TestAuthenticateWithoutBearerToken(t *testing.T) {
 			t.Errorf("%q: got %v, %v; want nil, nil", header, p, err)
 		}
 	}
-	if a.Challenge() != "Bearer" {
-		t.Errorf("challenge %q; want Bearer", a.Challenge())
+	// RFC 9728: where the protected resource metadata is, from the
+	// request's scheme and host, as Spring Security 7 names it.
+	if got, want := a.Challenge(request("")), `Bearer resource_metadata="http://example.com/.well-known/oauth-protected-resource"`; got != want {
+		t.Errorf("challenge %q; want %q", got, want)
+	}
+	overTLS := request("")
+	overTLS.Host, overTLS.TLS = "api.example.com", &tls.ConnectionState{}
+	if got, want := a.Challenge(overTLS), `Bearer resource_metadata="https://api.example.com/.well-known/oauth-protected-resource"`; got != want {
+		t.Errorf("over TLS: challenge %q; want %q", got, want)
+	}
+	// A host a proxy forwarded may hold a quote: it is escaped, never
+	// let out of the quoted-string.
+	quoting := request("")
+	quoting.Host = `a"b\c`
+	if got, want := a.Challenge(quoting), `Bearer resource_metadata="http://a\"b\\c/.well-known/oauth-protected-resource"`; got != want {
+		t.Errorf("a host with a quote: challenge %q; want %q", got, want)
+	}
+	if got, want := a.DeniedChallenge(request("")), `Bearer error="insufficient_scope", error_description="The request requires higher privileges than provided by the access token.", error_uri="https://tools.ietf.org/html/rfc6750#section-3.1"`; got != want {
+		t.Errorf("the 403's challenge %q; want %q", got, want)
 	}
 	if got := is.jwksHits.Load(); got != 0 {
 		t.Errorf("the JWK set was fetched %d times with no token", got)

@@ -2,10 +2,12 @@
 // Spring Boot's OAuth 2.0 resource server (spring-boot-starter-oauth2-
 // resource-server): setting a key source under
 // app.security.oauth2.resourceserver.jwt.* (jwk-set-uri, issuer-uri or
-// public-key-location) turns security on, and a request's JWT, checked
-// with framework/security/jwt, authenticates it. The rules
-// (app.security.permit-all, the management endpoints' roles) are the
-// framework's, whichever starter authenticates; see docs/security.md.
+// public-key-location) turns security on, a request's JWT, checked with
+// framework/security/jwt, authenticates it, and
+// /.well-known/oauth-protected-resource (RFC 9728) tells clients how to
+// send one. The rules (app.security.permit-all, the management
+// endpoints' roles) are the framework's, whichever starter
+// authenticates; see docs/security.md.
 //
 // A service that does not name it does not link the JWT library (jwx),
 // and one given a key source is refused, naming this starter: it would
@@ -33,7 +35,8 @@ var Starter = boot.Starter{
 	},
 }
 
-// start makes the authenticator, fetching the keys (or the issuer's
+// start makes the authenticator, and serves the protected resource
+// metadata its challenges name. It fetches the keys (or the issuer's
 // discovery document) once, bounded by the fetch timeout: a key source
 // that cannot be used (a public key file that cannot be read, an issuer
 // whose discovery document names another) stops start-up as its setting,
@@ -48,5 +51,9 @@ func start(ctx context.Context, a *boot.App, opts jwt.Options) error {
 		return err
 	}
 	a.Authenticate(boot.BearerScheme, authn)
+	// The OAuth 2.0 protected resource metadata (RFC 9728) that every
+	// Bearer challenge of a 401 names, served to anyone, as Spring
+	// Security 7's resource server serves it.
+	a.OpenRoutes(jwt.MetadataPattern, jwt.MetadataRoutes()...)
 	return nil
 }
