@@ -21,7 +21,7 @@ func TestSpringSessionTimeout(t *testing.T) {
 	redisURL, prefix := enginetest.Redis(t)
 	s := boottest.Start(t, service, []string{"--app.session.store-type=redis", "--server.servlet.session.timeout=1h"},
 		map[string]string{"SPRING_SESSION_TIMEOUT": "90s", "SPRING_DATA_REDIS_URL": redisURL,
-			"SPRING_SESSION_REDIS_NAMESPACE": strings.TrimSuffix(prefix, ":")})
+			"SPRING_SESSION_DATA_REDIS_NAMESPACE": strings.TrimSuffix(prefix, ":")})
 	newClient(t, s.URL).expect("POST", "/counters/apples", `{"by":1}`, 200, `"value":1`)
 
 	opts, err := redis.ParseURL(redisURL)
