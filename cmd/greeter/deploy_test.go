@@ -374,7 +374,7 @@ func TestDashboardAgainstPrometheus(t *testing.T) {
 	}))
 	t.Cleanup(spans.Close)
 	args := []string{
-		"--management.otlp.tracing.endpoint=" + spans.URL + "/v1/traces",
+		"--management.opentelemetry.tracing.export.otlp.endpoint=" + spans.URL + "/v1/traces",
 		"--management.tracing.sampling.probability=1",
 		"--management.server.port=0", // scraped on its own port, as in production
 		"--management.endpoints.web.exposure.include=health,prometheus",
@@ -393,7 +393,7 @@ func TestDashboardAgainstPrometheus(t *testing.T) {
 	if withRedis {
 		redisURL, prefix := enginetest.Redis(t)
 		args = append(args, "--app.session.store-type=redis", "--app.data.redis.url="+redisURL,
-			"--app.session.redis.namespace="+strings.TrimSuffix(prefix, ":"))
+			"--app.session.data.redis.namespace="+strings.TrimSuffix(prefix, ":"))
 	} else {
 		t.Logf("%s is unset: greeter keeps its sessions in memory, and the Redis pool panels are not checked", enginetest.RedisVar)
 	}

@@ -150,7 +150,7 @@ func TestDocsNameServedMetrics(t *testing.T) {
 	if os.Getenv(enginetest.RedisVar) != "" {
 		redisURL, prefix := enginetest.Redis(t)
 		args = append(args, "--app.session.store-type=redis", "--app.data.redis.url="+redisURL,
-			"--app.session.redis.namespace="+strings.TrimSuffix(prefix, ":"))
+			"--app.session.data.redis.namespace="+strings.TrimSuffix(prefix, ":"))
 	} else {
 		t.Logf("%s is unset: the metrics %v… are not checked", enginetest.RedisVar, redisMetrics)
 		unchecked = append(unchecked, redisMetrics...)

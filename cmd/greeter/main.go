@@ -46,7 +46,7 @@ func greeter() boot.Service[settings] {
 		// app.session.store-type=redis (docs/scale-out.md); a user over
 		// HTTP Basic, and bearer tokens, when their settings ask
 		// (docs/security.md); spans sent to an OTLP collector when
-		// management.otlp.tracing.endpoint names one.
+		// management.opentelemetry.tracing.export.otlp.endpoint names one.
 		Starters: []boot.Starter{redissession.Starter, securitybasic.Starter, securityjwt.Starter, otlptracing.Starter, pkcs12.Starter},
 		Start:    build,
 	}

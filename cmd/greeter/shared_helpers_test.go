@@ -23,7 +23,7 @@ import (
 type engines struct {
 	databaseURL string
 	redisURL    string
-	namespace   string // app.session.redis.namespace: the test's key prefix
+	namespace   string // app.session.data.redis.namespace: the test's key prefix
 }
 
 // newEngines makes a database and a Redis prefix for the test; the test
@@ -42,7 +42,7 @@ func (e engines) args() []string {
 		"--app.datasource.url=" + e.databaseURL,
 		"--app.session.store-type=redis",
 		"--app.data.redis.url=" + e.redisURL,
-		"--app.session.redis.namespace=" + e.namespace,
+		"--app.session.data.redis.namespace=" + e.namespace,
 	}
 }
 

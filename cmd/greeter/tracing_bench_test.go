@@ -17,7 +17,7 @@ func BenchmarkTracedRequest(b *testing.B) {
 		io.Copy(io.Discard, r.Body)
 	}))
 	b.Cleanup(sink.Close)
-	endpoint := "--management.otlp.tracing.endpoint=" + sink.URL + "/v1/traces"
+	endpoint := "--management.opentelemetry.tracing.export.otlp.endpoint=" + sink.URL + "/v1/traces"
 	variants := []struct {
 		name, traceparent string
 		args              []string

@@ -38,7 +38,7 @@ var service = boot.Service[settings]{
 	},
 	// The counters may live in Redis, shared by every instance
 	// (app.session.store-type=redis), and its spans go to an OTLP
-	// collector when management.otlp.tracing.endpoint names one.
+	// collector when management.opentelemetry.tracing.export.otlp.endpoint names one.
 	Starters: []boot.Starter{redissession.Starter, otlptracing.Starter},
 	Start:    start,
 }

@@ -92,7 +92,7 @@ func TestWhatTheFrameworkGives(t *testing.T) {
 	}))
 	defer collector.Close()
 	s := boottest.Start(t, service, []string{"--management.server.port=0", "--management.endpoints.web.exposure.include=*",
-		"--management.otlp.tracing.endpoint=" + collector.URL + "/v1/traces", "--management.tracing.sampling.probability=1"}, nil)
+		"--management.opentelemetry.tracing.export.otlp.endpoint=" + collector.URL + "/v1/traces", "--management.tracing.sampling.probability=1"}, nil)
 	management := s.ManagementURL
 	c := newClient(t, s.URL)
 	c.expect("POST", "/counters/a", `{"by":1}`, 200, `"value":1`)
@@ -136,7 +136,7 @@ func TestSIGTERM(t *testing.T) {
 func TestSessionsSharedThroughRedis(t *testing.T) {
 	t.Parallel()
 	redisURL, prefix := enginetest.Redis(t)
-	args := []string{"--app.session.store-type=redis", "--app.data.redis.url=" + redisURL, "--app.session.redis.namespace=" + strings.TrimSuffix(prefix, ":")}
+	args := []string{"--app.session.store-type=redis", "--app.data.redis.url=" + redisURL, "--app.session.data.redis.namespace=" + strings.TrimSuffix(prefix, ":")}
 	a, b := boottest.Start(t, service, args, nil), boottest.Start(t, service, args, nil)
 	c := newClient(t, a.URL)
 	c.expect("POST", "/counters/shared", `{"by":4}`, 200, `"value":4`)

@@ -21,7 +21,7 @@ func TestSpringSessionTimeout(t *testing.T) {
 	redisURL, prefix := enginetest.Redis(t)
 	s := boottest.Start(t, service, []string{"--app.session.store-type=redis", "--server.servlet.session.timeout=1h"},
 		map[string]string{"SPRING_SESSION_TIMEOUT": "90s", "SPRING_DATA_REDIS_URL": redisURL,
-			"SPRING_SESSION_REDIS_NAMESPACE": strings.TrimSuffix(prefix, ":")})
+			"SPRING_SESSION_DATA_REDIS_NAMESPACE": strings.TrimSuffix(prefix, ":")})
 	newClient(t, s.URL).expect("POST", "/counters/apples", `{"by":1}`, 200, `"value":1`)
 
 	opts, err := redis.ParseURL(redisURL)
@@ -39,5 +39,31 @@ func TestSpringSessionTimeout(t *testing.T) {
 		if ttl, err := rdb.TTL(ctx, k).Result(); err != nil || ttl <= 0 || ttl > 90*time.Second {
 			t.Errorf("%s expires in %v (%v), want at most 90s (SPRING_SESSION_TIMEOUT), not 1h", k, ttl, err)
 		}
+	}
+}
+
+// TestSpringBoot35SessionNamespace: Spring Boot 3.5's name of the
+// sessions' namespace, SPRING_SESSION_REDIS_NAMESPACE (4.0:
+// SPRING_SESSION_DATA_REDIS_NAMESPACE), still puts the session's keys in
+// Redis under it, with one warning naming the new name.
+func TestSpringBoot35SessionNamespace(t *testing.T) {
+	t.Parallel()
+	redisURL, prefix := enginetest.Redis(t)
+	s := boottest.Start(t, service, []string{"--app.session.store-type=redis"},
+		map[string]string{"SPRING_DATA_REDIS_URL": redisURL, "SPRING_SESSION_REDIS_NAMESPACE": strings.TrimSuffix(prefix, ":")})
+	newClient(t, s.URL).expect("POST", "/counters/apples", `{"by":1}`, 200, `"value":1`)
+
+	opts, err := redis.ParseURL(redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opts)
+	defer rdb.Close()
+	if keys, err := rdb.Keys(context.Background(), prefix+"*").Result(); err != nil || len(keys) == 0 {
+		t.Fatalf("the session's keys under %s: %v, %v", prefix, keys, err)
+	}
+	want := `key=SPRING_SESSION_REDIS_NAMESPACE origin="environment variable SPRING_SESSION_REDIS_NAMESPACE" replacement=SPRING_SESSION_DATA_REDIS_NAMESPACE`
+	if out := s.Stdout.String(); strings.Count(out, want) != 1 || strings.Count(out, "has been renamed") != 1 {
+		t.Errorf("want one warning with %s:\n%s", want, out)
 	}
 }

@@ -120,7 +120,7 @@ func (a *App) spanOptions(exporter tracing.ExporterFunc) (tracing.Options, bool)
 	spans := a.settings.management.tracing
 	spans.NewExporter = exporter
 	if spans.Enabled && spans.Endpoint != "" && exporter == nil {
-		a.logger.Warn("spans are not exported: management.otlp.tracing.endpoint (or OTEL_EXPORTER_OTLP_ENDPOINT) names a collector, "+
+		a.logger.Warn("spans are not exported: "+tracing.EndpointKey+" (or OTEL_EXPORTER_OTLP_ENDPOINT) names a collector, "+
 			"but the exporter comes with the starter "+OTLPTracingStarter+", which this service does not include: add it to the service's Starters",
 			"endpoint", config.MaskPasswords(spans.Endpoint))
 	}

@@ -53,7 +53,7 @@ func TestHelpListsEverySetting(t *testing.T) {
 		// The families of keys, a key per name, that are read when set.
 		"--management.endpoint.health.group.<name>.include",
 		"--management.metrics.tags.<key>",
-		"--management.otlp.tracing.headers.<name>",
+		"--management.opentelemetry.tracing.export.otlp.headers.<name>",
 	} {
 		if !strings.Contains(help, want) {
 			t.Errorf("--help lacks %q:\n%s", want, help)

@@ -233,7 +233,7 @@ func TestActuatorMetrics(t *testing.T) {
 func TestCommonTagsAndExemplars(t *testing.T) {
 	t.Parallel()
 	rcv := newOTLPReceiver(t)
-	tracingOn := []string{exposeAll, "--management.otlp.tracing.endpoint=" + rcv.URL + "/v1/traces",
+	tracingOn := []string{exposeAll, "--management.opentelemetry.tracing.export.otlp.endpoint=" + rcv.URL + "/v1/traces",
 		"--management.tracing.sampling.probability=1", "--management.metrics.tags.application=shop", "--management.metrics.tags.region=eu"}
 	s := start(t, tracingOn, nil)
 	send(t, nil, "GET", s.URL+"/hello", "", traceparent)

@@ -32,7 +32,7 @@ type managementSettings struct {
 	server   server.Management // a port of its own, where it listens, its TLS
 	actuator actuator.Settings // the endpoints: exposure, paths, health, access
 	metrics  metrics.Settings  // management.metrics.*
-	tracing  tracing.Options   // management.tracing.*, management.otlp.tracing.*
+	tracing  tracing.Options   // management.tracing.*, management.opentelemetry.tracing.export.otlp.*
 }
 
 // bindSettings reads the framework's settings through b. --help

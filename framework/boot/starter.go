@@ -20,7 +20,7 @@ type Starter struct {
 	// who sets its settings in a service that does not include it.
 	Name string
 	// SpanExporter, when set, sends the spans that tracing records to the
-	// collector that management.otlp.tracing.endpoint (or
+	// collector that management.opentelemetry.tracing.export.otlp.endpoint (or
 	// OTEL_EXPORTER_OTLP_ENDPOINT) names: the OTLP tracing starter's.
 	// Without it no span is recorded.
 	SpanExporter tracing.ExporterFunc
@@ -49,7 +49,8 @@ var optionalSettings = []struct {
 	protection      bool
 }{
 	{"app.data.redis.", RedisSessionStarter, false},
-	{"app.session.redis.", RedisSessionStarter, false},
+	{"app.session.data.redis.", RedisSessionStarter, false},
+	{"app.session.redis.", RedisSessionStarter, false}, // Spring Boot 3.5's name of app.session.data.redis.
 	{"app.security.user.", SecurityBasicStarter, true},
 	{"app.security.oauth2.resourceserver.jwt.", SecurityJWTStarter, true},
 }

@@ -141,7 +141,7 @@ func TestProtectionWithoutItsStarter(t *testing.T) {
 // the starter and the endpoint without its password, and not with it.
 func TestSpanEndpointWithoutTheExporterStarter(t *testing.T) {
 	t.Parallel()
-	s := boottest.Start(t, withoutStarters(), []string{"--management.otlp.tracing.endpoint=http://user:hunter2@127.0.0.1:1/v1/traces"}, nil)
+	s := boottest.Start(t, withoutStarters(), []string{"--management.opentelemetry.tracing.export.otlp.endpoint=http://user:hunter2@127.0.0.1:1/v1/traces"}, nil)
 	out := s.Stdout.String()
 	for _, want := range []string{"spans are not exported", boot.OTLPTracingStarter, "user:******@127.0.0.1:1"} {
 		if !strings.Contains(out, want) {
@@ -151,7 +151,7 @@ func TestSpanEndpointWithoutTheExporterStarter(t *testing.T) {
 	if strings.Contains(out, "hunter2") {
 		t.Errorf("the log shows the endpoint's password:\n%s", out)
 	}
-	with := boottest.Start(t, tester(), []string{"--management.otlp.tracing.endpoint=http://127.0.0.1:1/v1/traces"}, nil)
+	with := boottest.Start(t, tester(), []string{"--management.opentelemetry.tracing.export.otlp.endpoint=http://127.0.0.1:1/v1/traces"}, nil)
 	if strings.Contains(with.Stdout.String(), "spans are not exported") {
 		t.Errorf("with the starter, the log says spans are not exported:\n%s", with.Stdout.String())
 	}

@@ -158,7 +158,7 @@ func attrs(kvs []*commonpb.KeyValue) map[string]any {
 func TestTracingExportsASpanPerRequest(t *testing.T) {
 	t.Parallel()
 	rcv := newOTLPReceiver(t)
-	s := start(t, []string{"--management.otlp.tracing.endpoint=" + rcv.URL + "/v1/traces",
+	s := start(t, []string{"--management.opentelemetry.tracing.export.otlp.endpoint=" + rcv.URL + "/v1/traces",
 		"--management.tracing.sampling.probability=1", "--server.access-log.enabled=true"}, nil)
 
 	if r := send(t, nil, "GET", s.URL+"/hello/7", "", traceparent); r.status != http.StatusOK {
@@ -233,8 +233,8 @@ func TestTracingExportsASpanPerRequest(t *testing.T) {
 func TestTracingOffPropagatesTheCallersTrace(t *testing.T) {
 	t.Parallel()
 	rcv := newOTLPReceiver(t)
-	s := start(t, []string{"--management.otlp.tracing.endpoint=" + rcv.URL + "/v1/traces",
-		"--management.tracing.enabled=false", "--server.access-log.enabled=true"}, nil)
+	s := start(t, []string{"--management.opentelemetry.tracing.export.otlp.endpoint=" + rcv.URL + "/v1/traces",
+		"--management.tracing.export.enabled=false", "--server.access-log.enabled=true"}, nil)
 
 	failed := send(t, nil, "GET", s.URL+"/fail", "", traceparent)
 	if p := problemOf(t, failed); p.TraceID != callerTrace {
@@ -255,7 +255,7 @@ func TestTracingOffPropagatesTheCallersTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	if spans := rcv.received(); len(spans) != 0 {
-		t.Errorf("management.tracing.enabled=false, and %d spans were exported", len(spans))
+		t.Errorf("management.tracing.export.enabled=false, and %d spans were exported", len(spans))
 	}
 }
 
@@ -268,9 +268,9 @@ func TestTracingOffPropagatesTheCallersTrace(t *testing.T) {
 func TestTracingSettingsReachTheReceiver(t *testing.T) {
 	t.Parallel()
 	rcv := newOTLPReceiver(t)
-	s := start(t, []string{"--management.otlp.tracing.endpoint=" + rcv.URL + "/v1/traces", "--management.tracing.sampling.probability=1",
-		"--management.otlp.tracing.compression=gzip", "--management.otlp.tracing.headers.authorization=Bearer hunter2",
-		"--management.otlp.tracing.headers.X-Tenant=blue", "--app.application.name=orders",
+	s := start(t, []string{"--management.opentelemetry.tracing.export.otlp.endpoint=" + rcv.URL + "/v1/traces", "--management.tracing.sampling.probability=1",
+		"--management.opentelemetry.tracing.export.otlp.compression=gzip", "--management.opentelemetry.tracing.export.otlp.headers.authorization=Bearer hunter2",
+		"--management.opentelemetry.tracing.export.otlp.headers.X-Tenant=blue", "--app.application.name=orders",
 		"--management.opentelemetry.resource-attributes.deployment.environment=prod"},
 		map[string]string{"OTEL_RESOURCE_ATTRIBUTES": "service.namespace=shop,service.name=from-attributes"})
 
@@ -307,10 +307,10 @@ func TestTracingSettingsReachTheReceiver(t *testing.T) {
 // /actuator/env even when it shows values.
 func TestTracingHeadersAreMasked(t *testing.T) {
 	t.Parallel()
-	s := start(t, append([]string{"--management.otlp.tracing.headers.x-api=hunter2"}, exposeEnv...),
+	s := start(t, append([]string{"--management.opentelemetry.tracing.export.otlp.headers.x-api=hunter2"}, exposeEnv...),
 		map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "authorization=hunter2"})
-	if p := s.ReadProperty(t, "management.otlp.tracing.headers.x-api"); p.Value != "******" {
-		t.Errorf("management.otlp.tracing.headers.x-api shows %q, want it masked", p.Value)
+	if p := s.ReadProperty(t, "management.opentelemetry.tracing.export.otlp.headers.x-api"); p.Value != "******" {
+		t.Errorf("management.opentelemetry.tracing.export.otlp.headers.x-api shows %q, want it masked", p.Value)
 	}
 	if status, body := get(t, s.URL+"/actuator/env"); status != 200 || strings.Contains(body, "hunter2") {
 		t.Errorf("/actuator/env: %d, and shows a header's value:\n%s", status, body)
@@ -350,8 +350,8 @@ func TestOTELVariablesAlone(t *testing.T) {
 func TestTracingSettingsWinOverOTELVariables(t *testing.T) {
 	t.Parallel()
 	rcv, elsewhere := newOTLPReceiver(t), newOTLPReceiver(t)
-	s := start(t, []string{"--management.otlp.tracing.endpoint=" + rcv.URL + "/v1/traces", "--management.otlp.tracing.compression=none",
-		"--management.otlp.tracing.headers.x-tenant=from-setting"}, map[string]string{
+	s := start(t, []string{"--management.opentelemetry.tracing.export.otlp.endpoint=" + rcv.URL + "/v1/traces", "--management.opentelemetry.tracing.export.otlp.compression=none",
+		"--management.opentelemetry.tracing.export.otlp.headers.x-tenant=from-setting"}, map[string]string{
 		"OTEL_EXPORTER_OTLP_ENDPOINT":    elsewhere.URL,
 		"OTEL_EXPORTER_OTLP_HEADERS":     "x-tenant=from-variable,x-other=1",
 		"OTEL_EXPORTER_OTLP_COMPRESSION": "gzip",
@@ -370,13 +370,13 @@ func TestTracingSettingsWinOverOTELVariables(t *testing.T) {
 	}
 
 	// The endpoint set empty turns export off, whatever the variable says.
-	off := start(t, []string{"--management.otlp.tracing.endpoint="}, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": elsewhere.URL})
+	off := start(t, []string{"--management.opentelemetry.tracing.export.otlp.endpoint="}, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": elsewhere.URL})
 	send(t, nil, "GET", off.URL+"/hello/7", "", traceparent)
 	if err := off.Stop(); err != nil { // the spans still queued would be sent now
 		t.Fatal(err)
 	}
 	if n := len(elsewhere.requests()); n != 0 {
-		t.Errorf("management.otlp.tracing.endpoint is set empty, and %d exports went to OTEL_EXPORTER_OTLP_ENDPOINT", n)
+		t.Errorf("management.opentelemetry.tracing.export.otlp.endpoint is set empty, and %d exports went to OTEL_EXPORTER_OTLP_ENDPOINT", n)
 	}
 }
 
@@ -392,7 +392,7 @@ func TestRefusedBatchIsRetried(t *testing.T) {
 		}
 		return true
 	}
-	s := start(t, []string{"--management.otlp.tracing.endpoint=" + rcv.URL + "/v1/traces", "--management.otlp.tracing.timeout=3s"}, nil)
+	s := start(t, []string{"--management.opentelemetry.tracing.export.otlp.endpoint=" + rcv.URL + "/v1/traces", "--management.opentelemetry.tracing.export.otlp.timeout=3s"}, nil)
 	send(t, nil, "GET", s.URL+"/hello/7", "", traceparent)
 	rcv.waitForSpans(t, s, 1)
 	if err := s.Stop(); err != nil {
@@ -413,12 +413,12 @@ func TestBadTracingSettingsAreRefused(t *testing.T) {
 		env  map[string]string
 		want []string
 	}{
-		{[]string{"--management.otlp.tracing.compression=brotli"}, nil, []string{"Property: management.otlp.tracing.compression",
-			`Value: "brotli"`, "Origin: command-line argument --management.otlp.tracing.compression=brotli", "Reason: want one of none, gzip"}},
-		{[]string{"--management.otlp.tracing.endpoint=localhost:4318"}, nil, []string{"Property: management.otlp.tracing.endpoint",
+		{[]string{"--management.opentelemetry.tracing.export.otlp.compression=brotli"}, nil, []string{"Property: management.opentelemetry.tracing.export.otlp.compression",
+			`Value: "brotli"`, "Origin: command-line argument --management.opentelemetry.tracing.export.otlp.compression=brotli", "Reason: want one of none, gzip"}},
+		{[]string{"--management.opentelemetry.tracing.export.otlp.endpoint=localhost:4318"}, nil, []string{"Property: management.opentelemetry.tracing.export.otlp.endpoint",
 			"Reason: want an http:// or https:// URL with a host"}},
-		{[]string{"--management.otlp.tracing.headers.x(tenant)=hunter2"}, nil, []string{"Property: management.otlp.tracing.headers.x(tenant)",
-			`Value: "******"`, "Origin: command-line argument --management.otlp.tracing.headers.x(tenant)\n", `Reason: "x(tenant)" is not an HTTP header name`}},
+		{[]string{"--management.opentelemetry.tracing.export.otlp.headers.x(tenant)=hunter2"}, nil, []string{"Property: management.opentelemetry.tracing.export.otlp.headers.x(tenant)",
+			`Value: "******"`, "Origin: command-line argument --management.opentelemetry.tracing.export.otlp.headers.x(tenant)\n", `Reason: "x(tenant)" is not an HTTP header name`}},
 		{nil, map[string]string{"OTEL_EXPORTER_OTLP_COMPRESSION": "zstd"}, []string{"Property: OTEL_EXPORTER_OTLP_COMPRESSION",
 			`Value: "zstd"`, "Origin: environment variable OTEL_EXPORTER_OTLP_COMPRESSION", "Reason: want one of none, gzip"}},
 		{nil, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "collector:4318"}, []string{"Property: OTEL_EXPORTER_OTLP_ENDPOINT",

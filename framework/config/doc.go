@@ -45,6 +45,15 @@
 // misspelt one most often, and names the nearest key read; KeyReport logs
 // them, or refuses them as an UnknownKeysError.
 //
+// # Renamed keys
+//
+// A package declares the keys of its settings that Spring Boot renamed
+// (Renamed; 4.0's management.otlp.tracing.endpoint is
+// management.opentelemetry.tracing.export.otlp.endpoint): the old key is
+// then read wherever the new one is, after it in each source, and
+// CheckKeys reports it with its new name, as Spring's properties migrator
+// does (renames.go).
+//
 // # Listings
 //
 // Environment.PropertySources lists the sources and their settings for a

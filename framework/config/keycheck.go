@@ -10,6 +10,8 @@ package config
 //   - ignored: one of Spring's settings that mean nothing here
 //     (spring.jpa.*, server.tomcat.*); one WARN line sums them up by
 //     family, with a count;
+//   - renamed: a key that Spring Boot renamed and that is read under its
+//     new name (renames.go); one WARN line each, naming the new name;
 //   - unknown: anything else, a misspelt key most often; one WARN line
 //     each, with its origin and a hint: the caller's (Boot 3's name of a
 //     Boot 2 key), or else the nearest key that is read, when one is close.
@@ -87,6 +89,9 @@ func CheckKeys(env *Environment, c KeyCheck) KeyReport {
 	idx := newKeyIndex(env, c)
 	r := KeyReport{ignored: map[string]int{}, refusedBy: c.RefusedBy}
 	for _, k := range env.SetKeys() {
+		if idx.renamed(env, k.Key, k.Origin, &r) {
+			continue
+		}
 		match := matchKey(k.Key)
 		app := appMatch(match)
 		read := idx.isRead(app)
@@ -104,6 +109,9 @@ func CheckKeys(env *Environment, c KeyCheck) KeyReport {
 	}
 	for _, name := range slices.Sorted(slices.Values(c.Variables)) {
 		idx.indexVariables()
+		if idx.renamedVariable(env, name, &r) {
+			continue
+		}
 		_, read := idx.variables[name]
 		switch {
 		case read:
@@ -226,4 +234,46 @@ func (idx *keyIndex) keyHint(key string) string {
 
 func hasAnyPrefix(s string, prefixes []string) bool {
 	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(s, p) })
+}
+
+// renamed notes key, set at origin, in r when a rename covers it and its
+// new name is read: it is read under that name, so it is neither unknown
+// nor a twin. The winning value of the new name tells whether the old
+// key's is used.
+func (idx *keyIndex) renamed(env *Environment, key, origin string, r *KeyReport) bool {
+	replacement, rn, ok := renamedKey(key)
+	if !ok || !idx.readsNew(rn) {
+		return false
+	}
+	k := renamedKeyReport{key: key, origin: origin, replacement: replacement, since: rn.Since}
+	if v, set, _ := env.Lookup(asApp(replacement)); set && OriginWithoutValue(v.Origin) != origin {
+		k.winner = v.Key + " (" + OriginWithoutValue(v.Origin) + ")"
+	}
+	r.rename(k)
+	return true
+}
+
+// renamedVariable is renamed for the environment variable name.
+func (idx *keyIndex) renamedVariable(env *Environment, name string, r *KeyReport) bool {
+	replacement, key, rn, ok := renamedVariable(name)
+	if !ok || !idx.readsNew(rn) {
+		return false
+	}
+	k := renamedKeyReport{key: name, origin: "environment variable " + name, replacement: replacement, since: rn.Since}
+	if v, set, _ := env.Lookup(key); !rn.family && set && v.Origin != k.origin {
+		k.winner = v.Key + " (" + OriginWithoutValue(v.Origin) + ")"
+	}
+	r.rename(k)
+	return true
+}
+
+// readsNew reports whether the new name of rn is read: a key bound, or a
+// member of a family read. A rename of what the service does not read
+// (a starter's setting, without the starter) leaves the old key to the
+// checks of keys that nothing reads, with their hints.
+func (idx *keyIndex) readsNew(rn renaming) bool {
+	if rn.family {
+		return hasAnyPrefix(rn.newMatch+".", idx.matches)
+	}
+	return idx.isRead(rn.newMatch)
 }

@@ -28,14 +28,28 @@ func (u unknownKey) String() string {
 	return s
 }
 
+// renamedKeyReport is a key that Spring Boot renamed, read under its new
+// name.
+type renamedKeyReport struct {
+	key, origin string
+	replacement string // the new name, written as the key was (spring. for spring.)
+	since       string // the Spring Boot version that renamed it
+	// winner is the new name as written and its origin, when it is set
+	// too and its value wins over the old key's; "" when the old key's
+	// value is used.
+	winner string
+}
+
 // KeyReport is what CheckKeys found of the keys the sources set.
 type KeyReport struct {
-	unknown   []unknownKey   // at most maxUnknownLines
-	ignored   map[string]int // Spring's families that mean nothing here, as written (spring.jpa.*), by count
-	twins     []string       // spring. keys read as their app. twins, as written; at most maxUnknownLines
-	more      int            // unknown keys past those listed
-	twinsMore int            // spring. keys read past those listed
-	refusedBy string         // KeyCheck.RefusedBy
+	renamed     []renamedKeyReport // at most maxUnknownLines
+	unknown     []unknownKey       // at most maxUnknownLines
+	ignored     map[string]int     // Spring's families that mean nothing here, as written (spring.jpa.*), by count
+	twins       []string           // spring. keys read as their app. twins, as written; at most maxUnknownLines
+	more        int                // unknown keys past those listed
+	renamedMore int                // renamed keys past those listed
+	twinsMore   int                // spring. keys read past those listed
+	refusedBy   string             // KeyCheck.RefusedBy
 }
 
 // add notes an unknown key, with the hint that hint gives it, or past
@@ -50,6 +64,15 @@ func (r *KeyReport) add(u unknownKey, hint func(string) string) {
 	r.unknown = append(r.unknown, u)
 }
 
+// rename notes a renamed key, or past maxUnknownLines counts it.
+func (r *KeyReport) rename(k renamedKeyReport) {
+	if len(r.renamed) >= maxUnknownLines {
+		r.renamedMore++
+		return
+	}
+	r.renamed = append(r.renamed, k)
+}
+
 // twin notes a spring. key (or variable) read as its app. twin: a
 // family's members may be many, so past maxUnknownLines they are counted.
 func (r *KeyReport) twin(key string) {
@@ -60,7 +83,7 @@ func (r *KeyReport) twin(key string) {
 	}
 }
 
-// Log writes the report: a line per unknown key, one for the rest, one
+// Log writes the report: a line per renamed key, naming its new name; a line per unknown key, one for the rest, one
 // summing up Spring's settings that mean nothing here, one naming the
 // spring. keys read as app. keys.
 func (r KeyReport) Log(logger *slog.Logger) {
@@ -70,6 +93,17 @@ func (r KeyReport) Log(logger *slog.Logger) {
 			attrs = append(attrs, "more", r.twinsMore)
 		}
 		logger.Info("spring. keys read as their app. twins", attrs...)
+	}
+	for _, k := range r.renamed {
+		attrs := []any{"key", k.key, "origin", k.origin, "replacement", k.replacement}
+		if k.winner == "" {
+			logger.Warn(renamedMessage(k.since, "mapped to its replacement for now, as Spring's properties migrator maps it: update the configuration to the new key"), attrs...)
+		} else {
+			logger.Warn(renamedMessage(k.since, "ignored: its replacement is set too, and wins: remove it"), append(attrs, "set", k.winner)...)
+		}
+	}
+	if r.renamedMore > 0 {
+		logger.Warn("more configuration keys that have been renamed, not listed", "count", r.renamedMore)
 	}
 	for _, u := range r.unknown {
 		attrs := []any{"key", u.key, "origin", u.origin}
@@ -121,4 +155,14 @@ func (r KeyReport) Refusal() error {
 		e.Keys = append(e.Keys, u.String())
 	}
 	return e
+}
+
+// renamedMessage is the message of a renamed key's line, in the words of
+// Spring's properties migrator.
+func renamedMessage(since, what string) string {
+	in := ""
+	if since != "" {
+		in = " in Spring Boot " + since
+	}
+	return "The use of a configuration key that has been renamed" + in + " was found in the environment; it is " + what
 }

@@ -32,8 +32,8 @@ func (p PropertySource) Lookup(key string) (Entry, bool) {
 	case p.src == nil || p.src.random != nil:
 		return Entry{}, false
 	case p.src.lookupEnv != nil:
-		for _, k := range namesOf(key) {
-			for _, name := range EnvNames(k) {
+		for _, n := range lookupNames(key) {
+			for _, name := range EnvNames(n.key) {
 				for _, e := range p.Entries {
 					if e.Key == name {
 						return e, true

@@ -18,16 +18,24 @@ import "strings"
 // returned as prefix followed by the rest of the key as written, the
 // member's name (logging.level.com.Foo, logging.level.[com.Foo]), which
 // MemberName turns into the name. The prefix "" lists every key, as
-// written.
+// written. A key renamed (renames.go) is listed under its new name when
+// that is under prefix, and its old one is not
+// (management.otlp.tracing.headers.x is listed as
+// management.opentelemetry.tracing.export.otlp.headers.x).
 func (e *Environment) KeysWithPrefix(prefix string) []string {
 	var keys []string
 	seen := map[string]bool{} // not slices.Contains: a source may hold 100,000s of keys
 	want := matchKey(strings.TrimSuffix(prefix, "."))
 	n := countElements(want)
+	renamed := renamedUnder(want)
 	for _, src := range e.sources {
 		for i, k := range src.keys {
 			if want != "" && !strings.HasPrefix(appMatch(src.matches[i]), want+".") {
-				continue // "" is every key
+				nk, ok := underNewName(k, renamed)
+				if !ok || !strings.HasPrefix(appMatch(matchKey(nk)), want+".") {
+					continue // "" is every key
+				}
+				k = nk
 			}
 			rest, ok := afterElements(k, n)
 			if !ok {

@@ -241,9 +241,13 @@ func countElements(key string) int {
 type lookupName struct{ key, match string }
 
 // lookupNames returns the names a source may set key under, each with its
-// match key: key, then its spring. twin (namesOf).
+// match key: key, then its spring. twin (namesOf), then the same of each
+// name it had before a rename (renames.go).
 func lookupNames(key string) []lookupName {
 	names := namesOf(key)
+	for _, old := range oldNames(key) {
+		names = append(names, namesOf(old)...)
+	}
 	out := make([]lookupName, len(names))
 	for i, n := range names {
 		out[i] = lookupName{n, matchKey(n)}

@@ -18,8 +18,9 @@ var sensitiveSuffixes = []string{"password", "secret", "key", "token"}
 // settings that may hold any of these. The HTTP headers a service is told
 // to send are secrets too, whatever their names: a key that ends in
 // headers, or one of a map of headers
-// (management.otlp.tracing.headers.authorization,
-// MANAGEMENT_OTLP_TRACING_HEADERS_AUTHORIZATION, OTEL_EXPORTER_OTLP_HEADERS),
+// (management.opentelemetry.tracing.export.otlp.headers.authorization,
+// MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_HEADERS_AUTHORIZATION,
+// OTEL_EXPORTER_OTLP_HEADERS),
 // since such headers carry the credentials of the system they go to
 // (Authorization, an API key) under any name.
 func Sensitive(key string) bool {

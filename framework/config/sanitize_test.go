@@ -14,7 +14,9 @@ func TestSanitize(t *testing.T) {
 		{"app.application.json", `{"db":{"password":"hunter2"}}`, Mask},
 		{"APP_APPLICATION_JSON", `{"db":{"password":"hunter2"}}`, Mask},
 		{"app.greeting", "Hello", "Hello"},
-		{"management.otlp.tracing.headers.authorization", "Bearer x", Mask},
+		{"management.opentelemetry.tracing.export.otlp.headers.authorization", "Bearer x", Mask},
+		{"MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_HEADERS_AUTHORIZATION", "Bearer x", Mask},
+		{"management.otlp.tracing.headers.authorization", "Bearer x", Mask}, // Spring Boot 3.5's name
 		{"management.otlp.tracing.headers.X-Tenant", "a", Mask},
 		{"MANAGEMENT_OTLP_TRACING_HEADERS_AUTHORIZATION", "Bearer x", Mask},
 		{"OTEL_EXPORTER_OTLP_HEADERS", "authorization=Bearer%20x", Mask},

@@ -73,8 +73,8 @@ type ConfigPropsOptions struct {
 // (RedisProperties), and so on.
 var springPrefixes = []string{
 	"server", "logging",
-	"management.endpoints.web", "management.otlp.tracing", "management.health.diskspace",
-	"app.data.redis", "app.data.web",
+	"management.endpoints.web", "management.opentelemetry.tracing.export.otlp", "management.health.diskspace",
+	"app.data.redis", "app.data.web", "app.session.data.redis",
 }
 
 // configPropsPrefixOf returns the prefix key is grouped under: the longest

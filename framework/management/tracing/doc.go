@@ -17,7 +17,8 @@
 //     recorded, starts a server span per request, named after the route
 //     pattern the dispatcher matched.
 //   - New (provider.go) builds the OpenTelemetry SDK from the
-//     management.tracing.* and management.otlp.tracing.* settings: a
+//     management.tracing.* and management.opentelemetry.tracing.export.otlp.*
+//     settings (read by their Spring Boot 3.5 names too): a
 //     sampler, and the SDK's batch span processor, which hands the
 //     recorded spans to the exporter that Options.NewExporter builds:
 //     package otlp's, which the OTLP tracing starter gives (OpenTelemetry's

@@ -13,28 +13,31 @@ import (
 
 // Options are the tracing settings, named as Spring Boot names them.
 type Options struct {
-	// Enabled is management.tracing.enabled: false records no span even
-	// with an endpoint.
+	// Enabled is management.tracing.export.enabled: false records no
+	// span even with an endpoint.
 	Enabled bool
 	// Endpoint is the full URL that spans are posted to
-	// (http://collector:4318/v1/traces): management.otlp.tracing.endpoint,
-	// or what OpenTelemetry's variables say (Variables.Endpoint). Empty,
-	// the default, records no span: there is nowhere to send them. A
-	// user and password in it are sent as HTTP basic authentication.
+	// (http://collector:4318/v1/traces):
+	// management.opentelemetry.tracing.export.otlp.endpoint, or what
+	// OpenTelemetry's variables say (Variables.Endpoint). Empty, the
+	// default, records no span: there is nowhere to send them. A user and
+	// password in it are sent as HTTP basic authentication.
 	Endpoint string
-	// Headers are sent with every export: management.otlp.tracing.headers.*,
-	// or else Variables.Headers. Their values are secrets.
+	// Headers are sent with every export:
+	// management.opentelemetry.tracing.export.otlp.headers.*, or else
+	// Variables.Headers. Their values are secrets.
 	Headers map[string]string
-	// Compression is management.otlp.tracing.compression: "gzip"
-	// compresses each export; "none" or "" does not.
+	// Compression is management.opentelemetry.tracing.export.otlp.compression:
+	// "gzip" compresses each export; "none" or "" does not.
 	Compression string
 	// Probability is management.tracing.sampling.probability, the share
 	// of traces that start here which are recorded (0 to 1). A request
 	// whose caller sent a traceparent follows the caller's choice, so
 	// that a trace is recorded whole or not at all.
 	Probability float64
-	// Timeout is management.otlp.tracing.timeout: it bounds each export,
-	// its retries included, and the last one at shutdown.
+	// Timeout is management.opentelemetry.tracing.export.otlp.timeout: it
+	// bounds each export, its retries included, and the last one at
+	// shutdown.
 	Timeout time.Duration
 
 	// Service is app.application.name when it is set, else "".

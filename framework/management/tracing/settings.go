@@ -8,12 +8,44 @@ import (
 )
 
 // The prefixes of the tracing settings that are maps, a key per entry:
-// management.otlp.tracing.headers.<name> and
+// management.opentelemetry.tracing.export.otlp.headers.<name> and
 // management.opentelemetry.resource-attributes.<key>.
 const (
-	HeadersPrefix            = "management.otlp.tracing.headers."
+	HeadersPrefix            = otlpPrefix + "headers."
 	ResourceAttributesPrefix = "management.opentelemetry.resource-attributes."
 )
+
+// The keys of the tracing settings, as Spring Boot 4 names them.
+const (
+	enabledKey = "management.tracing.export.enabled"
+	otlpPrefix = "management.opentelemetry.tracing.export.otlp."
+	// EndpointKey is the OTLP/HTTP URL that spans are sent to.
+	EndpointKey    = otlpPrefix + "endpoint"
+	compressionKey = otlpPrefix + "compression"
+	timeoutKey     = otlpPrefix + "timeout"
+)
+
+// The tracing settings that Spring Boot 4.0 renamed, read by their 3.5
+// names too, with a warning (config.Renamed). The
+// OTLP exporter's settings moved from management.otlp.tracing.* to
+// OtlpTracingProperties' management.opentelemetry.tracing.export.otlp.*
+// (spring-boot-micrometer-tracing-opentelemetry's
+// additional-spring-configuration-metadata.json lists each old key with
+// its replacement, at level error), and management.tracing.enabled to
+// management.tracing.export.enabled (spring-boot-micrometer-tracing's).
+var _ = config.Renamed(
+	config.Rename{Old: "management.tracing.enabled", New: enabledKey, Since: "4.0", Source: metadataOf("micrometer-tracing")},
+	config.Rename{Old: "management.otlp.tracing.endpoint", New: EndpointKey, Since: "4.0", Source: metadataOf("micrometer-tracing-opentelemetry")},
+	config.Rename{Old: "management.otlp.tracing.headers.", New: HeadersPrefix, Since: "4.0", Source: metadataOf("micrometer-tracing-opentelemetry")},
+	config.Rename{Old: "management.otlp.tracing.compression", New: compressionKey, Since: "4.0", Source: metadataOf("micrometer-tracing-opentelemetry")},
+	config.Rename{Old: "management.otlp.tracing.timeout", New: timeoutKey, Since: "4.0", Source: metadataOf("micrometer-tracing-opentelemetry")},
+)
+
+// metadataOf names the file of Spring Boot's module spring-boot-<module>
+// that declares its settings' renames.
+func metadataOf(module string) string {
+	return "module/spring-boot-" + module + "/src/main/resources/META-INF/additional-spring-configuration-metadata.json"
+}
 
 // Bind reads Spring Boot's tracing settings, and
 // OpenTelemetry's variables (OTEL_EXPORTER_OTLP_ENDPOINT...; see
@@ -45,12 +77,12 @@ func Bind(b *config.Binder) Options {
 		headers = otel.Headers
 	}
 	return Options{
-		Enabled:     config.Bind(b, "management.tracing.enabled", true, config.Bool, "record a span per request when spans have an endpoint (management.otlp.tracing.endpoint, or OTEL_EXPORTER_OTLP_ENDPOINT)"),
+		Enabled:     config.Bind(b, enabledKey, true, config.Bool, "record a span per request when spans have an endpoint ("+EndpointKey+", or OTEL_EXPORTER_OTLP_ENDPOINT)"),
 		Probability: config.Bind(b, "management.tracing.sampling.probability", 0.1, config.Probability, "share of the traces that start here that are recorded (0 to 1); a caller's traceparent decides for its own"),
-		Endpoint:    config.Bind(b, "management.otlp.tracing.endpoint", otel.Endpoint, ParseEndpoint, "OTLP/HTTP URL spans are sent to, e.g. http://localhost:4318/v1/traces (unset: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces; none: no spans recorded)"),
+		Endpoint:    config.Bind(b, EndpointKey, otel.Endpoint, ParseEndpoint, "OTLP/HTTP URL spans are sent to, e.g. http://localhost:4318/v1/traces (unset: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces; none: no spans recorded)"),
 		Headers:     headers,
-		Compression: config.Bind(b, "management.otlp.tracing.compression", cmp.Or(otel.Compression, "none"), ParseCompression, "none or gzip: how span exports are compressed (unset: OTEL_EXPORTER_OTLP_COMPRESSION)"),
-		Timeout:     config.Bind(b, "management.otlp.tracing.timeout", cmp.Or(otel.Timeout, 10*time.Second), config.Timeout, "bound on each span export, its retries included, and on the last one at shutdown (unset: OTEL_EXPORTER_OTLP_TIMEOUT, in ms)"),
+		Compression: config.Bind(b, compressionKey, cmp.Or(otel.Compression, "none"), ParseCompression, "none or gzip: how span exports are compressed (unset: OTEL_EXPORTER_OTLP_COMPRESSION)"),
+		Timeout:     config.Bind(b, timeoutKey, cmp.Or(otel.Timeout, 10*time.Second), config.Timeout, "bound on each span export, its retries included, and on the last one at shutdown (unset: OTEL_EXPORTER_OTLP_TIMEOUT, in ms)"),
 		Service:     config.Bind(b, "app.application.name", "", config.String, "the application's name, the service.name of its spans (OTEL_SERVICE_NAME overrides it); unset, the service's own name"),
 		ResourceAttributes: config.BindPrefixed(b, ResourceAttributesPrefix, nil, config.String,
 			func(name string) string { return "the resource attribute " + name + " of the spans" }),

@@ -20,7 +20,7 @@ import (
 // language. The service reads them too, through the environment it was
 // given rather than the process's, so that a test's environment is the
 // whole truth; they fill in what the service's own settings
-// (management.otlp.tracing.*, app.application.name) leave unset.
+// (management.opentelemetry.tracing.export.otlp.*, app.application.name) leave unset.
 
 // Variables are what OpenTelemetry's variables say, each field empty
 // when they say nothing.
@@ -98,7 +98,7 @@ func ParseEndpoint(s string) (string, error) {
 func ParseCompression(s string) (string, error) { return config.OneOf("none", "gzip")(s) }
 
 // parseMilliseconds parses a timeout in milliseconds, at least 100 as
-// management.otlp.tracing.timeout is.
+// management.opentelemetry.tracing.export.otlp.timeout is.
 func parseMilliseconds(s string) (time.Duration, error) {
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil || n < 100 || n > int64(time.Hour/time.Millisecond) {
@@ -108,7 +108,7 @@ func parseMilliseconds(s string) (time.Duration, error) {
 }
 
 // HeaderValue returns the parser of the value of the header name,
-// management.otlp.tracing.headers.<name>: it refuses a name or a value
+// management.opentelemetry.tracing.export.otlp.headers.<name>: it refuses a name or a value
 // that HTTP does not allow, which the exporter could not send. The reason
 // never quotes the value: it is a secret.
 func HeaderValue(name string) func(string) (string, error) {

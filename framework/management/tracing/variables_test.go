@@ -134,7 +134,7 @@ func TestBindVariablesReportsEveryFailure(t *testing.T) {
 	}
 }
 
-// management.otlp.tracing.headers.<name> takes names and values that
+// management.opentelemetry.tracing.export.otlp.headers.<name> takes names and values that
 // HTTP allows, and its reasons never show the value.
 func TestHeaderValue(t *testing.T) {
 	if v, err := HeaderValue("X-Api-Key")("s3cret"); v != "s3cret" || err != nil {

@@ -78,7 +78,7 @@ type Options struct {
 	// nodes (any of them) belong to.
 	Cluster Cluster
 
-	// Namespace prefixes every key; empty means "app:session", as app.session.redis.namespace.
+	// Namespace prefixes every key; empty means "app:session", as app.session.data.redis.namespace.
 	Namespace string
 	// IdleTimeout ends a session unused for this long: Redis expires it.
 	// Zero (or less) means 30 minutes, Spring Boot's default.

@@ -1,7 +1,7 @@
 // Package otlptracing is the starter that sends a service's spans to an
 // OpenTelemetry collector over OTLP/HTTP, as Spring Boot's
 // micrometer-tracing-bridge-otel with opentelemetry-exporter-otlp: with
-// it, management.otlp.tracing.endpoint (or OpenTelemetry's
+// it, management.opentelemetry.tracing.export.otlp.endpoint (or OpenTelemetry's
 // OTEL_EXPORTER_OTLP_ENDPOINT) turns on a span per request, exported in
 // batches (framework/management/tracing/otlp). The tracing settings are
 // the framework's; see docs/operations.md.

@@ -13,6 +13,18 @@ import (
 	"github.com/springport/greeter/framework/ssl"
 )
 
+// namespaceKey is Spring Session's namespace, under Spring Boot 4's name
+// (spring.session.data.redis.namespace, SessionDataRedisProperties').
+const namespaceKey = "app.session.data.redis.namespace"
+
+// Spring Boot 4.0 renamed Spring Session's Redis settings from
+// spring.session.redis.* to spring.session.data.redis.*: 3.5's name is
+// read too, with a warning (config.Renamed). spring-boot-session-data-redis's
+// additional-spring-configuration-metadata.json lists each old key with its
+// replacement, at level error.
+var _ = config.Renamed(config.Rename{Old: "app.session.redis.namespace", New: namespaceKey, Since: "4.0",
+	Source: "module/spring-boot-session-data-redis/src/main/resources/META-INF/additional-spring-configuration-metadata.json"})
+
 // redisSettings are where the Redis session store finds Redis, with
 // Spring Boot's spring.data.redis.* names (spring. renamed app.) and
 // rules: the URL wins over host, port, username, password and database;
@@ -39,7 +51,7 @@ func bindRedis(b *config.Binder) redisSettings {
 		Password:       config.Bind(b, p+"password", "", config.String, "the password to authenticate with, when no URL is set (never shown)"),
 		Database:       config.Bind(b, p+"database", 0, config.IntIn(0, 1<<31-1), "the logical database (SELECT), when no URL is set; a Cluster has only 0"),
 		ClientName:     config.Bind(b, p+"client-name", "", config.String, "the connections' name, as CLIENT LIST shows it"),
-		Namespace:      config.Bind(b, "app.session.redis.namespace", "app:session", config.String, "prefix of the session keys in Redis"),
+		Namespace:      config.Bind(b, namespaceKey, "app:session", config.String, "prefix of the session keys in Redis"),
 		ConnectTimeout: config.Bind(b, p+"connect-timeout", 3*time.Second, config.Timeout, "bound on connecting to Redis"),
 		Timeout:        config.Bind(b, p+"timeout", 3*time.Second, config.Timeout, "bound on each session operation in Redis, go-redis's retries included; past it the request is a 503"),
 		Sentinel: redisstore.Sentinel{
