@@ -66,7 +66,14 @@ var setups = map[string]func(t *testing.T) setupSettings{
 		return setupSettings{
 			args: []string{"--spring.session.store-type=redis", "--spring.data.redis.url=" + redisURL, "--app.number.scope=session"},
 			own: func(app string) []string {
-				return []string{"--spring.datasource.url=" + jdbcURL(t, enginetest.Postgres(t)), "--spring.session.redis.namespace=" + prefix + app}
+				// Boot 4 (and greeter) name the namespace
+				// spring.session.data.redis.namespace, 3.5
+				// spring.session.redis.namespace.
+				namespace := "--spring.session.data.redis.namespace="
+				if app == "boot35" {
+					namespace = "--spring.session.redis.namespace="
+				}
+				return []string{"--spring.datasource.url=" + jdbcURL(t, enginetest.Postgres(t)), namespace + prefix + app}
 			},
 		}
 	},
