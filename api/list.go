@@ -35,11 +35,13 @@ func (p Paging) withDefaults() Paging {
 }
 
 // The query parameters of a page, with Spring Data's names; pages are
-// counted from 0.
+// counted from 0. The dispatcher refuses a negative page or a size below 1
+// with a 400 (Spring Data would quietly serve page 0, or the default
+// size), and the OpenAPI document gives both bounds.
 var (
-	pageNumber = dispatch.OptionalQuery[int32]("page").Describe(
+	pageNumber = dispatch.OptionalQuery[int32]("page").Min(0).Describe(
 		"The page to answer, counted from 0. With neither page nor size, the whole collection is answered.")
-	pageSize = dispatch.OptionalQuery[int32]("size").Describe(
+	pageSize = dispatch.OptionalQuery[int32]("size").Min(1).Describe(
 		"Messages per page, from 1; a larger size is cut to app.data.web.pageable.max-page-size (default 2000). Without it, a page has app.data.web.pageable.default-page-size (default 20).")
 )
 
@@ -61,10 +63,7 @@ const TotalCountHeader = "X-Total-Count"
 func handleListMessages(messages message.Store, paging Paging) func(*dispatch.Request) (dispatch.Stream[message.Message], error) {
 	paging = paging.withDefaults()
 	return func(r *dispatch.Request) (dispatch.Stream[message.Message], error) {
-		page, paged, err := requestedPage(r, paging)
-		if err != nil {
-			return dispatch.Stream[message.Message]{}, err
-		}
+		page, paged := requestedPage(r, paging)
 		offset, limit := int64(0), int64(-1) // everything
 		if paged {
 			offset, limit = int64(page.number)*int64(page.size), int64(page.size)
@@ -86,29 +85,20 @@ type pageRequest struct {
 	size   int32 // at least 1
 }
 
-// requestedPage reads ?page= and ?size=. With neither, the request is for
-// the whole collection. A size over the maximum is cut to it, as Spring
-// Data cuts it, and the Link header shows the size used; a negative page
-// or a size below 1 is refused rather than guessed at (Spring Data would
-// quietly serve page 0, or the default size).
-func requestedPage(r *dispatch.Request, paging Paging) (p pageRequest, paged bool, err error) {
+// requestedPage reads ?page= and ?size=, which the dispatcher has bounded
+// (page 0 or more, size 1 or more). With neither, the request is for the
+// whole collection. A size over the maximum is cut to it, as Spring Data
+// cuts it, and the Link header shows the size used.
+func requestedPage(r *dispatch.Request, paging Paging) (p pageRequest, paged bool) {
 	number, hasNumber := pageNumber.Lookup(r)
 	size, hasSize := pageSize.Lookup(r)
 	if !hasNumber && !hasSize {
-		return p, false, nil
-	}
-	if number < 0 {
-		return p, false, &dispatch.Error{Status: http.StatusBadRequest,
-			Detail: "Parameter 'page' must be 0 or more (pages are counted from 0), not " + strconv.Itoa(int(number)) + "."}
+		return p, false
 	}
 	if !hasSize {
 		size = paging.DefaultSize
 	}
-	if size < 1 {
-		return p, false, &dispatch.Error{Status: http.StatusBadRequest,
-			Detail: "Parameter 'size' must be 1 or more, not " + strconv.Itoa(int(size)) + "."}
-	}
-	return pageRequest{number: number, size: min(size, paging.MaxSize)}, true, nil
+	return pageRequest{number: number, size: min(size, paging.MaxSize)}, true
 }
 
 // links is the Link header of page p of a collection of total messages.

@@ -50,11 +50,20 @@ type buildError struct {
 func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 
 // launchGreeter starts greeter on a free loopback port with args,
-// without the environment's APP_, SPRING_, MANAGEMENT_ and SERVER_
-// variables, and stops it when the test ends; waitListening waits.
+// without the environment's APP_, SPRING_, MANAGEMENT_, SERVER_, LOGGING_ and
+// OTEL_ variables, and stops it when the test ends; waitListening waits.
 func launchGreeter(t *testing.T, args ...string) *app {
 	t.Helper()
 	bin := buildGreeter(t)
 	argv := append([]string{"--server.port=0", "--server.address=127.0.0.1"}, args...)
-	return launchProcess(t, "greeter", bin, argv, []string{"APP_", "SPRING_", "MANAGEMENT_", "SERVER_", "LOGGING_"}, boottest.StartedAddr)
+	return launchProcess(t, "greeter", bin, argv, []string{"APP_", "SPRING_", "MANAGEMENT_", "SERVER_", "LOGGING_", "OTEL_"}, boottest.StartedAddr)
+}
+
+// startedGreeter starts greeter with its embedded defaults and returns
+// its base URL once it listens.
+func startedGreeter(t *testing.T) string {
+	t.Helper()
+	a := launchGreeter(t)
+	a.waitListening(t)
+	return a.URL
 }

@@ -134,26 +134,3 @@ var client = &http.Client{
 	Transport:     &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 4},
 	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 }
-
-// get sends GET path with the headers (name, value pairs) and returns the
-// response with its body read.
-func (a *app) get(t *testing.T, path string, headers ...string) (*http.Response, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, a.URL+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatalf("GET %s: %v", path, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("GET %s: reading the body: %v", path, err)
-	}
-	return resp, body
-}

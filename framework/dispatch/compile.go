@@ -220,7 +220,8 @@ func (rt *route) compileProduces(declared []string) []error {
 }
 
 // compileInputs checks that each path variable of the pattern, and only
-// those, is declared, each input once. A Plain route reads its own.
+// those, is declared, each input once, and that only integers have a
+// minimum. A Plain route reads its own.
 func (rt *route) compileInputs(pattern string, inputs []Input) []error {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -247,6 +248,9 @@ func (rt *route) compileInputs(pattern string, inputs []Input) []error {
 		}
 		if s.in == inPath && !slices.Contains(wildcards, s.name) {
 			fail("declares path variable %q, which its pattern does not have", s.name)
+		}
+		if s.hasMin && s.kind != kindInt32 && s.kind != kindInt64 {
+			fail("declares a minimum for %s parameter %q, which is not an integer", s.in, s.name)
 		}
 		rt.inputs = append(rt.inputs, s)
 	}

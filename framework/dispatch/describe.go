@@ -46,6 +46,9 @@ type InputInfo struct {
 	Type     reflect.Type // int32, int64, string or uuid.UUID
 	// Description says what the input means; empty when undeclared.
 	Description string
+	// Minimum is an integer input's least value (Param.Min); nil when it
+	// has none.
+	Minimum *int64
 }
 
 // Describe describes routes as a dispatcher built with them would, without
@@ -78,7 +81,11 @@ func describe(routes []*route) []RouteInfo {
 			Headers:  slices.Clone(rt.decl.Headers),
 		}
 		for _, in := range rt.inputs {
-			info.Inputs = append(info.Inputs, InputInfo{Name: in.name, In: in.in, Required: in.required, Type: in.typ, Description: in.description})
+			input := InputInfo{Name: in.name, In: in.in, Required: in.required, Type: in.typ, Description: in.description}
+			if in.hasMin {
+				input.Minimum = new(in.min)
+			}
+			info.Inputs = append(info.Inputs, input)
 		}
 		infos = append(infos, info)
 	}

@@ -724,6 +724,8 @@ func TestNew(t *testing.T) {
 			[]string{"route GET /a: ", "declares a query parameter without a name"}},
 		{"nil input", []Route{{Method: "GET", Pattern: "/a", Inputs: []Input{nil}, Handler: ok}},
 			[]string{"route GET /a: ", "has a nil input"}},
+		{"minimum of a string", []Route{{Method: "GET", Pattern: "/a", Inputs: []Input{OptionalQuery[string]("q").Min(1)}, Handler: ok}},
+			[]string{"route GET /a: ", `declares a minimum for query parameter "q", which is not an integer`}},
 		{"identical conditions", []Route{
 			{Method: "GET", Pattern: "/t", Params: []string{"a", "b"}, Handler: ok},
 			{Method: "GET", Pattern: "/t", Params: []string{"b", "a"}, Handler: ok},

@@ -48,6 +48,8 @@ type inputSpec struct {
 	kind        kind
 	typ         reflect.Type
 	description string // for the route's description; may be empty
+	hasMin      bool   // an integer input's least value is min
+	min         int64
 }
 
 // inputValue is one converted input of a request. The field that holds it
@@ -108,6 +110,17 @@ func (p *Param[T]) Describe(meaning string) *Param[T] {
 	return p
 }
 
+// Min sets the least value of an integer parameter and returns p. The
+// dispatcher answers a smaller one with a 400 that names the parameter and
+// the bound, before the handler runs, and the OpenAPI document gives the
+// bound as the parameter's minimum, so that the document says what the
+// service refuses. New refuses a route whose parameter with a minimum is
+// not an integer.
+func (p *Param[T]) Min(least int64) *Param[T] {
+	p.s.hasMin, p.s.min = true, least
+	return p
+}
+
 // Name returns the parameter's name.
 func (p *Param[T]) Name() string { return p.s.name }
 
@@ -148,6 +161,9 @@ func (s *inputSpec) convert(r *http.Request) (inputValue, error) {
 	}
 	if err != nil {
 		return inputValue{}, s.conversionError(raw)
+	}
+	if s.hasMin && v.integer < s.min {
+		return inputValue{}, badRequest(fmt.Sprintf("Parameter '%s' must be %d or more, not %d.", s.name, s.min, v.integer))
 	}
 	return v, nil
 }

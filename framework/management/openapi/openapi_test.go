@@ -141,7 +141,7 @@ func TestDocument(t *testing.T) {
 				Headers: []dispatch.ResponseHeader{{Name: "X-Total-Count", Type: reflect.TypeFor[int64](), Description: "How many in all."}},
 			}},
 			want: map[string]string{
-				"/paths/~1list/get/parameters":                        `[{"description":"The page, from 0.","in":"query","name":"page","schema":{"format":"int32","type":"integer"}}]`,
+				"/paths/~1list/get/parameters":                        `[{"allowEmptyValue":true,"description":"The page, from 0.","in":"query","name":"page","schema":{"format":"int32","type":"integer"}}]`,
 				"/paths/~1list/get/responses/200/headers":             `{"X-Total-Count":{"description":"How many in all.","schema":{"format":"int64","type":"integer"}}}`,
 				"/paths/~1list/get/responses/200/content/text~1plain": `{"schema":{"type":"string"}}`,
 			},
@@ -217,8 +217,22 @@ func TestDocument(t *testing.T) {
 			}, Handler: runs()}},
 			want: map[string]string{
 				"/paths/~1s/get/parameters": `[{"in":"query","name":"q","required":true,"schema":{"type":"string"}},` +
-					`{"in":"query","name":"u","schema":{"format":"uuid","type":"string"}},` +
-					`{"in":"query","name":"n","schema":{"format":"int32","type":"integer"}}]`,
+					`{"allowEmptyValue":true,"in":"query","name":"u","schema":{"format":"uuid","type":"string"}},` +
+					`{"allowEmptyValue":true,"in":"query","name":"n","schema":{"format":"int32","type":"integer"}}]`,
+			},
+		},
+		{
+			// The dispatcher refuses what is below a minimum, so the
+			// document says so; the int64 schema shared by "m" is not
+			// changed by its minimum.
+			name: "minimums",
+			routes: []dispatch.Route{{Method: "GET", Pattern: "/p/{i}", Inputs: []dispatch.Input{
+				dispatch.Path[int64]("i").Min(-3), dispatch.Query[int32]("size").Min(1), dispatch.OptionalQuery[int64]("m"),
+			}, Handler: runs()}},
+			want: map[string]string{
+				"/paths/~1p~1{i}/get/parameters": `[{"in":"path","name":"i","required":true,"schema":{"format":"int64","minimum":-3,"type":"integer"}},` +
+					`{"in":"query","name":"size","required":true,"schema":{"format":"int32","minimum":1,"type":"integer"}},` +
+					`{"allowEmptyValue":true,"in":"query","name":"m","schema":{"format":"int64","type":"integer"}}]`,
 			},
 		},
 		{

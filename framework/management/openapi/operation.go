@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"maps"
 	"net/http"
 	"reflect"
 	"slices"
@@ -103,11 +104,15 @@ func (b *builder) operationID(method, path string) string {
 // parameters describes the routes' path variables and query parameters.
 // A query parameter named by a "p" or "p=v" condition, and not declared as an
 // input, is a string. A parameter is required when every route requires it.
+// An optional query input allows an empty value (allowEmptyValue), which
+// the dispatcher reads as the parameter left out, as Spring does; an
+// integer input's minimum (Param.Min) is its schema's.
 func (b *builder) parameters(path string, routes []dispatch.RouteInfo) []any {
 	type param struct {
 		in, name    string
 		schema      object
-		required    int // how many routes require it
+		required    int  // how many routes require it
+		optional    bool // a route declares it an optional query input
 		description string
 	}
 	var params []*param
@@ -125,11 +130,17 @@ func (b *builder) parameters(path string, routes []dispatch.RouteInfo) []any {
 		for _, in := range r.Inputs {
 			p := find(in.In, in.Name)
 			p.schema = b.schemas.json(in.Type)
+			if in.Minimum != nil {
+				p.schema = maps.Clone(p.schema)
+				p.schema["minimum"] = *in.Minimum
+			}
 			if in.Description != "" {
 				p.description = in.Description
 			}
 			if in.Required || in.In == "path" {
 				p.required++
+			} else if in.In == "query" {
+				p.optional = true
 			}
 		}
 		for _, cond := range r.Params {
@@ -159,6 +170,8 @@ func (b *builder) parameters(path string, routes []dispatch.RouteInfo) []any {
 		o := object{"name": p.name, "in": p.in, "schema": p.schema}
 		if p.required == len(routes) {
 			o["required"] = true
+		} else if p.optional {
+			o["allowEmptyValue"] = true
 		}
 		if p.description != "" {
 			o["description"] = p.description
