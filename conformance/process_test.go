@@ -6,7 +6,6 @@ package conformance_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -15,9 +14,10 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/springport/greeter/framework/testing/logtest"
 )
 
 // app is a running application.
@@ -25,29 +25,10 @@ type app struct {
 	name    string        // greeter, boot4, boot35
 	URL     string        // http://127.0.0.1:port
 	Started time.Duration // from exec to the port's log line
-	log     *syncBuffer
+	log     *logtest.Buffer
 	port    chan string   // the port, once logged
 	done    chan struct{} // closed when its output ends
 	begin   time.Time
-}
-
-// syncBuffer is the application's output, written by the reader goroutine
-// and read by the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // startLimit bounds the wait for an application's port: a JVM starting
@@ -80,7 +61,7 @@ func launchProcess(t *testing.T, name, program string, argv, dropVariables []str
 		t.Fatal(err)
 	}
 	cmd.Stderr = cmd.Stdout
-	a := &app{name: name, log: &syncBuffer{}, port: make(chan string, 1), done: make(chan struct{}), begin: time.Now()}
+	a := &app{name: name, log: &logtest.Buffer{}, port: make(chan string, 1), done: make(chan struct{}), begin: time.Now()}
 	if err := cmd.Start(); err != nil {
 		cancel()
 		t.Fatal(err)

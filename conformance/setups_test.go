@@ -6,21 +6,12 @@ package conformance_test
 // tokens a setup's issuer signs.
 
 import (
-	"crypto/rand"
-	"crypto/rsa"
-	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"testing"
 	"time"
 
 	"github.com/springport/greeter/framework/testing/enginetest"
-
-	"github.com/lestrrat-go/jwx/v3/jwa"
-	"github.com/lestrrat-go/jwx/v3/jwk"
-	"github.com/lestrrat-go/jwx/v3/jws"
+	"github.com/springport/greeter/framework/testing/jwttest"
 )
 
 // setupSettings is what a setup gives its applications.
@@ -64,7 +55,7 @@ var setups = map[string]func(t *testing.T) setupSettings{
 	"stores": func(t *testing.T) setupSettings {
 		redisURL, prefix := enginetest.Redis(t)
 		return setupSettings{
-			args: []string{"--spring.session.store-type=redis", "--spring.data.redis.url=" + redisURL, "--app.number.scope=session"},
+			args: []string{"--spring.session.store-type=redis", "--spring.data.redis.URL=" + redisURL, "--app.number.scope=session"},
 			own: func(app string) []string {
 				// Boot 4 (and greeter) name the namespace
 				// spring.session.data.redis.namespace, 3.5
@@ -81,89 +72,24 @@ var setups = map[string]func(t *testing.T) setupSettings{
 	// and a JWK set), authorities from the token's roles claim as ROLE_x;
 	// the management endpoints ask for ACTUATOR.
 	"jwt": func(t *testing.T) setupSettings {
-		is := serveIssuer(t)
+		is := jwttest.NewRSA(t)
 		return setupSettings{
 			args: []string{
 				"--management.endpoints.web.exposure.include=health,info,env",
-				"--spring.security.oauth2.resourceserver.jwt.issuer-uri=" + is.url,
+				"--spring.security.oauth2.resourceserver.jwt.issuer-uri=" + is.URL,
 				"--spring.security.oauth2.resourceserver.jwt.authorities-claim-name=roles",
 				"--spring.security.oauth2.resourceserver.jwt.authority-prefix=ROLE_",
 				"--spring.security.actuator.roles=ACTUATOR",
 			},
 			tokens: map[string]string{
-				"ops":          is.token(t, map[string]any{"sub": "ops", "roles": []string{"ACTUATOR"}}),
-				"user":         is.token(t, map[string]any{"sub": "bob", "roles": []string{"USER"}}),
-				"expired":      is.token(t, map[string]any{"sub": "bob", "exp": time.Now().Add(-time.Hour).Unix()}),
-				"other-issuer": is.token(t, map[string]any{"sub": "bob", "iss": "https://elsewhere.example"}),
-				"tampered":     tamper(is.token(t, map[string]any{"sub": "bob"})),
+				"ops":          is.Token(t, map[string]any{"sub": "ops", "roles": []string{"ACTUATOR"}}),
+				"user":         is.Token(t, map[string]any{"sub": "bob", "roles": []string{"USER"}}),
+				"expired":      is.Token(t, map[string]any{"sub": "bob", "exp": time.Now().Add(-time.Hour).Unix()}),
+				"other-issuer": is.Token(t, map[string]any{"sub": "bob", "iss": "https://elsewhere.example"}),
+				"tampered":     tamper(is.Token(t, map[string]any{"sub": "bob"})),
 			},
 		}
 	},
-}
-
-// issuer is an authorization server with one RSA key (RS256): its
-// discovery document names itself and its JWK set.
-type issuer struct {
-	url string
-	key *rsa.PrivateKey
-}
-
-// serveIssuer serves an issuer until the test ends.
-func serveIssuer(t *testing.T) *issuer {
-	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	is := &issuer{key: key}
-	pub, err := jwk.Import(key.Public())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := pub.Set(jwk.KeyIDKey, "k1"); err != nil {
-		t.Fatal(err)
-	}
-	set := jwk.NewSet()
-	if err := set.AddKey(pub); err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"issuer":%q,"jwks_uri":%q,"subject_types_supported":["public"],"response_types_supported":["code"],"id_token_signing_alg_values_supported":["RS256"]}`, is.url, is.url+"/jwks")
-	})
-	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(set)
-	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	is.url = srv.URL
-	return is
-}
-
-// token signs claims; iss, iat and exp are the issuer's, two hours ago
-// and an hour from now unless claims say otherwise (Spring refuses a
-// token that expires before it was issued).
-func (is *issuer) token(t *testing.T, claims map[string]any) string {
-	t.Helper()
-	all := map[string]any{"iss": is.url, "exp": time.Now().Add(time.Hour).Unix(), "iat": time.Now().Add(-2 * time.Hour).Unix()}
-	for k, v := range claims {
-		all[k] = v
-	}
-	payload, err := json.Marshal(all)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := jws.NewHeaders()
-	if err := h.Set(jws.KeyIDKey, "k1"); err != nil {
-		t.Fatal(err)
-	}
-	out, err := jws.Sign(payload, jws.WithKey(jwa.RS256(), is.key, jws.WithProtectedHeaders(h)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
 }
 
 // tamper changes a token's signature.

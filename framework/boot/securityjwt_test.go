@@ -5,15 +5,10 @@ package boot_test
 // them, with Spring Boot's actuator rules.
 
 import (
-	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
-	"crypto/rsa"
-	"encoding/json"
-	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strings"
@@ -21,82 +16,22 @@ import (
 	"time"
 
 	"github.com/lestrrat-go/jwx/v3/jwa"
-	"github.com/lestrrat-go/jwx/v3/jwk"
-	"github.com/lestrrat-go/jwx/v3/jws"
 
 	"github.com/springport/greeter/framework/boot/boottest"
+	"github.com/springport/greeter/framework/testing/jwttest"
 )
 
-// testIssuer is an authorization server with one RSA key: its discovery
-// document names itself and its JWK set.
-type testIssuer struct {
-	url string
-	key crypto.Signer
-	alg jwa.SignatureAlgorithm
-}
+// testIssuer is an authorization server the test serves (jwttest).
+type testIssuer = jwttest.Issuer
 
 // newTestIssuer signs with an RSA key (RS256).
-func newTestIssuer(t *testing.T) *testIssuer {
-	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return serveIssuer(t, key, jwa.RS256())
-}
-
-// serveIssuer serves the discovery document and the JWK set of an
-// issuer that signs with key and alg.
-func serveIssuer(t *testing.T, key crypto.Signer, alg jwa.SignatureAlgorithm) *testIssuer {
-	t.Helper()
-	is := &testIssuer{key: key, alg: alg}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, `{"issuer":%q,"jwks_uri":%q}`, is.url, is.url+"/jwks")
-	})
-	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
-		pub, err := jwk.Import(key.Public())
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		_ = pub.Set(jwk.KeyIDKey, "k1")
-		set := jwk.NewSet()
-		_ = set.AddKey(pub)
-		_ = json.NewEncoder(w).Encode(set)
-	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	is.url = srv.URL
-	return is
-}
-
-// token signs claims with the issuer's key; iss, aud and exp are the
-// issuer's, "greeter" and an hour from now unless claims say otherwise.
-func (is *testIssuer) token(t *testing.T, claims map[string]any) string {
-	t.Helper()
-	all := map[string]any{"iss": is.url, "aud": "greeter", "exp": time.Now().Add(time.Hour).Unix()}
-	for k, v := range claims {
-		all[k] = v
-	}
-	payload, err := json.Marshal(all)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := jws.NewHeaders()
-	_ = h.Set(jws.KeyIDKey, "k1")
-	out, err := jws.Sign(payload, jws.WithKey(is.alg, is.key, jws.WithProtectedHeaders(h)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
-}
+func newTestIssuer(t *testing.T) *testIssuer { return jwttest.NewRSA(t) }
 
 func bearerHeader(token string) string { return "Authorization: Bearer " + token }
 
 // issuerArg turns bearer tokens on with is as the issuer.
 func issuerArg(is *testIssuer) string {
-	return "--app.security.oauth2.resourceserver.jwt.issuer-uri=" + is.url
+	return "--app.security.oauth2.resourceserver.jwt.issuer-uri=" + is.URL
 }
 
 // metadataURL is where the protected resource metadata of the service
@@ -175,7 +110,7 @@ func TestSecurityBearerTokens(t *testing.T) {
 	t.Parallel()
 	is := newTestIssuer(t)
 	s := start(t, []string{exposeAll, "--server.access-log.enabled=true",
-		"--app.security.oauth2.resourceserver.jwt.issuer-uri=" + is.url,
+		"--app.security.oauth2.resourceserver.jwt.issuer-uri=" + is.URL,
 		"--app.security.oauth2.resourceserver.jwt.audiences=greeter"}, nil)
 
 	checkRefusedWith(t, send(t, nil, "GET", s.URL+"/store", ""), http.StatusUnauthorized, func(c string) bool { return c == noTokenChallenge(s.URL) })
@@ -183,7 +118,7 @@ func TestSecurityBearerTokens(t *testing.T) {
 		t.Errorf("GET /actuator/health without a token: %d, want 200 (open)", r.status)
 	}
 
-	good := is.token(t, map[string]any{"sub": "alice", "scope": "read write"})
+	good := is.Token(t, map[string]any{"sub": "alice", "scope": "read write"})
 	if r := send(t, nil, "GET", s.URL+"/store", "", bearerHeader(good)); r.status != http.StatusOK {
 		t.Errorf("GET /store with a valid token: %d %s, want 200", r.status, r.body)
 	} else {
@@ -195,9 +130,9 @@ func TestSecurityBearerTokens(t *testing.T) {
 	s.WaitForLog(t, regexp.MustCompile(`msg=request method=GET path=/store route=/store status=200 .* principal=alice`))
 
 	for name, token := range map[string]string{
-		"expired":        is.token(t, map[string]any{"sub": "alice", "exp": time.Now().Add(-time.Hour).Unix()}),
-		"wrong audience": is.token(t, map[string]any{"sub": "alice", "aud": "other"}),
-		"wrong issuer":   is.token(t, map[string]any{"sub": "alice", "iss": "https://elsewhere.example"}),
+		"expired":        is.Token(t, map[string]any{"sub": "alice", "exp": time.Now().Add(-time.Hour).Unix()}),
+		"wrong audience": is.Token(t, map[string]any{"sub": "alice", "aud": "other"}),
+		"wrong issuer":   is.Token(t, map[string]any{"sub": "alice", "iss": "https://elsewhere.example"}),
 		"tampered":       good[:len(good)-4] + "AAAA",
 	} {
 		r := send(t, nil, "GET", s.URL+"/store", "", bearerHeader(token))
@@ -224,11 +159,11 @@ func TestSecurityBearerTokenRoles(t *testing.T) {
 		"--app.security.oauth2.resourceserver.jwt.authority-prefix=ROLE_",
 		"--app.security.actuator.roles=ACTUATOR",
 		"--app.security.user.name=basic-user", "--app.security.user.password=" + encoded(t, "bcrypt"), "--app.security.user.roles=USER"}, nil)
-	ops := is.token(t, map[string]any{"sub": "ops", "roles": []string{"ACTUATOR"}})
+	ops := is.Token(t, map[string]any{"sub": "ops", "roles": []string{"ACTUATOR"}})
 	if r := send(t, nil, "GET", s.URL+"/actuator/env", "", bearerHeader(ops)); r.status != http.StatusOK {
 		t.Errorf("GET /actuator/env with ROLE_ACTUATOR: %d %s, want 200", r.status, r.body)
 	}
-	user := is.token(t, map[string]any{"sub": "bob", "roles": []string{"USER"}})
+	user := is.Token(t, map[string]any{"sub": "bob", "roles": []string{"USER"}})
 	checkDeniedToken(t, send(t, nil, "GET", s.URL+"/actuator/env", "", bearerHeader(user)))
 	checkDeniedToken(t, send(t, nil, "GET", s.URL+"/actuator", "", bearerHeader(user)))
 
@@ -253,7 +188,7 @@ func TestSecurityBearerTokenMetadata(t *testing.T) {
 	checkMetadata(t, send(t, nil, "GET", metadataURL(s.URL), ""), s.URL)
 	checkMetadata(t, send(t, nil, "GET", metadataURL(s.URL), "", "Accept: application/xml"), s.URL)
 	checkMetadata(t, send(t, nil, "GET", metadataURL(s.URL)+"/api/items", ""), s.URL+"/api/items")
-	good := is.token(t, map[string]any{"sub": "alice"})
+	good := is.Token(t, map[string]any{"sub": "alice"})
 	checkMetadata(t, send(t, nil, "GET", metadataURL(s.URL), "", bearerHeader(good)), s.URL)
 	if r := send(t, nil, "HEAD", metadataURL(s.URL), ""); r.status != http.StatusOK {
 		t.Errorf("HEAD of the metadata: %d, want 200", r.status)
@@ -298,7 +233,7 @@ func TestSecurityBearerTokenMetadataURLs(t *testing.T) {
 	t.Parallel()
 	is := newTestIssuer(t)
 	s := start(t, []string{issuerArg(is), "--server.servlet.context-path=/ctx", "--server.forward-headers-strategy=framework"}, nil)
-	expired := is.token(t, map[string]any{"sub": "alice", "exp": time.Now().Add(-time.Hour).Unix()})
+	expired := is.Token(t, map[string]any{"sub": "alice", "exp": time.Now().Add(-time.Hour).Unix()})
 	for _, tc := range []struct {
 		name    string
 		headers []string
@@ -349,14 +284,14 @@ func TestSecurityBearerTokenES256(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	is := serveIssuer(t, key, jwa.ES256())
-	s := start(t, []string{"--app.security.oauth2.resourceserver.jwt.issuer-uri=" + is.url,
+	is := jwttest.Serve(t, key, jwa.ES256())
+	s := start(t, []string{"--app.security.oauth2.resourceserver.jwt.issuer-uri=" + is.URL,
 		"--app.security.oauth2.resourceserver.jwt.jws-algorithms=ES256"}, nil)
-	if r := send(t, nil, "GET", s.URL+"/store", "", bearerHeader(is.token(t, map[string]any{"sub": "carol"}))); r.status != http.StatusOK {
+	if r := send(t, nil, "GET", s.URL+"/store", "", bearerHeader(is.Token(t, map[string]any{"sub": "carol"}))); r.status != http.StatusOK {
 		t.Errorf("GET /store with an ES256 token: %d %s, want 200", r.status, r.body)
 	}
 	other := newTestIssuer(t)
-	forged := other.token(t, map[string]any{"sub": "carol", "iss": is.url})
+	forged := other.Token(t, map[string]any{"sub": "carol", "iss": is.URL})
 	checkRefusedWith(t, send(t, nil, "GET", s.URL+"/store", "", bearerHeader(forged)), http.StatusUnauthorized,
 		func(c string) bool { return isInvalidTokenChallenge(c, s.URL) })
 }
