@@ -82,7 +82,7 @@ public class MessageController {
 		int number = page == null ? 0 : page;
 		if (number < 0) {
 			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
-					"Parameter 'page' must be 0 or more (pages are counted from 0), not " + number + ".");
+					"Parameter 'page' must be 0 or more, not " + number + ".");
 		}
 		int pageSize = size == null ? defaultPageSize : size;
 		if (pageSize < 1) {
