@@ -64,9 +64,13 @@ func Serve(t testing.TB, key crypto.Signer, alg jwa.SignatureAlgorithm) *Issuer 
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(set)
 	})
-	srv := httptest.NewServer(mux)
+	// The URL is set before the server starts, so that its handlers,
+	// which read it, run after the write: a request may come from
+	// another process, which the race detector cannot follow.
+	srv := httptest.NewUnstartedServer(mux)
+	is.URL = "http://" + srv.Listener.Addr().String()
+	srv.Start()
 	t.Cleanup(srv.Close)
-	is.URL = srv.URL
 	return is
 }
 
