@@ -86,6 +86,11 @@ type Options struct {
 	// root, where, as in Spring, there is no index, so that it cannot
 	// hide a route of the service.
 	BasePath string
+	// Context names the one application context of /actuator/beans,
+	// configprops and mappings: the service's name, as Spring names its
+	// context after spring.application.name; "application" when empty,
+	// Spring's default.
+	Context string
 	// Env is the configuration that /actuator/env shows.
 	Env *config.Environment
 	// Bound are the keys the application binds: /actuator/env lists the
@@ -178,10 +183,10 @@ func Routes(opts Options) []dispatch.Route {
 		}},
 		{ConfigProps, true, func() []dispatch.Route { return configPropsRoutes(base, opts) }},
 		{Beans, opts.Components != nil, func() []dispatch.Route {
-			return []dispatch.Route{get("/beans", dispatch.Returns(handleBeans(opts.Components)))}
+			return []dispatch.Route{get("/beans", dispatch.Returns(handleBeans(opts.context(), opts.Components)))}
 		}},
 		{Mappings, opts.Mappings != nil, func() []dispatch.Route {
-			return []dispatch.Route{get("/mappings", dispatch.Returns(handleMappings(opts.Mappings)))}
+			return []dispatch.Route{get("/mappings", dispatch.Returns(handleMappings(opts.context(), opts.Mappings)))}
 		}},
 		{Metrics, opts.Metrics != nil, func() []dispatch.Route { return metricsRoutes(base, opts.Metrics) }},
 		{Prometheus, opts.Prometheus != nil, func() []dispatch.Route {
@@ -233,6 +238,9 @@ func DefaultAccess(id string) string {
 	}
 	return AccessUnrestricted
 }
+
+// context is the name of the application context the reports show.
+func (o Options) context() string { return cmp.Or(o.Context, "application") }
 
 func (o Options) access(id string) string {
 	if a, ok := o.Access[id]; ok {

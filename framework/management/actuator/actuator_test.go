@@ -147,7 +147,7 @@ func TestMappingParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _ := handleMappings(&catalog)(nil)
+	m, _ := handleMappings("application", &catalog)(nil)
 	got := m.Contexts["application"].Mappings.DispatcherServlets["dispatcherServlet"][0]
 	want := []paramCondition{
 		{Name: "p"},
@@ -171,4 +171,32 @@ func emptyEnv(t *testing.T) *config.Environment {
 		t.Fatal(err)
 	}
 	return env
+}
+
+// TestReportsNameTheContext: beans, configprops and mappings report one
+// application context, named after the service as Spring names it after
+// spring.application.name ("application" when the name is unset), the
+// same in the three.
+func TestReportsNameTheContext(t *testing.T) {
+	for _, tt := range []struct{ context, want string }{{"shop", "shop"}, {"", "application"}} {
+		var catalog dispatch.Catalog
+		opts := Options{
+			Exposure:   Exposure{Include: []string{Beans, ConfigProps, Mappings}},
+			Context:    tt.context,
+			Env:        emptyEnv(t),
+			Components: func() []component.Info { return nil },
+			Mappings:   &catalog,
+		}
+		h, err := dispatch.New(dispatch.Options{Catalog: &catalog}, Routes(opts)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []string{"/actuator/beans", "/actuator/configprops", "/actuator/mappings"} {
+			doc, _ := getJSON(t, h, path).(map[string]any)
+			contexts, _ := doc["contexts"].(map[string]any)
+			if _, ok := contexts[tt.want]; !ok || len(contexts) != 1 {
+				t.Errorf("Context %q: GET %s: contexts %v, want one named %q", tt.context, path, contexts, tt.want)
+			}
+		}
+	}
 }
