@@ -177,7 +177,7 @@ func Routes(opts Options) []dispatch.Route {
 			return []dispatch.Route{get("/info", dispatch.Returns(handleInfo(opts.Build)))}
 		}},
 		{Env, true, func() []dispatch.Route {
-			property := get("/env/{name}", dispatch.Returns(handleEnvProperty(opts)))
+			property := get("/env/{toMatch}", dispatch.Returns(handleEnvProperty(opts)))
 			property.Errors, property.Inputs = []int{http.StatusNotFound}, []dispatch.Input{envName}
 			return []dispatch.Route{get("/env", dispatch.Returns(handleEnv(opts))), property}
 		}},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -197,6 +198,22 @@ func TestReportsNameTheContext(t *testing.T) {
 			if _, ok := contexts[tt.want]; !ok || len(contexts) != 1 {
 				t.Errorf("Context %q: GET %s: contexts %v, want one named %q", tt.context, path, contexts, tt.want)
 			}
+		}
+	}
+}
+
+// TestPatternsAreSprings: the endpoints' paths below their own are
+// patterns with Spring's variable names, since a route's pattern is the
+// uri tag of its requests' metrics (/actuator/env/{toMatch}, not
+// /actuator/env/{name}), and the index's templated links name them so.
+func TestPatternsAreSprings(t *testing.T) {
+	var patterns []string
+	for _, r := range Routes(Options{Exposure: Exposure{Include: []string{"*"}}, Metrics: noMeters{}}) {
+		patterns = append(patterns, r.Pattern)
+	}
+	for _, want := range []string{"/actuator/env/{toMatch}", "/actuator/configprops/{prefix}", "/actuator/metrics/{requiredMetricName}"} {
+		if !slices.Contains(patterns, want) {
+			t.Errorf("no route %s among %v", want, patterns)
 		}
 	}
 }
