@@ -230,10 +230,13 @@ const (
 	AccessUnrestricted = "unrestricted"
 )
 
-// DefaultAccess is an endpoint's access unless set: none for shutdown,
-// unrestricted for the others, as Spring Boot's endpoints declare.
+// DefaultAccess is an endpoint's access unless set: none for shutdown
+// and heapdump, unrestricted for the others, as Spring Boot's endpoints
+// declare (a heap dump holds whatever the process holds, secrets
+// included: Spring Boot 3.5 made its default none, so that exposing
+// everything with * does not expose it).
 func DefaultAccess(id string) string {
-	if id == Shutdown {
+	if id == Shutdown || id == HeapDump {
 		return AccessNone
 	}
 	return AccessUnrestricted

@@ -49,9 +49,10 @@ func TestRoutesFollowExposure(t *testing.T) {
 		t.Errorf("prometheus and info:\ngot  %s\nwant %s", got, want)
 	}
 	// The diagnostics and shutdown are exposed only when asked for by
-	// name or by *, and shutdown only when its access allows it too.
+	// name or by *, and the heap dump and shutdown only when their access
+	// allows it too (none by default).
 	if got, want := patterns(Exposure{Include: []string{"*"}, Exclude: []string{"health", "info", "env", "configprops", "beans", "mappings", "prometheus"}}),
-		"[/actuator/threaddump /actuator/threaddump /actuator/heapdump /actuator/cpuprofile /actuator]"; got != want {
+		"[/actuator/threaddump /actuator/threaddump /actuator/cpuprofile /actuator]"; got != want {
 		t.Errorf("diagnostics:\ngot  %s\nwant %s", got, want)
 	}
 }
