@@ -265,6 +265,7 @@ func (a *App) managementRoutes(r *Running, catalog *dispatch.Catalog, exchanges 
 		HealthDisplay:   a.healthDisplay(),
 		DiskSpace:       s.management.actuator.DiskSpace,
 		HealthGroups:    s.management.actuator.HealthGroups,
+		InfoEnv:         s.management.actuator.InfoEnv,
 		Build:           buildInfo,
 		// A profile must be sent before server.write-timeout cuts it off.
 		MaxCPUProfile: max(s.server.WriteTimeout-time.Second, time.Second),

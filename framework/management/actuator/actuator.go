@@ -125,6 +125,9 @@ type Options struct {
 	HealthGroups map[string][]string
 	// Loggers are the loggers that /actuator/loggers lists and sets.
 	Loggers *logging.Registry
+	// InfoEnv is management.info.env.enabled: /actuator/info shows the
+	// info.* settings of Env too.
+	InfoEnv bool
 	// Build is the binary's build information that /actuator/info shows;
 	// nil shows none.
 	Build *debug.BuildInfo
@@ -174,7 +177,11 @@ func Routes(opts Options) []dispatch.Route {
 	}{
 		{Health, true, func() []dispatch.Route { return healthRoutes(base, opts) }},
 		{Info, true, func() []dispatch.Route {
-			return []dispatch.Route{get("/info", dispatch.Returns(handleInfo(opts.Build)))}
+			var env *config.Environment
+			if opts.InfoEnv {
+				env = opts.Env
+			}
+			return []dispatch.Route{get("/info", dispatch.Returns(handleInfo(opts.Build, env)))}
 		}},
 		{Env, true, func() []dispatch.Route {
 			property := get("/env/{toMatch}", dispatch.Returns(handleEnvProperty(opts)))
