@@ -226,7 +226,7 @@ func compareJSON(path string, x, y any, shape bool, out *[][3]string) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			p := path + "." + k
+			p := memberPath(path, k)
 			xm, xok := xv[k]
 			ym, yok := yv[k]
 			if k == "timestamp" {
@@ -271,16 +271,30 @@ func compareJSON(path string, x, y any, shape bool, out *[][3]string) {
 	}
 }
 
+// memberPath is the path of an object's member k. A shape (shapeOf) has
+// members that stand for an array's items ("[]") or for items it must
+// hold ("[name]"): those follow the path without a dot.
+func memberPath(path, k string) string {
+	if strings.HasPrefix(k, "[") && strings.HasSuffix(k, "]") {
+		return path + k
+	}
+	return path + "." + k
+}
+
 func jsonEqual(x, y any) bool {
 	a, _ := json.Marshal(x)
 	b, _ := json.Marshal(y)
 	return bytes.Equal(a, b)
 }
 
-// jsonText shows a JSON value in a difference, cut at 300 bytes.
+// jsonText shows a JSON value in a difference, cut at 300 bytes, with <,
+// > and & as they are (a shape's kinds are written <string>).
 func jsonText(v any) string {
-	b, _ := json.Marshal(v)
-	return quoteCut(string(b))
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return quoteCut(strings.TrimSuffix(b.String(), "\n"))
 }
 
 func quoteCut(s string) string {

@@ -41,9 +41,24 @@ func (e *deliberate) String() string {
 	return s
 }
 
-// pattern compiles a pattern in which * matches any run of characters.
+// pattern compiles a pattern in which * matches any run of characters
+// and \* is a star itself (a uri tag of /**).
 func pattern(p string) *regexp.Regexp {
-	return regexp.MustCompile("^" + strings.ReplaceAll(regexp.QuoteMeta(p), `\*`, ".*") + "$")
+	var b strings.Builder
+	b.WriteString("^")
+	for i := 0; i < len(p); i++ {
+		switch {
+		case p[i] == '\\' && i+1 < len(p) && p[i+1] == '*':
+			b.WriteString(`\*`)
+			i++
+		case p[i] == '*':
+			b.WriteString(".*")
+		default:
+			b.WriteString(regexp.QuoteMeta(p[i : i+1]))
+		}
+	}
+	b.WriteString("$")
+	return regexp.MustCompile(b.String())
 }
 
 // readDeliberate reads the file: one or more lines "CASE ASPECT

@@ -149,34 +149,12 @@ func TestSideBySide(t *testing.T) {
 	checkVersionsDoc(t, versions)
 }
 
-// run sends the cases to each application in order (the applications at
-// once, each one's cases one after another), checks greeter's differences
-// from each Spring build against the ledger, and returns Spring Boot 4's
-// differences from 3.5.
+// run sends the cases to each application (sendAll), checks greeter's
+// differences from each Spring build against the ledger, and returns
+// Spring Boot 4's differences from 3.5.
 func (f *fleet) run(t *testing.T, cases []exchange, l *ledger) (versions []difference) {
 	t.Helper()
-	apps := f.apps()
-	answers := make([][]answer, len(apps))
-	errs := make([]error, len(apps))
-	var wg sync.WaitGroup
-	for i, a := range apps {
-		wg.Go(func() {
-			for _, c := range cases {
-				ans, err := f.send(a, c)
-				if err != nil {
-					errs[i] = fmt.Errorf("%s:%d: case %s against %s: %v", corpusFile, c.Line, c.Name, a.name, err)
-					return
-				}
-				answers[i] = append(answers[i], ans)
-			}
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	answers := f.sendAll(t, cases)
 	names := make([]string, len(cases))
 	for i, c := range cases {
 		names[i] = c.Name
@@ -193,6 +171,40 @@ func (f *fleet) run(t *testing.T, cases []exchange, l *ledger) (versions []diffe
 		versions = append(versions, compareAnswers(c, answers[1][i], answers[2][i])...)
 	}
 	return versions
+}
+
+// sendAll sends the cases to each application in order (the
+// applications at once, each one's cases one after another) and returns
+// the answers, in the order of apps: greeter's, then each Spring build's.
+func (f *fleet) sendAll(t *testing.T, cases []exchange) [][]answer {
+	t.Helper()
+	apps := f.apps()
+	answers := make([][]answer, len(apps))
+	errs := make([]error, len(apps))
+	var wg sync.WaitGroup
+	for i, a := range apps {
+		wg.Go(func() {
+			for _, c := range cases {
+				ans, err := f.send(a, c)
+				if err != nil {
+					where := ""
+					if c.Line > 0 {
+						where = fmt.Sprintf("%s:%d: ", corpusFile, c.Line)
+					}
+					errs[i] = fmt.Errorf("%scase %s against %s: %v", where, c.Name, a.name, err)
+					return
+				}
+				answers[i] = append(answers[i], ans)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return answers
 }
 
 // send sends one case to a, with the setup's tokens in place of

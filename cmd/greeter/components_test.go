@@ -120,7 +120,7 @@ func TestBeans(t *testing.T) {
 			Contexts map[string]struct {
 				Beans map[string]bean `json:"beans"`
 			} `json:"contexts"`
-		}](t, r).Contexts["application"].Beans
+		}](t, r).Contexts["greeter"].Beans
 	}
 	dev := beans(t, "--app.profiles.active=dev", "--app.number.scope=request")
 	if _, ok := dev["isoDateFormat"]; ok {

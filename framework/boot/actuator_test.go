@@ -115,7 +115,8 @@ func TestInfoAndMappings(t *testing.T) {
 }
 
 // TestDiagnostics: none exposed by default; exposed, each answers in its
-// format.
+// format, the heap dump once its access allows it too (none by default,
+// as in Spring Boot 3.5).
 func TestDiagnostics(t *testing.T) {
 	t.Parallel()
 	off := start(t, nil, nil)
@@ -124,7 +125,11 @@ func TestDiagnostics(t *testing.T) {
 			t.Errorf("%s is not exposed by default, but answered %d", path, r.status)
 		}
 	}
-	s := start(t, []string{"--management.endpoints.web.exposure.include=threaddump,heapdump,cpuprofile"}, nil)
+	exposed := start(t, []string{"--management.endpoints.web.exposure.include=*"}, nil)
+	if r := send(t, nil, "GET", exposed.URL+"/actuator/heapdump", ""); r.status != 404 {
+		t.Errorf("/actuator/heapdump exposed with * but its access unset: %d, want 404", r.status)
+	}
+	s := start(t, []string{"--management.endpoints.web.exposure.include=threaddump,heapdump,cpuprofile", "--management.endpoint.heapdump.access=unrestricted"}, nil)
 	if strings.Contains(s.Stdout.String(), "names an endpoint that does not exist") {
 		t.Error("a diagnostics id was reported as unknown")
 	}

@@ -254,7 +254,8 @@ func (a *App) managementRoutes(r *Running, catalog *dispatch.Catalog, exchanges 
 		Env:             a.env,
 		Bound:           a.binder.Keys(),
 		ShowValues:      s.management.actuator.ShowValues,
-		ConfigProps:     actuator.ConfigPropsOptions{Context: a.name, Default: a.binder.Default, ShowValues: s.management.actuator.ConfigPropsShowValues},
+		Context:         a.name,
+		ConfigProps:     actuator.ConfigPropsOptions{Default: a.binder.Default, ShowValues: s.management.actuator.ConfigPropsShowValues},
 		Components:      components,
 		Mappings:        catalog,
 		Prometheus:      a.metrics.Handler(),
@@ -264,6 +265,7 @@ func (a *App) managementRoutes(r *Running, catalog *dispatch.Catalog, exchanges 
 		HealthDisplay:   a.healthDisplay(),
 		DiskSpace:       s.management.actuator.DiskSpace,
 		HealthGroups:    s.management.actuator.HealthGroups,
+		InfoEnv:         s.management.actuator.InfoEnv,
 		Build:           buildInfo,
 		// A profile must be sent before server.write-timeout cuts it off.
 		MaxCPUProfile: max(s.server.WriteTimeout-time.Second, time.Second),

@@ -50,7 +50,7 @@ func TestPrometheus(t *testing.T) {
 	body := send(t, nil, "GET", s.URL+"/actuator/prometheus", "").body
 	for _, want := range []string{
 		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/hello/{n}"} 2`,
-		`http_server_requests_seconds_count{error="Error",exception="Error",method="GET",outcome="CLIENT_ERROR",status="400",uri="/hello/{n}"} 1`,
+		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="CLIENT_ERROR",status="400",uri="/hello/{n}"} 1`,
 		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="CLIENT_ERROR",status="404",uri="NOT_FOUND"} 350`,
 		`http_server_requests_seconds_count{error="none",exception="none",method="other",outcome="CLIENT_ERROR",status="405",uri="UNKNOWN"} 350`,
 		`http_server_requests_seconds_max{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/hello/{n}"} `,

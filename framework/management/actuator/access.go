@@ -7,8 +7,8 @@ import (
 // The access settings of the management endpoints, Spring Boot 3.5's:
 // each endpoint's management.endpoint.<id>.access, or when unset
 // management.endpoints.access.default, or when that is unset the
-// endpoint's own default (none for shutdown, unrestricted for the
-// others); then no more than management.endpoints.access.max-permitted.
+// endpoint's own default (none for shutdown and heapdump, unrestricted
+// for the others); then no more than management.endpoints.access.max-permitted.
 const (
 	accessDefaultKey      = "management.endpoints.access.default"
 	accessMaxPermittedKey = "management.endpoints.access.max-permitted"
@@ -25,7 +25,7 @@ func endpointAccessKey(id string) string { return "management.endpoint." + id + 
 // bindEndpointAccess resolves every endpoint's access as Spring Boot's
 // PropertiesEndpointAccessResolver does.
 func bindEndpointAccess(b *config.Binder) map[string]string {
-	fallback := config.Bind(b, accessDefaultKey, "", optionalAccessLevel, "the access of every endpoint whose management.endpoint.<id>.access is unset: none, read-only (GET only), unrestricted; unset: each endpoint's default (shutdown none, the others unrestricted)")
+	fallback := config.Bind(b, accessDefaultKey, "", optionalAccessLevel, "the access of every endpoint whose management.endpoint.<id>.access is unset: none, read-only (GET only), unrestricted; unset: each endpoint's default (shutdown and heapdump none, the others unrestricted)")
 	ceiling := config.Bind(b, accessMaxPermittedKey, AccessUnrestricted, accessLevel, "no endpoint has more access than this: none, read-only, unrestricted")
 	access := make(map[string]string, len(IDs))
 	for _, id := range IDs {

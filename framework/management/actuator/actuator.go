@@ -86,6 +86,11 @@ type Options struct {
 	// root, where, as in Spring, there is no index, so that it cannot
 	// hide a route of the service.
 	BasePath string
+	// Context names the one application context of /actuator/beans,
+	// configprops and mappings: the service's name, as Spring names its
+	// context after spring.application.name; "application" when empty,
+	// Spring's default.
+	Context string
 	// Env is the configuration that /actuator/env shows.
 	Env *config.Environment
 	// Bound are the keys the application binds: /actuator/env lists the
@@ -120,6 +125,9 @@ type Options struct {
 	HealthGroups map[string][]string
 	// Loggers are the loggers that /actuator/loggers lists and sets.
 	Loggers *logging.Registry
+	// InfoEnv is management.info.env.enabled: /actuator/info shows the
+	// info.* settings of Env too.
+	InfoEnv bool
 	// Build is the binary's build information that /actuator/info shows;
 	// nil shows none.
 	Build *debug.BuildInfo
@@ -169,19 +177,23 @@ func Routes(opts Options) []dispatch.Route {
 	}{
 		{Health, true, func() []dispatch.Route { return healthRoutes(base, opts) }},
 		{Info, true, func() []dispatch.Route {
-			return []dispatch.Route{get("/info", dispatch.Returns(handleInfo(opts.Build)))}
+			var env *config.Environment
+			if opts.InfoEnv {
+				env = opts.Env
+			}
+			return []dispatch.Route{get("/info", dispatch.Returns(handleInfo(opts.Build, env)))}
 		}},
 		{Env, true, func() []dispatch.Route {
-			property := get("/env/{name}", dispatch.Returns(handleEnvProperty(opts)))
+			property := get("/env/{toMatch}", dispatch.Returns(handleEnvProperty(opts)))
 			property.Errors, property.Inputs = []int{http.StatusNotFound}, []dispatch.Input{envName}
 			return []dispatch.Route{get("/env", dispatch.Returns(handleEnv(opts))), property}
 		}},
 		{ConfigProps, true, func() []dispatch.Route { return configPropsRoutes(base, opts) }},
 		{Beans, opts.Components != nil, func() []dispatch.Route {
-			return []dispatch.Route{get("/beans", dispatch.Returns(handleBeans(opts.Components)))}
+			return []dispatch.Route{get("/beans", dispatch.Returns(handleBeans(opts.context(), opts.Components)))}
 		}},
 		{Mappings, opts.Mappings != nil, func() []dispatch.Route {
-			return []dispatch.Route{get("/mappings", dispatch.Returns(handleMappings(opts.Mappings)))}
+			return []dispatch.Route{get("/mappings", dispatch.Returns(handleMappings(opts.context(), opts.Mappings)))}
 		}},
 		{Metrics, opts.Metrics != nil, func() []dispatch.Route { return metricsRoutes(base, opts.Metrics) }},
 		{Prometheus, opts.Prometheus != nil, func() []dispatch.Route {
@@ -225,14 +237,20 @@ const (
 	AccessUnrestricted = "unrestricted"
 )
 
-// DefaultAccess is an endpoint's access unless set: none for shutdown,
-// unrestricted for the others, as Spring Boot's endpoints declare.
+// DefaultAccess is an endpoint's access unless set: none for shutdown
+// and heapdump, unrestricted for the others, as Spring Boot's endpoints
+// declare (a heap dump holds whatever the process holds, secrets
+// included: Spring Boot 3.5 made its default none, so that exposing
+// everything with * does not expose it).
 func DefaultAccess(id string) string {
-	if id == Shutdown {
+	if id == Shutdown || id == HeapDump {
 		return AccessNone
 	}
 	return AccessUnrestricted
 }
+
+// context is the name of the application context the reports show.
+func (o Options) context() string { return cmp.Or(o.Context, "application") }
 
 func (o Options) access(id string) string {
 	if a, ok := o.Access[id]; ok {

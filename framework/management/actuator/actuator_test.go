@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,9 +49,10 @@ func TestRoutesFollowExposure(t *testing.T) {
 		t.Errorf("prometheus and info:\ngot  %s\nwant %s", got, want)
 	}
 	// The diagnostics and shutdown are exposed only when asked for by
-	// name or by *, and shutdown only when its access allows it too.
+	// name or by *, and the heap dump and shutdown only when their access
+	// allows it too (none by default).
 	if got, want := patterns(Exposure{Include: []string{"*"}, Exclude: []string{"health", "info", "env", "configprops", "beans", "mappings", "prometheus"}}),
-		"[/actuator/threaddump /actuator/threaddump /actuator/heapdump /actuator/cpuprofile /actuator]"; got != want {
+		"[/actuator/threaddump /actuator/threaddump /actuator/cpuprofile /actuator]"; got != want {
 		t.Errorf("diagnostics:\ngot  %s\nwant %s", got, want)
 	}
 }
@@ -147,7 +149,7 @@ func TestMappingParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _ := handleMappings(&catalog)(nil)
+	m, _ := handleMappings("application", &catalog)(nil)
 	got := m.Contexts["application"].Mappings.DispatcherServlets["dispatcherServlet"][0]
 	want := []paramCondition{
 		{Name: "p"},
@@ -171,4 +173,48 @@ func emptyEnv(t *testing.T) *config.Environment {
 		t.Fatal(err)
 	}
 	return env
+}
+
+// TestReportsNameTheContext: beans, configprops and mappings report one
+// application context, named after the service as Spring names it after
+// spring.application.name ("application" when the name is unset), the
+// same in the three.
+func TestReportsNameTheContext(t *testing.T) {
+	for _, tt := range []struct{ context, want string }{{"shop", "shop"}, {"", "application"}} {
+		var catalog dispatch.Catalog
+		opts := Options{
+			Exposure:   Exposure{Include: []string{Beans, ConfigProps, Mappings}},
+			Context:    tt.context,
+			Env:        emptyEnv(t),
+			Components: func() []component.Info { return nil },
+			Mappings:   &catalog,
+		}
+		h, err := dispatch.New(dispatch.Options{Catalog: &catalog}, Routes(opts)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []string{"/actuator/beans", "/actuator/configprops", "/actuator/mappings"} {
+			doc, _ := getJSON(t, h, path).(map[string]any)
+			contexts, _ := doc["contexts"].(map[string]any)
+			if _, ok := contexts[tt.want]; !ok || len(contexts) != 1 {
+				t.Errorf("Context %q: GET %s: contexts %v, want one named %q", tt.context, path, contexts, tt.want)
+			}
+		}
+	}
+}
+
+// TestPatternsAreSprings: the endpoints' paths below their own are
+// patterns with Spring's variable names, since a route's pattern is the
+// uri tag of its requests' metrics (/actuator/env/{toMatch}, not
+// /actuator/env/{name}), and the index's templated links name them so.
+func TestPatternsAreSprings(t *testing.T) {
+	var patterns []string
+	for _, r := range Routes(Options{Exposure: Exposure{Include: []string{"*"}}, Metrics: noMeters{}}) {
+		patterns = append(patterns, r.Pattern)
+	}
+	for _, want := range []string{"/actuator/env/{toMatch}", "/actuator/configprops/{prefix}", "/actuator/metrics/{requiredMetricName}"} {
+		if !slices.Contains(patterns, want) {
+			t.Errorf("no route %s among %v", want, patterns)
+		}
+	}
 }

@@ -23,7 +23,7 @@ type beansDescriptor struct {
 	Contexts map[string]beansContext `json:"contexts"`
 }
 
-func handleBeans(components func() []component.Info) func(*dispatch.Request) (beansDescriptor, error) {
+func handleBeans(context string, components func() []component.Info) func(*dispatch.Request) (beansDescriptor, error) {
 	return func(*dispatch.Request) (beansDescriptor, error) {
 		beans := map[string]bean{}
 		for _, c := range components() {
@@ -33,6 +33,6 @@ func handleBeans(components func() []component.Info) func(*dispatch.Request) (be
 			}
 			beans[c.Name] = bean{Aliases: []string{}, Scope: c.Scope.String(), Type: c.Type, Profiles: c.Profiles, Dependencies: deps}
 		}
-		return beansDescriptor{Contexts: map[string]beansContext{"application": {Beans: beans}}}, nil
+		return beansDescriptor{Contexts: map[string]beansContext{context: {Beans: beans}}}, nil
 	}
 }

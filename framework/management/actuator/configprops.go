@@ -54,9 +54,6 @@ type configPropsDescriptor struct {
 // ConfigPropsOptions is what /actuator/configprops needs besides the environment
 // and the bound keys of Options.
 type ConfigPropsOptions struct {
-	// Context names the one application context of the report: the
-	// service's name ("application" when empty, Spring's default).
-	Context string
 	// Default returns a bound key's default as a setting would write it
 	// (config.Binder.Default).
 	Default func(key string) (string, bool)
@@ -175,11 +172,7 @@ func configPropsReport(opts Options, under string) configPropsDescriptor {
 			nest(bean.Properties, rest, shownValue(cp.ShowValues, key, def))
 		}
 	}
-	name := cp.Context
-	if name == "" {
-		name = "application"
-	}
-	return configPropsDescriptor{Contexts: map[string]configPropsContext{name: {Beans: beans}}}
+	return configPropsDescriptor{Contexts: map[string]configPropsContext{opts.context(): {Beans: beans}}}
 }
 
 // shownValue is v as a report shows key's value under show-values: masked

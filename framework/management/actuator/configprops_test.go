@@ -38,7 +38,8 @@ func configPropsHandler(t *testing.T, showValues string, args ...string) *dispat
 	}
 	h, err := dispatch.New(dispatch.Options{}, Routes(Options{
 		Exposure: Exposure{Include: []string{ConfigProps}}, Env: env, Bound: b.Keys(),
-		ConfigProps: ConfigPropsOptions{Context: "greeter", Default: b.Default, ShowValues: showValues},
+		Context:     "greeter",
+		ConfigProps: ConfigPropsOptions{Default: b.Default, ShowValues: showValues},
 	})...)
 	if err != nil {
 		t.Fatal(err)

@@ -108,7 +108,7 @@ func TestDocsListTheEndpoints(t *testing.T) {
 func everyEndpoint(t *testing.T) Options {
 	var catalog dispatch.Catalog
 	return Options{Exposure: Exposure{Include: []string{"*"}}, Env: emptyEnv(t), Mappings: &catalog,
-		Components: func() []component.Info { return nil }, Exchanges: NewExchanges(), Shutdown: func() {}, Access: map[string]string{Shutdown: AccessUnrestricted},
+		Components: func() []component.Info { return nil }, Exchanges: NewExchanges(), Shutdown: func() {}, Access: map[string]string{Shutdown: AccessUnrestricted, HeapDump: AccessUnrestricted},
 		Prometheus: http.NotFoundHandler(), Metrics: noMeters{}, Loggers: logging.NewRegistry(slog.DiscardHandler, logging.Info)}
 }
 

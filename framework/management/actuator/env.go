@@ -7,7 +7,10 @@ import (
 	"github.com/springport/greeter/framework/dispatch"
 )
 
-var envName = dispatch.Path[string]("name")
+// envName is the name of /actuator/env/{toMatch}, named as Spring names
+// the path variable: the route's pattern is the uri tag of its requests'
+// metrics, which a Spring team's dashboards select on.
+var envName = dispatch.Path[string]("toMatch")
 
 type envValue struct {
 	Value  string `json:"value"`

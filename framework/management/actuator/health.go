@@ -128,6 +128,13 @@ type healthGroup struct {
 	// OUT_OF_SERVICE: readiness, where a dependency's failure takes
 	// traffic away, is not the service's own failure (still a 503).
 	dependenciesOutOfService bool
+	// statusOnly shows the group's status alone, whatever show-components
+	// and show-details say, and no member on its own path: the probe
+	// groups that hold their state alone, as Spring Boot's
+	// (AvailabilityProbesHealthEndpointGroup) show nothing else. A
+	// readiness group with the service's dependencies shows them, as
+	// Spring shows one configured to include them.
+	statusOnly bool
 }
 
 // healthEndpoint is everything /actuator/health reports.
@@ -170,8 +177,9 @@ func newHealthEndpoint(opts Options) *healthEndpoint {
 	h.checks[livenessState] = func(context.Context) health { return health{Status: statusUp} }
 	h.checks[readinessState] = func(context.Context) health { return health{Status: p.readinessState()} }
 	h.groups = map[string]healthGroup{
-		livenessGroup:  {members: []string{livenessState}},
-		readinessGroup: {members: append([]string{readinessState}, dependencies...), dependenciesOutOfService: true},
+		livenessGroup: {members: []string{livenessState}, statusOnly: true},
+		readinessGroup: {members: append([]string{readinessState}, dependencies...), dependenciesOutOfService: true,
+			statusOnly: len(dependencies) == 0},
 	}
 	for name, members := range opts.HealthGroups {
 		if slices.Contains(members, "*") {
@@ -307,7 +315,7 @@ func (h *healthEndpoint) handleHealthPath(r *dispatch.Request) (health, error) {
 		if !nested {
 			return h.groupReport(r.Context(), g), nil
 		}
-		if h.showComponents(r.Context()) && slices.Contains(g.members, rest) {
+		if !g.statusOnly && h.showComponents(r.Context()) && slices.Contains(g.members, rest) {
 			return h.shown(r.Context(), h.check(r.Context(), []string{rest})[rest]), nil
 		}
 	} else if !nested && h.showComponents(r.Context()) && slices.Contains(h.root, first) {
@@ -321,6 +329,9 @@ func (h *healthEndpoint) groupReport(ctx context.Context, g healthGroup) health 
 	r := h.report(ctx, h.check(ctx, g.members))
 	if g.dependenciesOutOfService && r.Status == statusDown {
 		r.Status = statusOutOfService
+	}
+	if g.statusOnly {
+		r.Components = nil
 	}
 	return r
 }

@@ -44,7 +44,7 @@ func TestIndex(t *testing.T) {
 func TestIndexListsEveryExposedEndpoint(t *testing.T) {
 	var catalog dispatch.Catalog
 	opts := Options{Exposure: Exposure{Include: []string{"*"}}, Env: emptyEnv(t), Mappings: &catalog,
-		Components: func() []component.Info { return nil }, Exchanges: NewExchanges(), Shutdown: func() {}, Access: map[string]string{Shutdown: "unrestricted"},
+		Components: func() []component.Info { return nil }, Exchanges: NewExchanges(), Shutdown: func() {}, Access: map[string]string{Shutdown: "unrestricted", HeapDump: "unrestricted"},
 		Prometheus: http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), Metrics: noMeters{}, Loggers: logging.NewRegistry(slog.DiscardHandler, logging.Info)}
 	h, err := dispatch.New(dispatch.Options{Catalog: &catalog}, Routes(opts)...)
 	if err != nil {

@@ -49,7 +49,7 @@ type paramCondition struct {
 	Negated bool   `json:"negated"`
 }
 
-func handleMappings(catalog *dispatch.Catalog) func(*dispatch.Request) (mappingsDescriptor, error) {
+func handleMappings(context string, catalog *dispatch.Catalog) func(*dispatch.Request) (mappingsDescriptor, error) {
 	return func(*dispatch.Request) (mappingsDescriptor, error) {
 		var list []mapping
 		for _, r := range catalog.Routes() {
@@ -82,7 +82,7 @@ func handleMappings(catalog *dispatch.Catalog) func(*dispatch.Request) (mappings
 		}
 		var ctx mappingsContext
 		ctx.Mappings.DispatcherServlets = map[string][]mapping{"dispatcherServlet": list}
-		return mappingsDescriptor{Contexts: map[string]mappingsContext{"application": ctx}}, nil
+		return mappingsDescriptor{Contexts: map[string]mappingsContext{context: ctx}}, nil
 	}
 }
 

@@ -16,7 +16,9 @@ type MeterRegistry interface {
 	Metric(name string, tags []metrics.Tag) (metrics.Meter, bool)
 }
 
-var metricName = dispatch.Path[string]("name").Describe("a meter's dotted name, such as http.server.requests")
+// metricName is the name of /actuator/metrics/{requiredMetricName}, named
+// as Spring names the path variable (the uri tag of its requests).
+var metricName = dispatch.Path[string]("requiredMetricName").Describe("a meter's dotted name, such as http.server.requests")
 
 type metricNames struct {
 	Names []string `json:"names"`
@@ -28,7 +30,7 @@ func handleMetricNames(m MeterRegistry) func(*dispatch.Request) (metricNames, er
 	}
 }
 
-// handleMetric answers /actuator/metrics/{name}?tag=key:value&tag=…, as
+// handleMetric answers /actuator/metrics/{requiredMetricName}?tag=key:value&tag=…, as
 // Spring's MetricsEndpoint does: the statistics merged over the series
 // that have every tag, 400 for a tag that is not key:value, and 404 for
 // an unknown meter or when no series has the tags.
@@ -59,7 +61,7 @@ func handleMetric(m MeterRegistry) func(*dispatch.Request) (metrics.Meter, error
 func metricsRoutes(base string, m MeterRegistry) []dispatch.Route {
 	return []dispatch.Route{
 		{Method: "GET", Pattern: base + "/metrics", Produces: jsonTypes, Handler: dispatch.Returns(handleMetricNames(m))},
-		{Method: "GET", Pattern: base + "/metrics/{name}", Produces: jsonTypes, Errors: []int{http.StatusBadRequest, http.StatusNotFound},
+		{Method: "GET", Pattern: base + "/metrics/{requiredMetricName}", Produces: jsonTypes, Errors: []int{http.StatusBadRequest, http.StatusNotFound},
 			Inputs: []dispatch.Input{metricName}, Handler: dispatch.Returns(handleMetric(m))},
 	}
 }

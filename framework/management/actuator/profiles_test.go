@@ -27,7 +27,8 @@ func isProfile(body []byte) bool {
 
 func profileServer(t *testing.T) *dispatch.Dispatcher {
 	t.Helper()
-	h, err := dispatch.New(dispatch.Options{}, Routes(Options{Exposure: Exposure{Include: []string{HeapDump, CPUProfile}}, MaxCPUProfile: 2 * time.Second})...)
+	h, err := dispatch.New(dispatch.Options{}, Routes(Options{Exposure: Exposure{Include: []string{HeapDump, CPUProfile}},
+		Access: map[string]string{HeapDump: AccessUnrestricted}, MaxCPUProfile: 2 * time.Second})...)
 	if err != nil {
 		t.Fatal(err)
 	}

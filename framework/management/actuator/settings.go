@@ -20,6 +20,7 @@ type Settings struct {
 	HealthGroups          map[string][]string // user-defined health groups: name → included components
 	Access                map[string]string   // each endpoint's access: none, read-only, unrestricted (access.go)
 	RecordExchanges       bool                // keep the recent exchanges for /actuator/httpexchanges
+	InfoEnv               bool                // management.info.env.enabled: /actuator/info shows the info.* settings
 
 	basePath       string // the endpoints' base path; "" is the root
 	serverBasePath string // prefixes basePath on a management port of its own
@@ -45,6 +46,7 @@ func Bind(b *config.Binder) Settings {
 		HealthGroups:          bindHealthGroups(b),
 		Access:                bindEndpointAccess(b),
 		RecordExchanges:       config.Bind(b, "management.httpexchanges.recording.enabled", false, config.Bool, "keep the last 100 requests for /actuator/httpexchanges"),
+		InfoEnv:               config.Bind(b, "management.info.env.enabled", false, config.Bool, "shows the info.* settings of the files and the command line in /actuator/info"),
 		ConfigPropsShowValues: config.Bind(b, "management.endpoint.configprops.show-values", "never", showValues, "always shows values in /actuator/configprops (secrets stay masked); never, when-authorized"),
 	}
 }

@@ -48,7 +48,7 @@ func ExampleNew() {
 	}
 	// Output:
 	// text/plain; version=0.0.4; charset=utf-8; escaping=underscores
-	// http_server_requests_seconds_count{error="Error",exception="Error",method="GET",outcome="CLIENT_ERROR",status="400",uri="/items/{id}"} 1
+	// http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="CLIENT_ERROR",status="400",uri="/items/{id}"} 1
 	// http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/items/{id}"} 2
 	// # HELP items_stored Items in the store
 	// # TYPE items_stored gauge

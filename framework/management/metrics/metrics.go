@@ -63,8 +63,9 @@ type Options struct {
 // http_server_requests_seconds_max, tagged error, exception, method,
 // outcome, status and uri (the route pattern, never the raw path). Every
 // tag has a bounded set of values: unknown methods count as "other",
-// requests no route took share the dispatcher's fixed labels, and errors
-// are named by their Go type, of which the binary has a fixed number.
+// requests no route took share the dispatcher's fixed labels, and the
+// errors of server errors are named by their Go type, of which the binary
+// has a fixed number.
 type HTTP struct {
 	registry *prometheus.Registry
 	// registerer registers in registry with the common tags added.
@@ -184,7 +185,7 @@ func (m *HTTP) Observe(o dispatch.Observation) {
 		method = "other"
 	}
 	key := labels{method: method, route: o.Route, status: o.Status}
-	if o.Err != nil {
+	if o.Err != nil && o.Status >= 500 {
 		key.exception = errorName(o.Err)
 	}
 	id := o.RouteID
@@ -310,10 +311,21 @@ func outcome(status int) string {
 	}
 }
 
-// errorName is the exception tag of an error, as Spring names an
-// exception by its class's simple name: the name of its Go type, without
-// package or pointer (NotFoundError for a *orders.NotFoundError). A
-// *dispatch.Error that carries a cause is named by its cause.
+// errorName is the exception tag of the error of a server error (5xx), as
+// Spring names an exception by its class's simple name: the name of its Go
+// type, without package or pointer (IndexError for a
+// *message.IndexError). A *dispatch.Error that carries a cause is named by
+// its cause.
+//
+// An error answered with a 4xx is tagged none, as Spring Boot 3 and 4 tag
+// the client errors that Spring MVC's exception handling answers (a
+// path variable that does not convert, a 406, a 415, an
+// @ExceptionHandler's answer): their observations record only an
+// exception that reaches the servlet container, which the spec's service
+// does with its 500s. A 5xx that the service's Classify answered is named
+// all the same: Spring's documentation has an @ExceptionHandler that
+// answers a server error record it on the observation, and an operator
+// counting server errors by exception needs the name.
 func errorName(err error) string {
 	if e, ok := err.(*dispatch.Error); ok && e.Err != nil {
 		err = e.Err

@@ -20,6 +20,8 @@ func observeSome(m *HTTP) {
 	for _, o := range []dispatch.Observation{
 		{Method: "GET", Route: "/a/{id}", Status: 200, Duration: 2 * time.Millisecond, End: now},
 		{Method: "GET", Route: "/a/{id}", Status: 200, Duration: 3 * time.Millisecond, End: now},
+		// An error answered with a 4xx is the client's, as Spring MVC
+		// answers one: none.
 		{Method: "GET", Route: "/a/{id}", Status: 404, Duration: time.Millisecond, End: now, Err: &notFoundError{}},
 		{Method: "GET", Route: "/a/{id}", Status: 500, Duration: time.Millisecond, End: now,
 			Err: &dispatch.Error{Status: 500, Err: errors.New("boom")}},
@@ -43,8 +45,9 @@ func TestObserve(t *testing.T) {
 		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/a/{id}"} 2` + "\n",
 		`http_server_requests_seconds_sum{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/a/{id}"} 0.005` + "\n",
 		`http_server_requests_seconds_max{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/a/{id}"} 0.003` + "\n",
-		`http_server_requests_seconds_count{error="notFoundError",exception="notFoundError",method="GET",outcome="CLIENT_ERROR",status="404",uri="/a/{id}"} 1`,
-		// A *dispatch.Error is named by its cause.
+		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="CLIENT_ERROR",status="404",uri="/a/{id}"} 1`,
+		// A server error is named by its error's type, a *dispatch.Error
+		// by its cause.
 		`http_server_requests_seconds_count{error="errorString",exception="errorString",method="GET",outcome="SERVER_ERROR",status="500",uri="/a/{id}"} 1`,
 		`http_server_requests_seconds_count{error="none",exception="none",method="other",outcome="CLIENT_ERROR",status="405",uri="UNKNOWN"} 2`,
 		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="CLIENT_ERROR",status="404",uri="NOT_FOUND"} 1`,
@@ -148,8 +151,8 @@ func TestObserveByRouteID(t *testing.T) {
 	var obs []dispatch.Observation
 	for i, status := range []int{200, 200, 404, 200, 500, 404, 200} {
 		o := dispatch.Observation{Method: "GET", Route: "/a/{id}", RouteID: 7, Status: status, Duration: time.Duration(i+1) * time.Millisecond, End: end}
-		if status == 404 {
-			o.Err = &notFoundError{}
+		if status == 500 {
+			o.Err = errors.New("boom")
 		}
 		obs = append(obs, o, dispatch.Observation{Method: "HEAD", Route: "/a/{id}", RouteID: 7, Status: status, Duration: time.Millisecond, End: end},
 			dispatch.Observation{Method: "GET", Route: "/b", RouteID: 3, Status: status, Duration: time.Millisecond, End: end})
