@@ -75,7 +75,7 @@ func checkSpringHeaders(t *testing.T, r response) {
 // challenge on a 401, and never the password.
 func checkRefused(t *testing.T, r response, status int) boottest.Problem {
 	t.Helper()
-	return checkRefusedWith(t, r, status, func(challenge string) bool { return challenge == `Basic realm="Realm"` })
+	return checkRefusedWith(t, r, status, func(challenge string) bool { return challenge == `Basic realm="Realm", charset="UTF-8"` })
 }
 
 // checkRefusedWith is checkRefused with the test of a 401's challenge.

@@ -171,7 +171,7 @@ func TestSecurityBearerTokenRoles(t *testing.T) {
 
 	r := send(t, nil, "GET", s.URL+"/actuator/env", "")
 	checkRefusedWith(t, r, http.StatusUnauthorized, func(string) bool { return true })
-	if got, want := r.header.Values("WWW-Authenticate"), []string{`Basic realm="Realm"`, noTokenChallenge(s.URL)}; !slices.Equal(got, want) {
+	if got, want := r.header.Values("WWW-Authenticate"), []string{`Basic realm="Realm", charset="UTF-8"`, noTokenChallenge(s.URL)}; !slices.Equal(got, want) {
 		t.Errorf("GET /actuator/env without credentials: WWW-Authenticate %q, want %q", got, want)
 	}
 }

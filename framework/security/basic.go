@@ -14,8 +14,11 @@ import (
 )
 
 // BasicChallenge is Spring Security's WWW-Authenticate for HTTP Basic:
-// BasicAuthenticationEntryPoint's realm is "Realm" unless set.
-const BasicChallenge = `Basic realm="Realm"`
+// BasicAuthenticationEntryPoint's realm is "Realm" unless set, and since
+// Spring Security 7.1 (Boot 4.1) it names the charset the credentials are
+// read in, UTF-8, as RFC 7617 §2.1 has a server say (Security 6.5, Boot
+// 3.5, wrote the realm alone).
+const BasicChallenge = `Basic realm="Realm", charset="UTF-8"`
 
 // User is Spring Boot's one configured user (app.security.user.*): a
 // name, a stored password and the authorities it holds ("ROLE_ACTUATOR"

@@ -36,7 +36,7 @@ func (p *Principal) Has(authority string) bool {
 type Authenticator interface {
 	Authenticate(r *http.Request) (*Principal, error)
 	// Challenge is the WWW-Authenticate header a 401 to r carries when
-	// no credentials were given: `Basic realm="Realm"`, or for a bearer
+	// no credentials were given: `Basic realm="Realm", charset="UTF-8"`, or for a bearer
 	// token `Bearer resource_metadata="<where the metadata is>"`, built
 	// from r as RFC 9728 asks.
 	Challenge(r *http.Request) string
