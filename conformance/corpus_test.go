@@ -8,8 +8,10 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"testing"
 )
 
 // corpusFile is the one file of requests.
@@ -140,4 +142,36 @@ func readCorpus(path string) ([]exchange, error) {
 		}
 	}
 	return cases, nil
+}
+
+// TestCorpus: without Java, the corpus reads, every setup it names is
+// defined, and a malformed case is refused with its line.
+func TestCorpus(t *testing.T) {
+	t.Parallel()
+	cases, err := readCorpus(corpusFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if setups[c.Setup] == nil {
+			t.Errorf("%s:%d: case %s is in setup %q, which setups_test.go does not define", corpusFile, c.Line, c.Name, c.Setup)
+		}
+	}
+	if len(cases) < 100 {
+		t.Errorf("%d cases read from %s, want the whole corpus", len(cases), corpusFile)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.http")
+	for text, want := range map[string]string{
+		"#### setup plain\n### a\nGET /a\n\n### a\nGET /b\n": "bad.http:5: case a is named at line 2 too",
+		"### a\nGET /a\n":                                     "comes before any",
+		"#### setup plain\n### a\nGET a\n":                    "bad.http:3: case a: want a request line",
+		"#### setup plain\n### a\nGET /a\nno colon\n":         "want a header",
+	} {
+		if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readCorpus(bad); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error with %q", text, err, want)
+		}
+	}
 }

@@ -81,6 +81,12 @@ func readDeliberate(path string) ([]*deliberate, error) {
 		line := sc.Text()
 		switch {
 		case strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#"):
+			// A group ends at a blank line or a comment: its reason must
+			// have come.
+			if len(group) > 0 && group[0].Reason == "" {
+				return nil, fmt.Errorf("%s:%d: %s has no reason: every deliberate difference says why, on indented lines below it", path, group[0].Line, group[0])
+			}
+			group = nil
 		case line[0] == ' ' || line[0] == '\t':
 			if len(group) == 0 {
 				return nil, fmt.Errorf("%s:%d: a reason before any entry", path, lineNo)
@@ -151,10 +157,22 @@ func newLedger(path string) (*ledger, error) {
 // no entry lists, and marks the entries that matched one.
 func (l *ledger) check(t *testing.T, flavour string, ds []difference) {
 	t.Helper()
+	var lines []string
+	for _, d := range l.unlisted(flavour, ds) {
+		lines = append(lines, fmt.Sprintf("\t%s %s %s\n\t\tgreeter %s\n\t\t%s  %s", d.Case, d.Aspect, flavour, d.Greeter, flavour, d.Spring))
+	}
+	if len(lines) > 0 {
+		t.Errorf("%d differences from %s that %s does not list: fix each, or list it with its reason:\n%s", len(lines), flavour, differencesFile, strings.Join(lines, "\n"))
+	}
+}
+
+// unlisted returns the differences against flavour that no entry lists,
+// in order, and marks the entries that matched one.
+func (l *ledger) unlisted(flavour string, ds []difference) []difference {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	sortDifferences(ds)
-	var unlisted []string
+	var out []difference
 	for _, d := range ds {
 		matched := false
 		for _, e := range l.entries {
@@ -164,12 +182,10 @@ func (l *ledger) check(t *testing.T, flavour string, ds []difference) {
 			}
 		}
 		if !matched {
-			unlisted = append(unlisted, fmt.Sprintf("\t%s %s %s\n\t\tgreeter %s\n\t\t%s  %s", d.Case, d.Aspect, flavour, d.Greeter, flavour, d.Spring))
+			out = append(out, d)
 		}
 	}
-	if len(unlisted) > 0 {
-		t.Errorf("%d differences from %s that %s does not list: fix each, or list it with its reason:\n%s", len(unlisted), flavour, differencesFile, strings.Join(unlisted, "\n"))
-	}
+	return out
 }
 
 // ranCases records that the cases were compared against flavour, so
