@@ -163,9 +163,9 @@ func TestCorpus(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.http")
 	for text, want := range map[string]string{
 		"#### setup plain\n### a\nGET /a\n\n### a\nGET /b\n": "bad.http:5: case a is named at line 2 too",
-		"### a\nGET /a\n":                                     "comes before any",
-		"#### setup plain\n### a\nGET a\n":                    "bad.http:3: case a: want a request line",
-		"#### setup plain\n### a\nGET /a\nno colon\n":         "want a header",
+		"### a\nGET /a\n":                             "comes before any",
+		"#### setup plain\n### a\nGET a\n":            "bad.http:3: case a: want a request line",
+		"#### setup plain\n### a\nGET /a\nno colon\n": "want a header",
 	} {
 		if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
