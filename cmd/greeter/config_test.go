@@ -62,7 +62,7 @@ func TestBadOwnSettings(t *testing.T) {
 		want []string
 	}{
 		{nil, map[string]string{"APP_EXAMPLE_PROPB": "lots"}, []string{"Property: app.example.prop-b", "Origin: environment variable APP_EXAMPLE_PROPB", "Reason: want an integer"}},
-		{[]string{"--app.datasource.hikari.connection-timeout=100ms"}, nil, []string{"Property: app.datasource.hikari.connection-timeout", "want at least 250ms"}},
+		{[]string{"--app.datasource.hikari.connection-timeout=100ms"}, nil, []string{"Property: app.datasource.hikari.connection-timeout", "want 0 (none) or at least 250ms"}},
 	} {
 		report, err := boottest.FailToStart(t, greeter(), append([]string{"--server.port=0"}, tt.args...), tt.env)
 		if err == nil {

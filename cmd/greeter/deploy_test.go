@@ -51,22 +51,22 @@ type dashboard struct {
 }
 
 type panel struct {
-	ID          int         `json:"id"`
-	Type        string      `json:"type"`
-	Title       string      `json:"title"`
-	Description string      `json:"description"`
-	Datasource  *datasource `json:"datasource"`
+	ID          int                `json:"id"`
+	Type        string             `json:"type"`
+	Title       string             `json:"title"`
+	Description string             `json:"description"`
+	Datasource  *grafanaDataSource `json:"datasource"`
 	GridPos     struct{ H, W, X, Y int }
 	Targets     []struct {
-		RefID      string      `json:"refId"`
-		Expr       string      `json:"expr"`
-		Exemplar   bool        `json:"exemplar"` // Grafana marks the series with their exemplars
-		Datasource *datasource `json:"datasource"`
+		RefID      string             `json:"refId"`
+		Expr       string             `json:"expr"`
+		Exemplar   bool               `json:"exemplar"` // Grafana marks the series with their exemplars
+		Datasource *grafanaDataSource `json:"datasource"`
 	} `json:"targets"`
 	Panels []panel `json:"panels"` // a collapsed row's
 }
 
-type datasource struct{ Type, UID string }
+type grafanaDataSource struct{ Type, UID string }
 
 type variable struct {
 	Name       string          `json:"name"`

@@ -42,22 +42,20 @@ func greeter() boot.Service[settings] {
 		Loggers:      []string{postgresLogger},
 		LoggerGroups: map[string][]string{"sql": {postgresLogger}},
 		Classify:     api.Classify,
-		// Sessions shared by every instance, in Redis, when
+		// The messages in PostgreSQL when app.datasource.url names it;
+		// sessions shared by every instance, in Redis, when
 		// app.session.store-type=redis (docs/scale-out.md); a user over
 		// HTTP Basic, and bearer tokens, when their settings ask
 		// (docs/security.md); spans sent to an OTLP collector when
 		// management.opentelemetry.tracing.export.otlp.endpoint names one.
-		Starters: []boot.Starter{redissession.Starter, securitybasic.Starter, securityjwt.Starter, otlptracing.Starter, pkcs12.Starter},
+		Starters: []boot.Starter{dataSource, redissession.Starter, securitybasic.Starter, securityjwt.Starter, otlptracing.Starter, pkcs12.Starter},
 		Start:    build,
 	}
 }
 
 // build builds greeter: its message store, its components, its routes.
 func build(ctx context.Context, app *boot.App, s settings) error {
-	messages, err := openMessages(ctx, app, s)
-	if err != nil {
-		return err
-	}
+	messages := openMessages(app, s)
 	app.Gauges(messageGauges(messages.Usage, s.messages.limits))
 
 	registry := &component.Registry{}

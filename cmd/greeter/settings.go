@@ -5,13 +5,11 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/springport/greeter/api"
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/component"
 	"github.com/springport/greeter/framework/config"
-	"github.com/springport/greeter/messagestore/postgres"
 )
 
 // settings are greeter's own settings; the framework binds its own
@@ -21,13 +19,9 @@ type settings struct {
 	example     exampleSettings
 	numberScope component.Scope // the number component's lifecycle
 	messages    messageSettings
-	postgres    postgres.Options // used when its URL is set
-	// postgresKey is the setting that named the database:
-	// app.datasource.url, or app.r2dbc.url when only that is set.
-	postgresKey string
 	// otherDataSources are the settings of databases that greeter does not
-	// read (see bindOtherDataSources), for the one line saying the
-	// messages live in memory.
+	// read (see otherDataSources), for the one line saying the messages
+	// live in memory when the datasource starter opened no pool.
 	otherDataSources []string
 }
 
@@ -47,30 +41,19 @@ type messageSettings struct {
 // settingsHelp says what each of greeter's settings does, for --help and
 // docs/configuration.md; a test checks it against bindSettings.
 var settingsHelp = map[string]string{
-	"app.greeting":                             "the greeting of /api/hello and /api/hello/{id}",
-	"app.example.prop-a":                       "the spec's example of a string setting",
-	"app.example.prop-b":                       "the spec's example of an integer setting (200 with the dev profile)",
-	"app.number.scope":                         "lifecycle of the number component: prototype, request, session, singleton",
-	"app.messages.max-count":                   "messages held at most; a POST past it is refused with 507",
-	"app.messages.max-total-size":              "bytes of message text held at most (B, KB, MB, GB); a POST or PUT past it is refused with 507",
-	"app.data.web.pageable.default-page-size":  "the size of a page of GET /api/messages?page=N without &size=",
-	"app.data.web.pageable.max-page-size":      "a larger &size= is cut to this",
-	"app.datasource.url":                       "a PostgreSQL URL, postgres://host:port/db or JDBC's jdbc:postgresql://host:port/db?user=...: keep the messages in PostgreSQL (empty: in memory)",
-	"app.r2dbc.url":                            "an R2DBC URL, r2dbc:postgresql://host:port/db, read when app.datasource.url is unset",
-	"app.r2dbc.username":                       "overrides app.r2dbc.url's user",
-	"app.r2dbc.password":                       "overrides app.r2dbc.url's password (never shown)",
-	"app.datasource.username":                  "overrides the URL's user",
-	"app.datasource.password":                  "overrides the URL's password (never shown)",
-	"app.datasource.hikari.maximum-pool-size":  "connections in the pool",
-	"app.datasource.hikari.idle-timeout":       "an idle connection is closed after this",
-	"app.datasource.hikari.max-lifetime":       "any connection is closed after this",
-	"app.datasource.hikari.connection-timeout": "bound on opening a connection",
-	"app.jdbc.template.query-timeout":          "bound on each store operation; past it the request is a 503",
+	"app.greeting":                            "the greeting of /api/hello and /api/hello/{id}",
+	"app.example.prop-a":                      "the spec's example of a string setting",
+	"app.example.prop-b":                      "the spec's example of an integer setting (200 with the dev profile)",
+	"app.number.scope":                        "lifecycle of the number component: prototype, request, session, singleton",
+	"app.messages.max-count":                  "messages held at most; a POST past it is refused with 507",
+	"app.messages.max-total-size":             "bytes of message text held at most (B, KB, MB, GB); a POST or PUT past it is refused with 507",
+	"app.data.web.pageable.default-page-size": "the size of a page of GET /api/messages?page=N without &size=",
+	"app.data.web.pageable.max-page-size":     "a larger &size= is cut to this",
 }
 
 // bindSettings reads greeter's settings through b.
 func bindSettings(b *config.Binder) settings {
-	s := settings{
+	return settings{
 		greeting: config.Bind(b, "app.greeting", "Hello World!", config.String),
 		example: exampleSettings{
 			propA: config.Bind(b, "app.example.prop-a", "", config.String),
@@ -78,23 +61,17 @@ func bindSettings(b *config.Binder) settings {
 		},
 		numberScope: config.Bind(b, "app.number.scope", component.Prototype, numberScope),
 		messages:    bindMessageSettings(b),
-		postgres:    bindPostgresSettings(b),
-		postgresKey: dataSourceURL,
+		// Said only when the datasource starter opened no pool.
+		otherDataSources: otherDataSources(b),
 	}
-	if s.postgres.URL == "" {
-		s.postgres.URL, s.postgres.Username, s.postgres.Password, s.postgresKey = bindR2DBC(b)
-	}
-	if s.postgres.URL == "" {
-		s.otherDataSources = otherDataSources(b)
-	}
-	return s
 }
 
 // otherDataSources describes what a Spring user's settings say of a
-// database that greeter does not read, when no datasource is configured:
+// database that greeter does not read, when no datasource is configured
+// (the datasource starter binds app.datasource.*, before greeter does):
 // the keys of Druid's starter (spring.datasource.druid.*), of
 // dynamic-datasource (spring.datasource.dynamic.*) and any other
-// spring.datasource.* key greeter does not bind (a driver class, a second
+// spring.datasource.* key that nothing binds (a driver class, a second
 // pool), and JDBC URLs under keys of their own (spring.datasource.master.url,
 // a MySQL or Oracle URL). Each family is one entry, naming its first key
 // as written, where it is set, and how many keys it has; values are never
@@ -150,22 +127,6 @@ func otherDataSources(b *config.Binder) []string {
 	return out
 }
 
-// The settings that name the database.
-const (
-	dataSourceURL = "app.datasource.url"
-	r2dbcURL      = "app.r2dbc.url"
-)
-
-// bindR2DBC reads Spring's R2DBC settings, which a reactive Spring
-// application names its database with: when app.datasource.url is unset,
-// app.r2dbc.url names it, with app.r2dbc.username and .password.
-func bindR2DBC(b *config.Binder) (url, username, password, key string) {
-	return config.Bind(b, r2dbcURL, "", postgres.R2DBCURL),
-		config.Bind(b, "app.r2dbc.username", "", config.String),
-		config.Bind(b, "app.r2dbc.password", "", config.String),
-		r2dbcURL
-}
-
 // bindMessageSettings reads the bounds of the collection and its pages.
 // The page sizes are Spring Data's settings, with Spring Data's defaults.
 func bindMessageSettings(b *config.Binder) messageSettings {
@@ -178,25 +139,6 @@ func bindMessageSettings(b *config.Binder) messageSettings {
 			DefaultSize: int32(config.Bind(b, "app.data.web.pageable.default-page-size", api.DefaultPageSize, config.IntIn(1, math.MaxInt32))),
 			MaxSize:     int32(config.Bind(b, "app.data.web.pageable.max-page-size", api.DefaultMaxPageSize, config.IntIn(1, math.MaxInt32))),
 		},
-	}
-}
-
-// bindPostgresSettings reads the message store's database settings.
-// Spring's names are kept, with spring. renamed app., so that a Spring
-// user's settings for the Hikari pool carry over. The pool's bounds are
-// Hikari's own minimums (250 ms to connect, 10 s idle, 30 s of life); the
-// timeouts are shorter than Hikari's 30 s because a request waits for
-// them: an outage should be a prompt 503, not a hung client.
-func bindPostgresSettings(b *config.Binder) postgres.Options {
-	return postgres.Options{
-		URL:             config.Bind(b, dataSourceURL, "", postgres.DataSourceURL),
-		Username:        config.Bind(b, "app.datasource.username", "", config.String),
-		Password:        config.Bind(b, "app.datasource.password", "", config.String),
-		MaxConns:        int32(config.Bind(b, "app.datasource.hikari.maximum-pool-size", 10, config.IntIn(1, 10_000))),
-		MaxConnIdleTime: config.Bind(b, "app.datasource.hikari.idle-timeout", 10*time.Minute, config.DurationAtLeast(10*time.Second)),
-		MaxConnLifetime: config.Bind(b, "app.datasource.hikari.max-lifetime", 30*time.Minute, config.DurationAtLeast(30*time.Second)),
-		ConnectTimeout:  config.Bind(b, "app.datasource.hikari.connection-timeout", 5*time.Second, config.DurationAtLeast(250*time.Millisecond)),
-		Timeout:         config.Bind(b, "app.jdbc.template.query-timeout", 5*time.Second, config.DurationAtLeast(100*time.Millisecond)),
 	}
 }
 

@@ -33,7 +33,7 @@ func TestLinksOnlyTheStartersItNames(t *testing.T) {
 		{"github.com/lestrrat-go/jwx/v3", starter + "securityjwt"},
 		{"go.opentelemetry.io/otel/exporters/otlp/otlptrace", starter + "otlptracing"},
 		{"go.opentelemetry.io/proto/otlp", starter + "otlptracing"},
-		{"github.com/jackc/pgx/v5", ""}, // no starter yet: never linked
+		{"github.com/jackc/pgx/v5", starter + "datasource"},
 	} {
 		wanted := m.starter != "" && slices.Contains(named, m.starter)
 		got := slices.ContainsFunc(linked, func(p string) bool { return p == m.module || strings.HasPrefix(p, m.module+"/") })

@@ -3,6 +3,7 @@ package boot
 import (
 	"errors"
 	"log/slog"
+	"reflect"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -40,6 +41,11 @@ type App struct {
 	// openPatterns match (OpenRoutes).
 	openRoutes   []dispatch.Route
 	openPatterns []string
+	// provided are what the starters made for the service, by type
+	// (Provide); translators turn the routes' errors into the
+	// framework's (TranslateErrors).
+	provided    map[reflect.Type]any
+	translators []func(error) error
 
 	// What Start adds.
 	started    bool // Start has returned: nothing more may be added
@@ -54,6 +60,9 @@ type App struct {
 	closeOnce sync.Once
 	closeErr  error
 }
+
+// Name is the service's name (Service.Name).
+func (a *App) Name() string { return a.name }
 
 // Environment returns the loaded settings, for a service that reads one
 // outside Bind, or needs the active profiles.

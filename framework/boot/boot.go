@@ -100,7 +100,7 @@ type Service[S any] struct {
 	// Loggers are the service's own loggers, named under Name: "postgres"
 	// is the logger <Name>.postgres, which App.Logger returns. The
 	// framework's (server, dispatch, accesslog, components, sessions,
-	// redis, tracing, metrics, security) are there always.
+	// redis, datasource, tracing, metrics, security) are there always.
 	Loggers []string
 	// LoggerGroups are groups of the service's own loggers that
 	// logging.level.<group> sets at once, as {"sql": {"postgres"}}. The

@@ -57,7 +57,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	}
 	info := openapi.Info{Title: svc.Name, Version: moduleVersion(buildInfo), Description: svc.Description,
 		License: svc.License, Tags: svc.Tags, ContextPath: a.settings.server.ContextPath}
-	return a.handlers(classify(svc.Classify), info, buildInfo)
+	return a.handlers(classify(svc.Classify, a.translators), info, buildInfo)
 }
 
 // bound is what binding the settings gives build.
@@ -79,6 +79,7 @@ func bindAll[S any](svc Service[S], b *config.Binder, env *config.Environment, v
 	if svc.Bind != nil {
 		own = svc.Bind(b)
 	}
+	svc.refuseDatabaseWithoutStarter(b)
 	// Unknown keys are looked for only where they are shown: in the log of
 	// a start-up that goes on, or in the refusal fail-on-unknown makes.
 	// A start-up refused anyway skips the work (a hostile source may hold

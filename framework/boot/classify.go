@@ -9,11 +9,15 @@ import (
 	"github.com/springport/greeter/framework/outage"
 )
 
-// classify gives errors their statuses: the service's own classification
-// first, then the framework's, for an engine that cannot be reached (a
-// session store's, or a service store's that returns an *outage.Error).
-func classify(service func(error) *dispatch.Error) func(error) *dispatch.Error {
+// classify gives errors their statuses: the starters' translations
+// first (App.TranslateErrors), then the service's own classification,
+// then the framework's, for an engine that cannot be reached (a session
+// store's, or a service store's that returns an *outage.Error).
+func classify(service func(error) *dispatch.Error, translators []func(error) error) func(error) *dispatch.Error {
 	return func(err error) *dispatch.Error {
+		for _, translate := range translators {
+			err = translate(err)
+		}
 		if service != nil {
 			if e := service(err); e != nil {
 				return e

@@ -70,7 +70,7 @@ func TestDocsListTheAppMethods(t *testing.T) {
 // to it calls mustBeStarting, so that one called after Start returned
 // panics rather than add what nothing would serve. The others only read.
 func TestAppMethodsPanicAfterStart(t *testing.T) {
-	readOnly := []string{"Environment", "Logger", "EngineError", "SettingError", "Sessions"}
+	readOnly := []string{"Name", "Environment", "Logger", "EngineError", "SettingError", "Sessions"}
 	for name, startOnly := range appMethods(t) {
 		if !startOnly && !slices.Contains(readOnly, name) {
 			t.Errorf("App.%s does not call mustBeStarting, and is not among the methods that only read (%v)", name, readOnly)

@@ -22,6 +22,7 @@ const (
 	componentsLogger = "components" // session-scoped state that could not be saved
 	sessionsLogger   = "sessions"   // the in-memory session store
 	redisLogger      = "redis"      // the Redis session store
+	datasourceLogger = "datasource" // the datasource starter's pool and the migrations it runs
 	tracingLogger    = "tracing"    // spans that could not be exported
 	metricsLogger    = "metrics"    // metrics a scrape could not gather
 	securityLogger   = "security"   // requests refused by security (401, 403), and its start-up warnings
@@ -29,7 +30,7 @@ const (
 
 // frameworkLoggers are the framework's loggers, there whichever stores
 // are used, so that the endpoint lists the same ones on every instance.
-var frameworkLoggers = []string{serverLogger, dispatchLogger, accessLogLogger, componentsLogger, sessionsLogger, redisLogger, tracingLogger, metricsLogger, securityLogger}
+var frameworkLoggers = []string{serverLogger, dispatchLogger, accessLogLogger, componentsLogger, sessionsLogger, redisLogger, datasourceLogger, tracingLogger, metricsLogger, securityLogger}
 
 // webGroup is Spring's predefined group of what serves HTTP:
 // logging.level.web=DEBUG sets it.

@@ -78,6 +78,7 @@ func TestLoggersAtRunTime(t *testing.T) {
 		"tester.accesslog":  {"OFF", "OFF"},
 		"tester.store":      {"", "DEBUG"},
 		"tester.redis":      {"", "DEBUG"},
+		"tester.datasource": {"", "DEBUG"},
 		"tester.sessions":   {"", "DEBUG"},
 		"tester.components": {"", "DEBUG"},
 		"tester.server":     {"", "DEBUG"},

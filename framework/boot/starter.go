@@ -2,6 +2,7 @@ package boot
 
 import (
 	"context"
+	"reflect"
 	"slices"
 
 	"github.com/springport/greeter/framework/config"
@@ -53,6 +54,36 @@ var optionalSettings = []struct {
 	{"app.session.redis.", RedisSessionStarter, false}, // Spring Boot 3.5's name of app.session.data.redis.
 	{"app.security.user.", SecurityBasicStarter, true},
 	{"app.security.oauth2.resourceserver.jwt.", SecurityJWTStarter, true},
+	{"app.datasource.", DataSourceStarter, false},
+	{"app.r2dbc.", DataSourceStarter, false},
+	{"app.jdbc.", DataSourceStarter, false},
+}
+
+// DataSourceStarter is the import path of the starter that opens a
+// PostgreSQL connection pool (app.datasource.*).
+const DataSourceStarter = "github.com/springport/greeter/framework/starter/datasource"
+
+// databaseURLs are the settings that name a database. Set in a service
+// that neither includes the datasource starter nor reads them itself,
+// they stop start-up: nothing would connect to the database, and the
+// service would keep in memory, or nowhere, what was meant to be kept
+// there.
+var databaseURLs = []string{"app.datasource.url", "app.r2dbc.url"}
+
+// refuseDatabaseWithoutStarter refuses each of databaseURLs that is set
+// (in a file, an argument or a variable: SPRING_DATASOURCE_URL) when svc
+// does not include the datasource starter, and did not bind it.
+func (svc Service[S]) refuseDatabaseWithoutStarter(b *config.Binder) {
+	if slices.Contains(svc.starterNames(), DataSourceStarter) {
+		return
+	}
+	for _, key := range databaseURLs {
+		if _, bound := b.Default(key); bound || !b.IsSet(key) {
+			continue
+		}
+		b.Refuse(key, "names a database, whose connection pool comes with the starter "+DataSourceStarter+
+			": add it to the service's Starters (without it nothing would connect to the database)")
+	}
 }
 
 // OTLPTracingStarter is the import path of the starter that exports
@@ -144,6 +175,37 @@ func (svc Service[S]) starterNames() []string {
 		names[i] = st.Name
 	}
 	return names
+}
+
+// Provide hands v, what a starter made for the service (the datasource
+// starter's connection pool), to Service.Start and to the starters that
+// run after it, which find it by its type with Provided, as Spring
+// injects an auto-configured bean by its type. A second value of one
+// type replaces the first.
+func Provide[T any](a *App, v T) {
+	a.mustBeStarting("Provide")
+	if a.provided == nil {
+		a.provided = map[reflect.Type]any{}
+	}
+	a.provided[reflect.TypeFor[T]()] = v
+}
+
+// Provided returns the value of type T that a starter provided, and
+// whether one did.
+func Provided[T any](a *App) (T, bool) {
+	v, ok := a.provided[reflect.TypeFor[T]()].(T)
+	return v, ok
+}
+
+// TranslateErrors adds a translation of the errors that the service's
+// routes return, applied before Service.Classify, as Spring's exception
+// translators turn a driver's SQLException into a DataAccessException: a
+// starter turns those of its library's errors that mean an outage into
+// an *outage.Error, so that they are 503s whichever route returns them.
+// translate returns the error it was given when it has nothing to say.
+func (a *App) TranslateErrors(translate func(error) error) {
+	a.mustBeStarting("TranslateErrors")
+	a.translators = append(a.translators, translate)
 }
 
 // Sessions returns the session settings, for a starter that opens a

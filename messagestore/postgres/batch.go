@@ -19,7 +19,7 @@
 // else's message, so the caller's context bounds it, as it bounded every
 // Append before. A batch of several runs on a goroutine of the appender,
 // which lives while the queue is not empty, under a deadline of its own
-// (Options.Timeout, like any operation): a member who leaves does not
+// (the query timeout, like any operation): a member who leaves does not
 // cancel the statement that carries the others' messages.
 //
 // Every member of a batch gets the batch's outcome: nil only when it
@@ -30,7 +30,7 @@
 // held before the batch, from which send rebuilds each refusal. Nothing is retried, so an error that wraps an *outage.Error
 // leaves every member's message stored or none (the batch is one
 // transaction), unknown which; a message is never stored twice. A caller
-// waits up to its context, bounded by Options.Timeout as every operation
+// waits up to its context, bounded by the query timeout as every operation
 // is. Leaving while its message is still queued takes the message out,
 // and it is not appended; leaving once the message is in a batch in
 // flight leaves its outcome unknown, as a statement cut off by a deadline
@@ -41,7 +41,7 @@
 // carry anyway. It has no bound of its own: like the pool's queue of
 // callers waiting for a connection before it, it is bounded by how many
 // callers are in Append at once, which the HTTP server bounds (one request
-// at a time per connection), each for at most Options.Timeout.
+// at a time per connection), each for at most the query timeout.
 
 package postgres
 
@@ -56,6 +56,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/framework/datasource"
 )
 
 // The bounds on a batch. 256 messages make a commit's cost negligible per
@@ -74,7 +75,7 @@ var errClosed = errors.New("the store is closed")
 // appender batches the Appends of one Messages.
 type appender struct {
 	pool        *pgxpool.Pool
-	timeout     time.Duration  // Options.Timeout
+	timeout     time.Duration  // the pool's query timeout
 	limits      message.Limits // Options.Limits
 	maxMessages int            // maxBatchMessages, but for tests
 	maxBytes    int            // maxBatchBytes, but for tests
@@ -154,9 +155,9 @@ func (a *appender) leave(ctx context.Context, w *waiting) error {
 	default:
 	}
 	if !taken {
-		return fmt.Errorf("appending a message: gave up while it waited for a batch, so it was not appended: %w", classify(ctx.Err()))
+		return fmt.Errorf("appending a message: gave up while it waited for a batch, so it was not appended: %w", datasource.Classify(ctx.Err()))
 	}
-	return fmt.Errorf("appending a message: gave up while its batch was in flight, so it may or may not be stored: %w", classify(ctx.Err()))
+	return fmt.Errorf("appending a message: gave up while its batch was in flight, so it may or may not be stored: %w", datasource.Classify(ctx.Err()))
 }
 
 // handOver ends a batch of one: the Appends queued meanwhile go on a
@@ -244,7 +245,7 @@ func (a *appender) send(ctx context.Context, texts [][]byte) []error {
 	}
 	outcomes := make([]error, len(texts))
 	if err != nil {
-		err = fmt.Errorf("appending a message (in a batch of %d): %w", len(texts), classify(err))
+		err = fmt.Errorf("appending a message (in a batch of %d): %w", len(texts), datasource.Classify(err))
 		for i := range outcomes {
 			outcomes[i] = err
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/domain/message/messagetest"
+	"github.com/springport/greeter/framework/datasource"
 	"github.com/springport/greeter/framework/outage"
 	"github.com/springport/greeter/framework/testing/enginetest"
 	"github.com/springport/greeter/messagestore/postgres"
@@ -307,8 +308,8 @@ func TestOutageDuringABatchThroughTheNetwork(t *testing.T) {
 	url := enginetest.Postgres(t)
 	proxy := startProxy(t, url)
 	db := open(t, proxy.url(t, url), func(o *postgres.Options) {
-		o.Timeout = 2 * time.Second
-		o.ConnectTimeout = 500 * time.Millisecond
+		o.DataSource.QueryTimeout = 2 * time.Second
+		o.DataSource.ConnectionTimeout = 500 * time.Millisecond
 	})
 	s := db.Messages()
 	if err := s.Append(t.Context(), message.Message{Text: "acknowledged"}); err != nil {
@@ -392,7 +393,7 @@ func TestInFlightMemberLeaves(t *testing.T) {
 func TestCloseWithAppendsQueued(t *testing.T) {
 	// Not parallel: it looks for the appender among every goroutine's stack.
 	url := enginetest.Postgres(t)
-	db, err := postgres.Open(t.Context(), postgres.Options{URL: url})
+	db, err := postgres.Open(t.Context(), postgres.Options{DataSource: datasource.Options{URL: url}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/springport/greeter/framework/datasource"
 	"github.com/springport/greeter/framework/testing/enginetest"
 )
 
@@ -15,7 +16,7 @@ import (
 // plan that a prepared statement falls back on.
 func TestGetUsesTheIndex(t *testing.T) {
 	t.Parallel()
-	db, err := Open(t.Context(), Options{URL: enginetest.Postgres(t)})
+	db, err := Open(t.Context(), Options{DataSource: datasource.Options{URL: enginetest.Postgres(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@
 // that falls further behind ends with an error (errRemovedWhileListed)
 // rather than guess.
 //
-// Each chunk, the first included, is bounded by Options.Timeout: taking
+// Each chunk, the first included, is bounded by the query timeout: taking
 // one of max(1, MaxConns/2) listing slots (so that listings leave
 // connections to the other operations), acquiring a connection and
 // running the statement. A chunk that finds no slot free within the
@@ -47,6 +47,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/framework/datasource"
 	"github.com/springport/greeter/framework/outage"
 )
 
@@ -184,19 +185,19 @@ func (l *listing) readNext(ctx context.Context) error {
 	}
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
-		return classify(err)
+		return datasource.Classify(err)
 	}
 	defer tx.Rollback(context.Background()) // read only: nothing to commit
 	log, err := tx.Query(ctx, removalsSinceSQL, before)
 	if err != nil {
-		return classify(err)
+		return datasource.Classify(err)
 	}
 	want := before + 1
 	for log.Next() {
 		var removal, index int64
 		if err := log.Scan(&removal, &index); err != nil {
 			log.Close()
-			return classify(err)
+			return datasource.Classify(err)
 		}
 		if removal != want {
 			log.Close()
@@ -213,7 +214,7 @@ func (l *listing) readNext(ctx context.Context) error {
 	}
 	log.Close()
 	if err := log.Err(); err != nil {
-		return classify(err)
+		return datasource.Classify(err)
 	}
 	if want == before+1 {
 		return errRemovedWhileListed // counted, yet not logged
@@ -246,9 +247,9 @@ func (l *listing) inSlot(read func(ctx context.Context) error) error {
 		defer func() { <-s.listings }()
 	case <-ctx.Done():
 		if l.ctx.Err() != nil {
-			return classify(context.Cause(l.ctx))
+			return datasource.Classify(context.Cause(l.ctx))
 		}
-		return &outage.Error{Dependency: dependency, Err: fmt.Errorf(
+		return &outage.Error{Dependency: datasource.Dependency, Err: fmt.Errorf(
 			"all %d listings that may use a connection at once are busy, and none was free within %v", cap(s.listings), s.timeout)}
 	}
 	return read(ctx)
@@ -265,7 +266,7 @@ type querier interface {
 func (l *listing) read(ctx context.Context, q querier, sql string, args ...any) (total int64, err error) {
 	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
-		return 0, classify(err)
+		return 0, datasource.Classify(err)
 	}
 	defer rows.Close()
 	l.chunk = l.chunk[:0]
@@ -273,7 +274,7 @@ func (l *listing) read(ctx context.Context, q querier, sql string, args ...any) 
 		var page, slot *int64
 		var text []byte
 		if err := rows.Scan(&total, &l.removals, &page, &slot, &text); err != nil {
-			return 0, classify(err)
+			return 0, datasource.Classify(err)
 		}
 		if page == nil {
 			continue // the empty chunk's one row
@@ -282,7 +283,7 @@ func (l *listing) read(ctx context.Context, q querier, sql string, args ...any) 
 		l.page, l.slot = *page, *slot
 	}
 	if err := rows.Err(); err != nil {
-		return 0, classify(err)
+		return 0, datasource.Classify(err)
 	}
 	return total, nil
 }

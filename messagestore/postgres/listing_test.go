@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/framework/datasource"
 	"github.com/springport/greeter/messagestore/postgres"
 )
 
@@ -41,7 +42,7 @@ func busyConnections(t *testing.T, url string) int {
 func TestSlowListingsHoldNoConnection(t *testing.T) {
 	// Not parallel: it times each listing against a timeout.
 	const timeout = 500 * time.Millisecond
-	db, url := fresh(t, func(o *postgres.Options) { o.MaxConns, o.Timeout = 3, timeout })
+	db, url := fresh(t, func(o *postgres.Options) { o.DataSource.MaxPoolSize, o.DataSource.QueryTimeout = 3, timeout })
 	s := db.Messages()
 	const n, size = 3000, 4096
 	fill(t, url, n, size)
@@ -294,7 +295,7 @@ func TestListingBehindTheLogEnds(t *testing.T) {
 func TestListingTimeout(t *testing.T) {
 	// Not parallel: it times the listing against its timeout.
 	const timeout = 300 * time.Millisecond
-	db, url := fresh(t, func(o *postgres.Options) { o.Timeout = timeout })
+	db, url := fresh(t, func(o *postgres.Options) { o.DataSource.QueryTimeout = timeout })
 	conn := connect(t, url)
 	tx, err := conn.Begin(t.Context())
 	if err != nil {
@@ -309,7 +310,7 @@ func TestListingTimeout(t *testing.T) {
 	expectOutage(t, "List of a locked table", err)
 	// Without the timeout set, List would wait the default, 5s, however
 	// idle the machine: under that, a busy one has 4.7s to spare.
-	if took := time.Since(start); took < timeout || took >= postgres.DefaultTimeout {
-		t.Errorf("List took %v to fail, want about the timeout %v, and less than the default, %v", took, timeout, postgres.DefaultTimeout)
+	if took := time.Since(start); took < timeout || took >= datasource.DefaultQueryTimeout {
+		t.Errorf("List took %v to fail, want about the timeout %v, and less than the default, %v", took, timeout, datasource.DefaultQueryTimeout)
 	}
 }

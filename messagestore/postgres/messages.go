@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/framework/datasource"
 )
 
 var _ message.Store = (*Messages)(nil)
@@ -18,7 +19,7 @@ var _ message.Store = (*Messages)(nil)
 // error. The package comment explains how it stays consistent.
 type Messages struct {
 	pool     *pgxpool.Pool
-	timeout  time.Duration  // Options.Timeout
+	timeout  time.Duration  // the pool's query timeout
 	limits   message.Limits // Options.Limits
 	appends  *appender
 	listings chan struct{} // a token for each listing that holds a connection (listing.go)
@@ -70,7 +71,7 @@ func (s *Messages) Get(ctx context.Context, index int64) (message.Message, error
 	var n int64
 	var text []byte // nil for NULL: no row
 	if err := s.pool.QueryRow(ctx, getSQL, index).Scan(&n, &text); err != nil {
-		return message.Message{}, fmt.Errorf("reading message %d: %w", index, classify(err))
+		return message.Message{}, fmt.Errorf("reading message %d: %w", index, datasource.Classify(err))
 	}
 	if err := check(index, n); err != nil {
 		return message.Message{}, err
@@ -90,7 +91,7 @@ func (s *Messages) Replace(ctx context.Context, index int64, m message.Message) 
 	var growth int64
 	var replaced bool
 	if err := s.pool.QueryRow(ctx, replaceSQL, index, textBytes(m.Text), s.limits.MaxBytes).Scan(&u.Count, &u.Bytes, &growth, &replaced); err != nil {
-		return fmt.Errorf("replacing message %d: %w", index, classify(err))
+		return fmt.Errorf("replacing message %d: %w", index, datasource.Classify(err))
 	}
 	if err := check(index, u.Count); err != nil {
 		return err
@@ -107,7 +108,7 @@ func (s *Messages) Remove(ctx context.Context, index int64) error {
 	defer cancel()
 	var n int64
 	if err := s.pool.QueryRow(ctx, removeSQL, index).Scan(&n); err != nil {
-		return fmt.Errorf("removing message %d: %w", index, classify(err))
+		return fmt.Errorf("removing message %d: %w", index, datasource.Classify(err))
 	}
 	return check(index, n)
 }
@@ -119,7 +120,7 @@ func (s *Messages) Usage(ctx context.Context) (message.Usage, error) {
 	defer cancel()
 	var u message.Usage
 	if err := s.pool.QueryRow(ctx, usageSQL).Scan(&u.Count, &u.Bytes); err != nil {
-		return message.Usage{}, fmt.Errorf("reading the usage: %w", classify(err))
+		return message.Usage{}, fmt.Errorf("reading the usage: %w", datasource.Classify(err))
 	}
 	return u, nil
 }

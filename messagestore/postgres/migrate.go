@@ -12,6 +12,8 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
+
+	"github.com/springport/greeter/framework/datasource"
 )
 
 //go:embed migrations/*.sql
@@ -29,10 +31,24 @@ const (
 	migrationLock int64 = -0x52273d70aad23969
 )
 
-// migrate brings the schema of the database that cfg reaches to the
-// newest embedded migration, on a connection of its own that it closes,
-// so that the session lock cannot outlive it in a pooled connection. It
-// refuses a schema newer than that migration.
+// Migrate brings the schema of the database that pool reaches to the
+// newest embedded migration, on a connection of its own that it closes
+// (pool.MigrationConfig: without the statement timeout, so that a
+// migration may take longer than a request, and so that the session lock
+// cannot outlive it in a pooled connection). It refuses a schema newer
+// than that migration. The datasource starter runs it before the service
+// starts (cmd/greeter); Open runs it on its own pool.
+func Migrate(ctx context.Context, pool *datasource.Pool, logger *slog.Logger) error {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if err := migrate(ctx, pool.MigrationConfig(), logger); err != nil {
+		return fmt.Errorf("migrating the schema of %s: %w", pool, err)
+	}
+	return nil
+}
+
+// migrate is Migrate on the connection that cfg makes.
 func migrate(ctx context.Context, cfg *pgx.ConnConfig, logger *slog.Logger) error {
 	sqlDB := stdlib.OpenDB(*cfg)
 	defer sqlDB.Close()
@@ -47,14 +63,14 @@ func migrate(ctx context.Context, cfg *pgx.ConnConfig, logger *slog.Logger) erro
 	// start together wait for each other twice.
 	current, err := schemaVersion(ctx, sqlDB)
 	if err != nil {
-		return fmt.Errorf("reading the schema version from %s: %w", versionTable, classify(err))
+		return fmt.Errorf("reading the schema version from %s: %w", versionTable, datasource.Classify(err))
 	}
 	if current > newest {
 		return fmt.Errorf("the database schema is at version %d, newer than the newest this binary knows (%d): run a newer build of the service, or migrate the database down to version %d", current, newest, newest)
 	}
 	results, err := provider.Up(ctx)
 	if err != nil {
-		return classify(err)
+		return datasource.Classify(err)
 	}
 	if len(results) == 0 {
 		// Another instance may have migrated while this one waited for the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/framework/datasource"
 	"github.com/springport/greeter/framework/testing/enginetest"
 	"github.com/springport/greeter/messagestore/postgres"
 )
@@ -27,7 +28,7 @@ func TestInstancesStartingTogetherMigrateOnce(t *testing.T) {
 	for i := range instances {
 		wg.Go(func() {
 			<-start
-			dbs[i], errs[i] = postgres.Open(t.Context(), postgres.Options{URL: url})
+			dbs[i], errs[i] = postgres.Open(t.Context(), postgres.Options{DataSource: datasource.Options{URL: url}})
 		})
 	}
 	close(start)
@@ -76,7 +77,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	db, url := fresh(t)
 	db.Close()
 	query(t, url, "INSERT INTO greeter_schema_version (version_id, is_applied) VALUES (7, true)")
-	_, err := postgres.Open(t.Context(), postgres.Options{URL: url})
+	_, err := postgres.Open(t.Context(), postgres.Options{DataSource: datasource.Options{URL: url}})
 	if err == nil {
 		t.Fatal("Open accepted a schema at version 7")
 	}
@@ -248,7 +249,7 @@ func TestMigrateRefusesAnInconsistentVersion1(t *testing.T) {
 	url := enginetest.Postgres(t)
 	version1(t, url, 0, []string{"a", "b", "c"})
 	query(t, url, "UPDATE greeter_message_bounds SET n = 2")
-	_, err := postgres.Open(t.Context(), postgres.Options{URL: url})
+	_, err := postgres.Open(t.Context(), postgres.Options{DataSource: datasource.Options{URL: url}})
 	if err == nil || !strings.Contains(err.Error(), "not converting an inconsistent collection") {
 		t.Fatalf("Open on an inconsistent version 1: got %v, want a refusal", err)
 	}

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/framework/datasource"
 	"github.com/springport/greeter/framework/outage"
 	"github.com/springport/greeter/framework/testing/enginetest"
 	"github.com/springport/greeter/messagestore/postgres"
@@ -32,7 +32,7 @@ func operations(db *postgres.DB) []struct {
 		{"Replace", func(ctx context.Context) error { return s.Replace(ctx, 1, message.Message{Text: "y"}) }},
 		{"Remove", func(ctx context.Context) error { return s.Remove(ctx, 1) }},
 		{"List", func(ctx context.Context) error { _, err := message.All(ctx, s); return err }},
-		{"Ping", db.Ping},
+		{"Ping", db.Pool().Ping},
 	}
 }
 
@@ -51,8 +51,8 @@ func TestOutageAndRecovery(t *testing.T) {
 	proxy := startProxy(t, url)
 	const timeout = time.Second
 	db := open(t, proxy.url(t, url), func(o *postgres.Options) {
-		o.Timeout = timeout
-		o.ConnectTimeout = 500 * time.Millisecond
+		o.DataSource.QueryTimeout = timeout
+		o.DataSource.ConnectionTimeout = 500 * time.Millisecond
 	})
 	s := db.Messages()
 	if err := s.Append(t.Context(), message.Message{Text: "kept"}); err != nil {
@@ -77,13 +77,13 @@ func TestOutageAndRecovery(t *testing.T) {
 				// connection and dialing one included), it would have
 				// taken at least the default timeout, however idle the
 				// machine: under that, a busy machine has 4s to spare.
-				if elapsed := time.Since(start); elapsed >= postgres.DefaultTimeout {
-					t.Errorf("%s took %v, want about the timeout, %v, and less than the default, %v", op.name, elapsed, timeout, postgres.DefaultTimeout)
+				if elapsed := time.Since(start); elapsed >= datasource.DefaultQueryTimeout {
+					t.Errorf("%s took %v, want about the timeout, %v, and less than the default, %v", op.name, elapsed, timeout, datasource.DefaultQueryTimeout)
 				}
 			}
 			proxy.set(proxyUp)
 			// The pool dials again by itself: no reopening.
-			eventually(t, 10*time.Second, "Ping after the server came back", func() error { return db.Ping(t.Context()) })
+			eventually(t, 10*time.Second, "Ping after the server came back", func() error { return db.Pool().Ping(t.Context()) })
 			for _, op := range operations(db) {
 				if err := op.do(t.Context()); err != nil {
 					t.Errorf("%s after the server came back: %v", op.name, err)
@@ -97,51 +97,6 @@ func TestOutageAndRecovery(t *testing.T) {
 	if err != nil || len(all) != 1 || all[0].Text != "kept" {
 		t.Errorf("All = %v, %v; want only the message appended before the faults", all, err)
 	}
-}
-
-func TestOpenUnreachable(t *testing.T) {
-	// Not parallel: it times the refusal.
-	const password = "s3cr%t-pässword"
-	start := time.Now()
-	_, err := postgres.Open(t.Context(), postgres.Options{
-		URL:            "postgres://greeter:" + strings.ReplaceAll(password, "%", "%25") + "@127.0.0.1:1/messages",
-		ConnectTimeout: 2 * time.Second,
-	})
-	if err == nil {
-		t.Fatal("Open succeeded on port 1")
-	}
-	// A refusal is at once; retried, it would take the connect timeout
-	// (2s), or without it the default (5s): the bound is that.
-	if elapsed := time.Since(start); elapsed >= postgres.DefaultConnectTimeout {
-		t.Errorf("Open took %v to fail, want at most the connect timeout, 2s", elapsed)
-	}
-	expectOutage(t, "Open", err)
-	msg := err.Error()
-	for _, want := range []string{"connecting to PostgreSQL at 127.0.0.1:1/messages as greeter", "connection refused"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("Open's error does not say %q:\n%s", want, msg)
-		}
-	}
-	if strings.Contains(msg, "s3cr") || strings.Contains(msg, "ssword") {
-		t.Errorf("Open's error shows the password:\n%s", msg)
-	}
-}
-
-func TestOpenSilentServerFailsWithinTheConnectTimeout(t *testing.T) {
-	// Not parallel: it times the refusal against the connect timeout.
-	proxy := startProxy(t, enginetest.PostgresServer(t))
-	proxy.set(proxyBlackhole)
-	start := time.Now()
-	_, err := postgres.Open(t.Context(), postgres.Options{
-		URL:            proxy.url(t, enginetest.PostgresServer(t)),
-		ConnectTimeout: 500 * time.Millisecond,
-	})
-	// Without the connect timeout set it would take the default, 5s,
-	// however idle the machine: under that, a busy one has 4.5s to spare.
-	if elapsed := time.Since(start); elapsed >= postgres.DefaultConnectTimeout {
-		t.Errorf("Open took %v to fail, want about the connect timeout, 500ms, and less than the default, %v", elapsed, postgres.DefaultConnectTimeout)
-	}
-	expectOutage(t, "Open", err)
 }
 
 // TestConnectionCutUnderLoad cuts every connection of the database

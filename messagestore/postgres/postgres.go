@@ -3,6 +3,13 @@
 // message.Store with the same semantics as inmem.Messages, whatever the
 // number of instances writing at once.
 //
+// The connection pool is the framework's (framework/datasource): greeter
+// names the datasource starter, which opens it from app.datasource.*,
+// with Configure and Migrate, and New builds the store on it. Open opens
+// a pool of its own, for tests and tools that run the store without a
+// service. What is greeter's is here: the schema and its migrations, the
+// SQL, the group commit of appends, and the listings.
+//
 // # Layout
 //
 // Message i of n is at position base + i; base and n live in the single
@@ -130,15 +137,16 @@
 //
 // # Failures
 //
-// Each operation is bounded by Options.Timeout, waiting for a connection
-// (or, for an Append, for its batch) included, and the server enforces the
-// same bound (statement_timeout), so a Remove cut off by the deadline is
+// Each operation is bounded by the pool's query timeout
+// (app.jdbc.template.query-timeout), waiting for a connection (or, for an
+// Append, for its batch) included, and the server enforces the same bound
+// (statement_timeout, which the pool sets), so a Remove cut off by the deadline is
 // rolled back rather than left running with the collection locked. A
 // batch of several Appends has a deadline of its own, the same Timeout
 // from when it is sent, so that no member's context cuts it off for the
 // others. When the database cannot be reached, a connection is cut, the
 // server is shutting down or full, or the bound is exceeded, the error
-// wraps an *outage.Error; every member of a batch that failed gets it.
+// wraps an *outage.Error (datasource.Classify); every member of a batch that failed gets it.
 // Nothing is retried: a statement that was sent may have committed, so an
 // operation that failed with an outage may or may not have taken effect
 // (for a batch, all its messages or none), while an Append that returned
@@ -151,7 +159,7 @@
 // batch in flight, and for the chunks of listings being read.
 //
 // A listing is read in chunks of at most 1,000 messages and 256 KiB, each
-// one short statement bounded by Options.Timeout, and holds no connection
+// one short statement bounded by the query timeout, and holds no connection
 // between them: an HTTP client that reads it slowly holds memory for one
 // chunk, not a connection. At most max(1, MaxConns/2) chunks are read at
 // once, so that listings leave connections to everything else; a chunk
@@ -160,7 +168,7 @@
 //
 // # Schema
 //
-// Open applies the SQL migrations embedded from migrations/ with goose,
+// Migrate applies the SQL migrations embedded from migrations/ with goose,
 // which records them in greeter_schema_version (not goose's default table,
 // so that the service can share a database with other schemas). A
 // PostgreSQL advisory lock makes instances that start together migrate
@@ -181,160 +189,109 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/springport/greeter/domain/message"
+	"github.com/springport/greeter/framework/datasource"
 )
 
-// Defaults for the zero values of Options.
-const (
-	DefaultMaxConns        = 10
-	DefaultMaxConnIdleTime = 10 * time.Minute
-	DefaultMaxConnLifetime = 30 * time.Minute
-	DefaultConnectTimeout  = 5 * time.Second
-	DefaultTimeout         = 5 * time.Second
-)
-
-// Options configure Open. The zero value of each field but URL picks its
-// default.
+// Options configure the store.
 type Options struct {
-	URL             string        // a postgres:// URL as pgx takes it (app.datasource.url)
-	Username        string        // overrides the URL's user when set
-	Password        string        // overrides the URL's password when set; never printed
-	MaxConns        int32         // pool size (default 10 when 0)
-	MaxConnIdleTime time.Duration // default 10m when 0
-	MaxConnLifetime time.Duration // default 30m when 0
-	ConnectTimeout  time.Duration // dialing one connection (default 5s when 0)
-	Timeout         time.Duration // bound on each store operation incl. waiting for a pooled connection (default 5s when 0)
-	Logger          *slog.Logger  // may be nil
+	// DataSource configures the pool that Open opens of its own: the URL,
+	// the pool's bounds and timeouts. New is given a pool, and does not
+	// read it.
+	DataSource datasource.Options
+	// Logger logs the migrations that Open runs (nil: nothing).
+	Logger *slog.Logger
 	// Limits bound the collection (0: no bound). Every instance passes
 	// its own to the database with each change, which checks them there.
 	Limits message.Limits
 }
 
-// DB is a pool of connections to one PostgreSQL database whose schema is
-// migrated to the version this binary knows.
+// DB is the message store on a pool of connections to one PostgreSQL
+// database whose schema Migrate has brought to the version this binary
+// knows.
 type DB struct {
-	pool     *pgxpool.Pool
-	timeout  time.Duration
+	pool     *datasource.Pool
+	ownPool  bool // Open opened it, and Close closes it
 	messages *Messages
 }
 
-// Open builds the connection pool, checks that the server answers, and
-// migrates the schema. Its errors say what failed and never contain the
-// password; when the server could not be reached the error wraps an
-// *outage.Error.
-func Open(ctx context.Context, opts Options) (*DB, error) {
-	db, err := open(ctx, opts)
-	if err != nil {
-		return nil, redact(err, opts.URL, opts.Username, opts.Password)
+// Configure is what the store needs of every connection of its pool:
+// READ COMMITTED, whatever the database's default, which its correctness
+// argument assumes (see Concurrency). The datasource starter is given it
+// (datasource.Options.Configure).
+func Configure(cfg *pgxpool.Config) {
+	cfg.ConnConfig.RuntimeParams["default_transaction_isolation"] = "read committed"
+}
+
+// New builds the store on pool, configured with Configure and migrated
+// with Migrate. Each operation is bounded by the pool's query timeout
+// (the default, when the pool has none). Close closes the store, not the
+// pool.
+func New(pool *datasource.Pool, opts Options) *DB {
+	timeout := pool.QueryTimeout()
+	if timeout == 0 {
+		timeout = datasource.DefaultQueryTimeout
 	}
+	return &DB{pool: pool, messages: newMessages(pool, timeout, opts.Limits)}
+}
+
+// Open opens a pool of its own on opts.DataSource (with Configure),
+// migrates the schema, and builds the store on it, for tests and tools
+// that run the store without a service; Close closes both. Its errors
+// say what failed and never contain the password; when the server could
+// not be reached the error wraps an *outage.Error.
+func Open(ctx context.Context, opts Options) (*DB, error) {
+	ds := opts.DataSource
+	configure := ds.Configure
+	ds.Configure = func(cfg *pgxpool.Config) {
+		Configure(cfg)
+		if configure != nil {
+			configure(cfg)
+		}
+	}
+	if ds.ApplicationName == "" {
+		ds.ApplicationName = "greeter" // names the sessions in pg_stat_activity
+	}
+	pool, err := datasource.Open(ctx, ds)
+	if err != nil {
+		return nil, err
+	}
+	if err := Migrate(ctx, pool, opts.Logger); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	db := New(pool, opts)
+	db.ownPool = true
 	return db, nil
 }
 
-func open(ctx context.Context, opts Options) (*DB, error) {
-	logger := opts.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	timeout := orDefault(opts.Timeout, DefaultTimeout)
-	cfg, err := pgxpool.ParseConfig(opts.URL)
-	if err != nil {
-		return nil, fmt.Errorf("the PostgreSQL URL is not valid: %w", err)
-	}
-	if opts.Username != "" {
-		cfg.ConnConfig.User = opts.Username
-	}
-	if opts.Password != "" {
-		cfg.ConnConfig.Password = opts.Password
-	}
-	cfg.ConnConfig.ConnectTimeout = orDefault(opts.ConnectTimeout, DefaultConnectTimeout)
-	cfg.MaxConns = orDefault(opts.MaxConns, DefaultMaxConns)
-	cfg.MaxConnIdleTime = orDefault(opts.MaxConnIdleTime, DefaultMaxConnIdleTime)
-	cfg.MaxConnLifetime = orDefault(opts.MaxConnLifetime, DefaultMaxConnLifetime)
-	if cfg.MinConns > cfg.MaxConns {
-		cfg.MinConns = cfg.MaxConns
-	}
-	target := describe(cfg)
-
-	// The migrations run on connections of their own, without the
-	// statement timeout: a migration may rightly take longer than a
-	// request.
-	migrationConfig := cfg.ConnConfig.Copy()
-	// The store's correctness argument assumes READ COMMITTED, whatever
-	// the database's default; the statement timeout makes the server give
-	// up when the client does.
-	cfg.ConnConfig.RuntimeParams["default_transaction_isolation"] = "read committed"
-	cfg.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(timeout.Milliseconds(), 10)
-	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
-		cfg.ConnConfig.RuntimeParams["application_name"] = "greeter" // names the sessions in pg_stat_activity
-	}
-
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", target, err)
-	}
-	db := &DB{pool: pool, timeout: timeout}
-	db.messages = &Messages{
-		pool:     pool,
+// newMessages builds the message store on pool.
+func newMessages(pool *datasource.Pool, timeout time.Duration, limits message.Limits) *Messages {
+	return &Messages{
+		pool:     pool.Pgx(),
 		timeout:  timeout,
-		limits:   opts.Limits,
-		appends:  newAppender(pool, timeout, opts.Limits),
-		listings: make(chan struct{}, max(1, cfg.MaxConns/2)),
+		limits:   limits,
+		appends:  newAppender(pool.Pgx(), timeout, limits),
+		listings: make(chan struct{}, max(1, pool.MaxConns()/2)),
 	}
-	if err := db.ping(ctx); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("connecting to %s: %w", target, err)
-	}
-	if err := migrate(ctx, migrationConfig, logger); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("migrating the schema of %s: %w", target, err)
-	}
-	logger.Info("PostgreSQL connected", "target", target, "max_conns", cfg.MaxConns)
-	return db, nil
 }
 
 // Close fails the Appends still waiting for a batch (their messages are
-// not appended), waits for the batch in flight and for every connection
-// in use to be released, and closes the pool.
+// not appended), waits for the batch in flight, and, when Open opened the
+// pool, waits for every connection in use to be released and closes it.
 func (db *DB) Close() {
 	db.messages.appends.close()
-	db.pool.Close()
-}
-
-// Ping checks that the server answers, within the operation timeout; the
-// error wraps an *outage.Error when it does not.
-func (db *DB) Ping(ctx context.Context) error {
-	if err := db.ping(ctx); err != nil {
-		return fmt.Errorf("pinging PostgreSQL: %w", err)
+	if db.ownPool {
+		db.pool.Close()
 	}
-	return nil
 }
 
-func (db *DB) ping(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, db.timeout)
-	defer cancel()
-	return classify(db.pool.Ping(ctx))
-}
+// Pool is the pool the store runs on.
+func (db *DB) Pool() *datasource.Pool { return db.pool }
 
 // Messages returns the message store kept in this database.
 func (db *DB) Messages() *Messages { return db.messages }
-
-// describe names the database that cfg reaches, for error messages and
-// logs, without the password.
-func describe(cfg *pgxpool.Config) string {
-	c := cfg.ConnConfig
-	return fmt.Sprintf("PostgreSQL at %s:%d/%s as %s", c.Host, c.Port, c.Database, c.User)
-}
-
-func orDefault[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
-}

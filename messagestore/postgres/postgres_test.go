@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/springport/greeter/framework/datasource"
 	"github.com/springport/greeter/framework/testing/enginetest"
 	"github.com/springport/greeter/messagestore/postgres"
 
@@ -16,7 +17,7 @@ import (
 // would, and closes it when the test ends.
 func open(t *testing.T, url string, opts ...func(*postgres.Options)) *postgres.DB {
 	t.Helper()
-	o := postgres.Options{URL: url}
+	o := postgres.Options{DataSource: datasource.Options{URL: url}}
 	for _, f := range opts {
 		f(&o)
 	}

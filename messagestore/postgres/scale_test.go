@@ -65,7 +65,7 @@ func TestMillionMessages(t *testing.T) {
 	query(t, url, "SELECT count(*) FROM greeter_message_pages", &pages)
 	t.Logf("%d pages of at most 1024 messages", pages)
 
-	db := open(t, url, func(o *postgres.Options) { o.Timeout = 10 * time.Minute })
+	db := open(t, url, func(o *postgres.Options) { o.DataSource.QueryTimeout = 10 * time.Minute })
 	ref, paged := openVersion1(t, refURL), db.Messages()
 	refLen, pagedLen := int64(n), int64(n)
 

@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/springport/greeter/bench/reference"
+	"github.com/springport/greeter/framework/datasource"
 	"github.com/springport/greeter/messagestore/postgres"
 )
 
@@ -22,7 +23,7 @@ func main() {
 	}
 	handler := reference.Handler()
 	if databaseURL := args["app.datasource.url"]; databaseURL != "" {
-		db, err := postgres.Open(context.Background(), postgres.Options{URL: databaseURL})
+		db, err := postgres.Open(context.Background(), postgres.Options{DataSource: datasource.Options{URL: databaseURL}})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

@@ -150,7 +150,8 @@ func TestScrapeFormats(t *testing.T) {
 func TestConnectionPool(t *testing.T) {
 	m := mustNew(t, Options{CommonTags: map[string]string{"application": "shop"}})
 	m.ConnectionPool("dataSource", "HikariPool-1", func() PoolStats {
-		return PoolStats{Active: 3, Idle: 2, Max: 10, Min: 1, Acquires: 40, AcquireTime: 2 * time.Second, Timeouts: 4}
+		return PoolStats{Active: 3, Idle: 2, Max: 10, Min: 1, Pending: 6, Acquires: 40, AcquireTime: 2 * time.Second, Timeouts: 4,
+			Creations: 7, CreationTime: 350 * time.Millisecond, Usages: 37, UsageTime: 9 * time.Second}
 	})
 	body := scrape(m)
 	for _, want := range []string{
@@ -167,6 +168,11 @@ func TestConnectionPool(t *testing.T) {
 		`hikaricp_connections_acquire_seconds_count{application="shop",pool="HikariPool-1"} 40`,
 		`hikaricp_connections_acquire_seconds_sum{application="shop",pool="HikariPool-1"} 2`,
 		"# TYPE hikaricp_connections_acquire_seconds summary",
+		`hikaricp_connections_pending{application="shop",pool="HikariPool-1"} 6`,
+		`hikaricp_connections_creation_seconds_count{application="shop",pool="HikariPool-1"} 7`,
+		`hikaricp_connections_creation_seconds_sum{application="shop",pool="HikariPool-1"} 0.35`,
+		`hikaricp_connections_usage_seconds_count{application="shop",pool="HikariPool-1"} 37`,
+		`hikaricp_connections_usage_seconds_sum{application="shop",pool="HikariPool-1"} 9`,
 	} {
 		if !strings.Contains(body, want+"\n") && !strings.Contains(body, want) {
 			t.Errorf("the scrape lacks %s", want)

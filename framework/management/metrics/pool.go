@@ -17,20 +17,30 @@ type PoolStats struct {
 	AcquireTime time.Duration
 	// Timeouts counts the acquires that gave up waiting for a connection.
 	Timeouts uint64
+	// Pending is the acquires waiting for a connection now.
+	Pending int
+	// Creations counts the connections opened so far, and CreationTime
+	// the time they took to open, in all; Usages counts the connections
+	// given back to the pool, and UsageTime the time they were lent out.
+	Creations    uint64
+	CreationTime time.Duration
+	Usages       uint64
+	UsageTime    time.Duration
 }
 
 // ConnectionPool reports a database's connection pool under the names
 // Micrometer gives a Spring Boot DataSource, so that Spring's dashboards
 // find them: DataSourcePoolMetrics' jdbc_connections_active, _idle, _max
 // and _min, tagged name (the data source's bean name, dataSource in
-// Spring), and HikariCP's hikaricp_connections (all), _active, _idle,
-// _max, _min, hikaricp_connections_timeout_total and
-// hikaricp_connections_acquire_seconds (a summary of count and sum),
-// tagged pool (HikariPool-1 in Spring). stats is read once per scrape.
+// Spring), and HikariCP's as Micrometer's binder names them:
+// hikaricp_connections (all), _active, _idle, _pending, _max, _min,
+// hikaricp_connections_timeout_total, and the timers
+// hikaricp_connections_acquire_seconds, _creation_seconds and
+// _usage_seconds (summaries of count and sum), tagged pool (HikariPool-1
+// in Spring). stats is read once per scrape.
 //
-// HikariCP's _pending (threads waiting for a connection now) and its
-// creation and usage timers are not published: a pool that does not
-// count them (pgx's does not) would have to make them up.
+// The timers' _max, which Micrometer publishes over a decaying window,
+// is not: the pool reports its times as sums, read at each scrape.
 func (m *HTTP) ConnectionPool(dataSource, pool string, stats func() PoolStats) {
 	jdbc := func(name, help string) *prometheus.Desc {
 		return prometheus.NewDesc("jdbc_connections_"+name, help, nil, prometheus.Labels{"name": dataSource})
@@ -46,17 +56,21 @@ func (m *HTTP) ConnectionPool(dataSource, pool string, stats func() PoolStats) {
 		total:        hikari("", "Total connections"),
 		active:       hikari("_active", "Active connections"),
 		idle:         hikari("_idle", "Idle connections"),
+		pending:      hikari("_pending", "Pending threads"),
 		max:          hikari("_max", "Max connections"),
 		min:          hikari("_min", "Min connections"),
 		timeouts:     hikari("_timeout_total", "Connection timeout total count"),
 		acquireTimer: hikari("_acquire_seconds", "Connection acquire time"),
+		createTimer:  hikari("_creation_seconds", "Connection creation time"),
+		usageTimer:   hikari("_usage_seconds", "Connection usage time"),
 	}})
 }
 
 type poolDescs struct {
 	jdbcActive, jdbcIdle, jdbcMax, jdbcMin *prometheus.Desc
-	total, active, idle, max, min          *prometheus.Desc
+	total, active, idle, pending, max, min *prometheus.Desc
 	timeouts, acquireTimer                 *prometheus.Desc
+	createTimer, usageTimer                *prometheus.Desc
 }
 
 type poolCollector struct {
@@ -67,7 +81,7 @@ type poolCollector struct {
 func (c *poolCollector) Describe(ch chan<- *prometheus.Desc) {
 	d := c.descs
 	for _, desc := range []*prometheus.Desc{d.jdbcActive, d.jdbcIdle, d.jdbcMax, d.jdbcMin,
-		d.total, d.active, d.idle, d.max, d.min, d.timeouts, d.acquireTimer} {
+		d.total, d.active, d.idle, d.pending, d.max, d.min, d.timeouts, d.acquireTimer, d.createTimer, d.usageTimer} {
 		ch <- desc
 	}
 }
@@ -84,8 +98,11 @@ func (c *poolCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(d.total, s.Active+s.Idle)
 	gauge(d.active, s.Active)
 	gauge(d.idle, s.Idle)
+	gauge(d.pending, s.Pending)
 	gauge(d.max, s.Max)
 	gauge(d.min, s.Min)
 	ch <- prometheus.MustNewConstMetric(d.timeouts, prometheus.CounterValue, float64(s.Timeouts))
 	ch <- prometheus.MustNewConstSummary(d.acquireTimer, s.Acquires, s.AcquireTime.Seconds(), nil)
+	ch <- prometheus.MustNewConstSummary(d.createTimer, s.Creations, s.CreationTime.Seconds(), nil)
+	ch <- prometheus.MustNewConstSummary(d.usageTimer, s.Usages, s.UsageTime.Seconds(), nil)
 }

@@ -1,4 +1,4 @@
-package postgres
+package datasource
 
 import (
 	"context"
@@ -31,19 +31,63 @@ func TestClassify(t *testing.T) {
 		{&pgconn.PgError{Code: "P0001"}, false}, // the functions' own exceptions
 		{&pgconn.PgError{Code: "28P01"}, false}, // wrong password: configuration
 		{&pgconn.PgError{Code: "42P01"}, false},
+		{&pgconn.PgError{Code: "40001"}, false}, // serialization_failure: Transact retries it
+		{&pgconn.PgError{Code: "40P01"}, false}, // deadlock_detected: likewise
 		{fmt.Errorf("reading: %w", io.ErrUnexpectedEOF), true},
 		{context.DeadlineExceeded, true},
 		{fmt.Errorf("acquiring: %w", context.Canceled), false}, // the caller gave up
 		{errors.New("something else"), false},
 	}
 	for _, tt := range tests {
-		err := classify(tt.err)
+		err := Classify(tt.err)
 		var o *outage.Error
 		if got := errors.As(err, &o); got != tt.outage {
-			t.Errorf("classify(%v) is an outage: %v, want %v", tt.err, got, tt.outage)
+			t.Errorf("Classify(%v) is an outage: %v, want %v", tt.err, got, tt.outage)
 		}
 		if !errors.Is(err, tt.err) {
-			t.Errorf("classify(%v) lost the cause", tt.err)
+			t.Errorf("Classify(%v) lost the cause", tt.err)
+		}
+	}
+}
+
+// TestTranslate: what reaches the framework from a route is looked at
+// only when pgx made it, so that a deadline or a broken connection of
+// another client is not a PostgreSQL outage.
+func TestTranslate(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		err    error
+		outage bool
+	}{
+		{fmt.Errorf("listing: %w", &pgconn.PgError{Code: "57P01"}), true},
+		{&pgconn.PgError{Code: "23505"}, false},
+		{context.DeadlineExceeded, false}, // whose deadline?
+		{fmt.Errorf("calling the payment service: %w", io.ErrUnexpectedEOF), false},
+		{errors.New("something else"), false},
+	} {
+		_, got := errors.AsType[*outage.Error](Translate(tt.err))
+		if got != tt.outage {
+			t.Errorf("Translate(%v) is an outage: %v, want %v", tt.err, got, tt.outage)
+		}
+	}
+}
+
+// TestRetryable: a serialization failure and a deadlock, however
+// wrapped, and nothing else.
+func TestRetryable(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		err  error
+		want bool
+	}{
+		{&pgconn.PgError{Code: "40001"}, true},
+		{fmt.Errorf("committing: %w", &pgconn.PgError{Code: "40P01"}), true},
+		{&pgconn.PgError{Code: "23505"}, false},
+		{&pgconn.PgError{Code: "57P01"}, false},
+		{context.DeadlineExceeded, false},
+	} {
+		if got := Retryable(tt.err); got != tt.want {
+			t.Errorf("Retryable(%v) = %v, want %v", tt.err, got, tt.want)
 		}
 	}
 }
@@ -73,7 +117,7 @@ func TestOpenNeverPrintsThePassword(t *testing.T) {
 		{"postgres://app:" + pw, ""},                        // no host at all
 	}
 	for _, tt := range tests {
-		_, err := Open(t.Context(), Options{URL: tt.url, Password: tt.password, ConnectTimeout: time.Second})
+		_, err := Open(t.Context(), Options{URL: tt.url, Password: tt.password, ConnectionTimeout: time.Second})
 		if err == nil {
 			t.Errorf("Open(%q) succeeded", tt.url)
 			continue
@@ -111,7 +155,7 @@ func TestOpenMasksByPosition(t *testing.T) {
 			[]string{"cannot parse `postgres://app:" + config.Mask + "@127.0.0.1:1/db`: failed to parse as URL"}},
 	}
 	for _, tt := range tests {
-		_, err := Open(t.Context(), Options{URL: tt.url, Username: tt.username, Password: tt.password, ConnectTimeout: time.Second})
+		_, err := Open(t.Context(), Options{URL: tt.url, Username: tt.username, Password: tt.password, ConnectionTimeout: time.Second})
 		if err == nil {
 			t.Fatalf("Open(%q) succeeded", tt.url)
 		}

@@ -1,4 +1,4 @@
-package postgres
+package datasource
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 // A Spring user names the database in the forms Spring's drivers take:
 // a JDBC URL (spring.datasource.url=jdbc:postgresql://db:5432/shop?user=app)
 // or, for a reactive application, an R2DBC URL
-// (spring.r2dbc.url=r2dbc:postgresql://app@db:5432/shop). DataSourceURL and
+// (spring.r2dbc.url=r2dbc:postgresql://app@db:5432/shop). URL and
 // R2DBCURL read them as the postgres:// URL that pgx takes: the same hosts
 // (several, for a fail-over list), database and credentials, with the
 // drivers' parameters that have an equivalent in libpq's names
@@ -19,10 +19,10 @@ import (
 // refused rather than dropped, and a URL of another database is refused
 // naming it. The errors never quote the URL, which may hold a password.
 
-// DataSourceURL reads app.datasource.url: a postgres:// or postgresql://
+// URL reads app.datasource.url: a postgres:// or postgresql://
 // URL as it is, or a JDBC URL of PostgreSQL (jdbc:postgresql://host:port/db,
 // jdbc:postgresql:db for one on localhost). The empty string is unset.
-func DataSourceURL(s string) (string, error) {
+func URL(s string) (string, error) {
 	lower := strings.ToLower(s)
 	switch {
 	case s == "":

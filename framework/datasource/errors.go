@@ -1,4 +1,4 @@
-package postgres
+package datasource
 
 import (
 	"context"
@@ -17,17 +17,79 @@ import (
 	"github.com/springport/greeter/framework/outage"
 )
 
-// dependency names PostgreSQL in outage errors, as an operator would.
-const dependency = "PostgreSQL"
+// Dependency names PostgreSQL in outage errors, as an operator would:
+// the 503's detail says "PostgreSQL is unavailable".
+const Dependency = "PostgreSQL"
 
-// classify wraps err in an *outage.Error when it means that the server
-// could not be reached or did not answer in time, and returns it as it is
-// otherwise.
-func classify(err error) error {
+// Classify is the outage rule: it wraps err in an *outage.Error when err
+// means that the server could not be reached or did not answer in time,
+// which the framework answers with a 503, and returns it as it is
+// otherwise, which is a 500 unless the service's Classify says more. A
+// store that calls pgx itself passes pgx's errors through it; the Pool's
+// own methods do.
+//
+// A 503 (the request may succeed later, with nothing changed):
+//
+//   - the connection could not be made, was refused or cut, or broke
+//     mid-statement (a *pgconn.ConnectError, a net.Error, io.EOF, a
+//     closed connection), SQLSTATE class 08;
+//   - the server is shutting down or starting (57P01 admin_shutdown, as
+//     pg_terminate_backend or a fast shutdown sends it; 57P02
+//     crash_shutdown; 57P03 cannot_connect_now), or full (53300
+//     too_many_connections);
+//   - a deadline passed: the caller's, the pool's connection timeout, or
+//     the server's statement_timeout (57014 query_canceled).
+//
+// Anything else the server says is a fault to be fixed, not waited out,
+// and a 500: a constraint violated (class 23), a syntax error, a missing
+// table, a refused password (28P01), and a serialization failure (40001)
+// or a deadlock (40P01) that outlived Transact's retries, as Spring
+// translates them to transient exceptions that Spring MVC answers 500.
+// A caller that gave up (context.Canceled) is not an outage either:
+// nothing is known about the server.
+func Classify(err error) error {
 	if err == nil || !unavailable(err) {
 		return err
 	}
-	return &outage.Error{Dependency: dependency, Err: err}
+	if _, ok := errors.AsType[*outage.Error](err); ok {
+		return err
+	}
+	return &outage.Error{Dependency: Dependency, Err: err}
+}
+
+// Translate is Classify for the errors that reach the framework from a
+// route: only an error that pgx made (the server's *pgconn.PgError, a
+// *pgconn.ConnectError, or one of pgconn's own, which say whether they
+// are safe to retry) is looked at, so that a deadline or a broken
+// connection of another client is not taken for PostgreSQL's. The
+// datasource starter gives it to boot, so that a route that returns
+// pgx's error as it is (a connection cut by an administrator) is a 503
+// without the service classifying it.
+func Translate(err error) error {
+	if !fromPgx(err) {
+		return err
+	}
+	return Classify(err)
+}
+
+// fromPgx reports whether pgx made err.
+func fromPgx(err error) bool {
+	if _, ok := errors.AsType[*pgconn.PgError](err); ok {
+		return true
+	}
+	if _, ok := errors.AsType[*pgconn.ConnectError](err); ok {
+		return true
+	}
+	var own interface{ SafeToRetry() bool }
+	return errors.As(err, &own)
+}
+
+// Retryable reports whether err is a serialization failure (40001) or a
+// deadlock (40P01): the server rolled the transaction back, and running
+// it again from its start may succeed. Transact retries them.
+func Retryable(err error) bool {
+	pgErr, ok := errors.AsType[*pgconn.PgError](err)
+	return ok && (pgErr.Code == "40001" || pgErr.Code == "40P01")
 }
 
 // unavailable reports whether err means that the server is out of reach:
@@ -55,6 +117,9 @@ func unavailable(err error) bool {
 	if errors.Is(err, context.Canceled) {
 		// The caller gave up: nothing is known about the server.
 		return false
+	}
+	if _, ok := errors.AsType[*outage.Error](err); ok {
+		return true
 	}
 	var connectErr *pgconn.ConnectError
 	var netErr net.Error

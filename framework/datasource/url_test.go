@@ -1,4 +1,4 @@
-package postgres
+package datasource
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-func TestDataSourceURL(t *testing.T) {
+func TestURL(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"", ""},
@@ -23,9 +23,9 @@ func TestDataSourceURL(t *testing.T) {
 		{"JDBC:PostgreSQL://[::1]:5432/shop", "postgresql://[::1]:5432/shop"},
 	}
 	for _, tt := range tests {
-		got, err := DataSourceURL(tt.in)
+		got, err := URL(tt.in)
 		if err != nil || got != tt.want {
-			t.Errorf("DataSourceURL(%q):\ngot  %q, %v\nwant %q", tt.in, got, err, tt.want)
+			t.Errorf("URL(%q):\ngot  %q, %v\nwant %q", tt.in, got, err, tt.want)
 			continue
 		}
 		if got == "" {
@@ -60,12 +60,12 @@ func TestRefusedURLs(t *testing.T) {
 		parse    func(string) (string, error)
 		in, want string
 	}{
-		{DataSourceURL, "jdbc:mysql://db/shop?password=hunter2", "a JDBC URL of mysql; only PostgreSQL is supported"},
-		{DataSourceURL, "jdbc:h2:mem:test", "a JDBC URL of h2;"},
-		{DataSourceURL, "jdbc:sqlserver://db;password=hunter2", "a JDBC URL of sqlserver;"},
-		{DataSourceURL, "mysql://app:hunter2@db/shop", "want a PostgreSQL URL"},
-		{DataSourceURL, "jdbc:postgresql://db/shop?password=hunter2&reWriteBatchedInserts=true", "parameter reWriteBatchedInserts has no equivalent here; those that do: user, password, ApplicationName"},
-		{DataSourceURL, "jdbc:postgresql://db/shop?targetServerType=preferPrimary&password=hunter2", "parameter targetServerType has a value that has no equivalent"},
+		{URL, "jdbc:mysql://db/shop?password=hunter2", "a JDBC URL of mysql; only PostgreSQL is supported"},
+		{URL, "jdbc:h2:mem:test", "a JDBC URL of h2;"},
+		{URL, "jdbc:sqlserver://db;password=hunter2", "a JDBC URL of sqlserver;"},
+		{URL, "mysql://app:hunter2@db/shop", "want a PostgreSQL URL"},
+		{URL, "jdbc:postgresql://db/shop?password=hunter2&reWriteBatchedInserts=true", "parameter reWriteBatchedInserts has no equivalent here; those that do: user, password, ApplicationName"},
+		{URL, "jdbc:postgresql://db/shop?targetServerType=preferPrimary&password=hunter2", "parameter targetServerType has a value that has no equivalent"},
 		{R2DBCURL, "r2dbc:mysql://app:hunter2@db/shop", "an R2DBC URL of mysql; only PostgreSQL"},
 		{R2DBCURL, "postgres://app:hunter2@db/shop", "want an R2DBC URL"},
 		{R2DBCURL, "r2dbc:postgresql://app:hunter2@db/shop?maxSize=5", "parameter maxSize has no equivalent"},
