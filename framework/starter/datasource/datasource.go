@@ -62,10 +62,13 @@ func With(o Options) boot.Starter {
 		Name: boot.DataSourceStarter,
 		Bind: func(b *config.Binder) func(context.Context, *boot.App) error {
 			s := bind(b)
-			if s.opts.URL == "" {
-				return nil
+			return func(ctx context.Context, a *boot.App) error {
+				boot.Provide(a, named{})
+				if s.opts.URL == "" {
+					return nil
+				}
+				return start(ctx, a, s, o)
 			}
-			return func(ctx context.Context, a *boot.App) error { return start(ctx, a, s, o) }
 		},
 	}
 }
@@ -85,9 +88,16 @@ func RequirePool(a *boot.App) (*datasource.Pool, error) {
 	if p, ok := Pool(a); ok {
 		return p, nil
 	}
-	return nil, a.SettingError(urlKey, "the service keeps its data in PostgreSQL, and no database is set: set "+urlKey+
-		" (postgres://host:port/database, or jdbc:postgresql://host:port/database), and name the starter "+boot.DataSourceStarter+" in the service's Starters")
+	if _, ok := boot.Provided[named](a); !ok {
+		return nil, a.SettingError(urlKey, "the service needs a PostgreSQL pool, which comes with the starter "+boot.DataSourceStarter+
+			": add it to the service's Starters")
+	}
+	return nil, a.SettingError(urlKey, "the service needs a PostgreSQL database, and none is set: set "+urlKey+
+		" to postgres://host:port/database, or jdbc:postgresql://host:port/database")
 }
+
+// named says, to RequirePool, that the service names the starter.
+type named struct{}
 
 // start opens the pool, migrates the schema when the service asked to,
 // and gives the pool to the service with its health, meters and outage
