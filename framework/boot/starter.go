@@ -37,7 +37,7 @@ type Starter struct {
 }
 
 // optionalSettings are the settings of the framework's starters, by the
-// prefix of their keys: set in a service that does not include the
+// prefix of their keys (a family, ending in a dot) or by key: set in a service that does not include the
 // starter, they are read by nothing, and start-up says which starter to
 // add rather than only that nothing reads them. Only names: naming a
 // starter here links nothing of it.
@@ -54,9 +54,18 @@ var optionalSettings = []struct {
 	{"app.session.redis.", RedisSessionStarter, false}, // Spring Boot 3.5's name of app.session.data.redis.
 	{"app.security.user.", SecurityBasicStarter, true},
 	{"app.security.oauth2.resourceserver.jwt.", SecurityJWTStarter, true},
-	{"app.datasource.", DataSourceStarter, false},
-	{"app.r2dbc.", DataSourceStarter, false},
-	{"app.jdbc.", DataSourceStarter, false},
+	// The datasource starter's keys one by one, but Hikari's: a Spring
+	// user's other spring.datasource.* keys (Druid's, a second pool's)
+	// are read by no starter.
+	{"app.datasource.url", DataSourceStarter, false},
+	{"app.datasource.username", DataSourceStarter, false},
+	{"app.datasource.password", DataSourceStarter, false},
+	{"app.datasource.name", DataSourceStarter, false},
+	{"app.datasource.hikari.", DataSourceStarter, false},
+	{"app.jdbc.template.query-timeout", DataSourceStarter, false},
+	{"app.r2dbc.url", DataSourceStarter, false},
+	{"app.r2dbc.username", DataSourceStarter, false},
+	{"app.r2dbc.password", DataSourceStarter, false},
 }
 
 // DataSourceStarter is the import path of the starter that opens a
@@ -115,8 +124,12 @@ const (
 // starterOf names the starter that reads key, in any of its forms (its
 // spring. twin too), "" when none does.
 func starterOf(key string) string {
+	app, spring := config.AppTwin(key)
+	if !spring {
+		app = key
+	}
 	for _, o := range optionalSettings {
-		if config.UnderPrefix(key, o.prefix) {
+		if config.UnderPrefix(key, o.prefix) || config.SameKey(app, o.prefix) {
 			return o.starter
 		}
 	}

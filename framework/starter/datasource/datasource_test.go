@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -538,9 +539,19 @@ func TestURLWithoutTheStarter(t *testing.T) {
 			}
 		}
 	}
-	s := boottest.Start(t, plain, []string{"--app.datasource.hikari.maximum-pool-size=5"}, nil)
-	if !strings.Contains(s.Stdout.String(), "read by the starter "+boot.DataSourceStarter) {
-		t.Errorf("a pool setting without the starter is not warned about naming it:\n%s", s.Stdout)
+	s := boottest.Start(t, plain, []string{"--spring.datasource.hikari.maximumPoolSize=5", "--app.jdbc.template.query-timeout=2s",
+		"--spring.datasource.druid.url=jdbc:mysql://db/links"}, nil)
+	warnings := regexp.MustCompile(`(?m)^.*level=WARN.*$`).FindAllString(s.Stdout.String(), -1)
+	for _, key := range []string{"spring.datasource.hikari.maximumPoolSize", "app.jdbc.template.query-timeout"} {
+		i := slices.IndexFunc(warnings, func(w string) bool { return strings.Contains(w, key) })
+		if i < 0 || !strings.Contains(warnings[i], "read by the starter "+boot.DataSourceStarter) {
+			t.Errorf("%s without the starter is not warned about naming it:\n%s", key, strings.Join(warnings, "\n"))
+		}
+	}
+	// Druid's keys are read by no starter: the hint does not say they are.
+	i := slices.IndexFunc(warnings, func(w string) bool { return strings.Contains(w, "spring.datasource.druid.url") })
+	if i < 0 || strings.Contains(warnings[i], boot.DataSourceStarter) {
+		t.Errorf("Druid's key is not warned about, or is said to be the starter's:\n%s", strings.Join(warnings, "\n"))
 	}
 }
 
