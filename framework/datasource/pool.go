@@ -1,10 +1,11 @@
 // Package datasource is the framework's adapter of pgx, the PostgreSQL
 // driver: the connection pool that Spring Boot's DataSource
 // auto-configuration makes of spring.datasource.* and HikariCP, for a
-// service to keep its data in PostgreSQL. It is the one package of the
-// framework that imports pgx; the starter framework/starter/datasource
-// binds its settings and opens it, and a service that does not name the
-// starter does not link it.
+// service to keep its data in PostgreSQL. It is the framework's one
+// adapter of pgx (the test helpers enginetest and pgtest use pgx too, for
+// tests); the starter framework/starter/datasource binds its settings and
+// opens it, and a service that does not name the starter does not link
+// it.
 //
 //   - Open makes the pool (pgxpool) from the settings, under HikariCP's
 //     meanings (Options), checks that the server answers, and names
