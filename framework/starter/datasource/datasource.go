@@ -52,8 +52,17 @@ type Options struct {
 	// that app.datasource.url names. It should migrate on connections of
 	// its own (datasource.Pool.MigrationConfig), under a lock, so that
 	// instances starting together migrate once.
-	Migrate func(ctx context.Context, a *boot.App, pool *datasource.Pool) error
+	Migrate MigrateFunc
+	// BindMigrate, when set, binds the migration's own settings (Flyway's
+	// app.flyway.*) with the starter's, so that --help lists them and a
+	// bad one is reported with the others, and returns the Migrate to run
+	// (nil: none), in place of Migrate.
+	BindMigrate func(b *config.Binder) MigrateFunc
 }
+
+// A MigrateFunc migrates the schema of the database that pool reaches;
+// see Options.Migrate.
+type MigrateFunc func(ctx context.Context, a *boot.App, pool *datasource.Pool) error
 
 // With returns the starter with o. A service names one datasource
 // starter: this one or Starter.
@@ -62,6 +71,9 @@ func With(o Options) boot.Starter {
 		Name: boot.DataSourceStarter,
 		Bind: func(b *config.Binder) func(context.Context, *boot.App) error {
 			s := bind(b)
+			if o.BindMigrate != nil {
+				o.Migrate = o.BindMigrate(b)
+			}
 			return func(ctx context.Context, a *boot.App) error {
 				boot.Provide(a, named{})
 				if s.opts.URL == "" {

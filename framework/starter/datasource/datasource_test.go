@@ -25,6 +25,7 @@ import (
 
 	"github.com/springport/greeter/framework/boot"
 	"github.com/springport/greeter/framework/boot/boottest"
+	"github.com/springport/greeter/framework/config"
 	fwdatasource "github.com/springport/greeter/framework/datasource"
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/starter/datasource"
@@ -426,9 +427,10 @@ func TestPoolMeters(t *testing.T) {
 
 // TestMigrateAndConfigure: the service's Configure sets every
 // connection, and its Migrate runs once the pool answers, before Start,
-// on a connection without the statement timeout; a Migrate that fails
-// stops start-up, reported as the database's that app.datasource.url
-// names.
+// on a connection without the statement timeout; one with settings of
+// its own (BindMigrate) binds them with the starter's; a Migrate that
+// fails stops start-up, reported as the database's that
+// app.datasource.url names.
 func TestMigrateAndConfigure(t *testing.T) {
 	t.Parallel()
 	url := enginetest.Postgres(t)
@@ -457,6 +459,26 @@ func TestMigrateAndConfigure(t *testing.T) {
 	}
 	if timeoutWhileMigrating != "0" {
 		t.Errorf("the migration ran with statement_timeout %q, want none (0)", timeoutWhileMigrating)
+	}
+
+	// A migration with settings of its own binds them with the starter's:
+	// here Flyway's switch, app.flyway.enabled.
+	bound := func(enabled string) *boottest.Instance {
+		starter := datasource.With(datasource.Options{BindMigrate: func(b *config.Binder) datasource.MigrateFunc {
+			if !config.Bind(b, "app.flyway.enabled", true, config.Bool, "migrate at start-up") {
+				return nil
+			}
+			return func(ctx context.Context, _ *boot.App, pool *fwdatasource.Pool) error {
+				_, err := pool.Exec(ctx, "CREATE TABLE IF NOT EXISTS links (code text PRIMARY KEY, v int NOT NULL DEFAULT 0); INSERT INTO links VALUES ('bound-migration', 0) ON CONFLICT DO NOTHING")
+				return err
+			}
+		}})
+		return boottest.Start(t, service(starter), []string{"--app.datasource.url=" + enginetest.Postgres(t), "--app.flyway.enabled=" + enabled}, nil)
+	}
+	for enabled, want := range map[string]string{"true": "1", "false": "0"} {
+		if r := send(t, bound(enabled), "GET", "/count"); r.Body != want {
+			t.Errorf("with app.flyway.enabled=%s, GET /count: %d %s; want %s", enabled, r.Status, r.Body, want)
+		}
 	}
 
 	failing := datasource.With(datasource.Options{Migrate: func(context.Context, *boot.App, *fwdatasource.Pool) error {
