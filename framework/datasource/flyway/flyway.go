@@ -157,7 +157,10 @@ func (e *ValidationError) Error() string {
 
 // Migrate brings the database to the newest migration of the settings'
 // locations, as Flyway's migrate does, and returns what it did. fsys
-// holds the classpath: locations.
+// holds the classpath: locations. On an error the migrations applied
+// before it stay applied, and the Result lists them; the one that failed
+// was rolled back. ctx bounds the whole, the wait for another instance's
+// lock included.
 func Migrate(ctx context.Context, db DB, fsys fs.FS, s Settings) (*Result, error) {
 	if !s.Enabled {
 		return &Result{}, nil
