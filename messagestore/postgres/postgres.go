@@ -137,8 +137,9 @@
 // batch of several Appends has a deadline of its own, the same Timeout
 // from when it is sent, so that no member's context cuts it off for the
 // others. When the database cannot be reached, a connection is cut, the
-// server is shutting down or full, or the bound is exceeded, the error
-// wraps an *outage.Error; every member of a batch that failed gets it.
+// server is shutting down, full or read-only (a standby, or a primary
+// fenced for a switchover), or the bound is exceeded, the error wraps an
+// *outage.Error; every member of a batch that failed gets it.
 // Nothing is retried: a statement that was sent may have committed, so an
 // operation that failed with an outage may or may not have taken effect
 // (for a batch, all its messages or none), while an Append that returned
