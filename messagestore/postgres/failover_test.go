@@ -27,20 +27,30 @@ import (
 const poolSize = 4
 
 // TestReadOnlyServerIsLetGo fences the server read-only, as a switchover
-// fences a primary (default_transaction_read_only, reloaded): a write is
-// an outage (503), not an error of ours (500), and the pool closes every
-// connection it holds to the server at that write, rather than keeping
-// them (a read-only server's connections work for reads, so pgx never
-// drops them, and each write on them would fail). Once the server takes
-// writes again, so does the store, without a restart.
+// fences a primary (default_transaction_read_only, reloaded). The pool
+// closes every connection it holds to the server at the first statement
+// after, a read, as the server then reports the change, rather than
+// keeping them (their reads work, so pgx never drops them, and each write
+// on them would fail); a write is an outage (503), not an error of ours
+// (500), and has the pool close the connection it took too. Once the
+// server takes writes again, so does the store, without a restart.
 func TestReadOnlyServerIsLetGo(t *testing.T) {
 	t.Parallel()
 	server := pgtest.Start(t)
 	db := open(t, server.URL, func(o *postgres.Options) { o.MaxConns = poolSize })
 	s := db.Messages()
+	if err := s.Append(t.Context(), message.Message{Text: "before"}); err != nil {
+		t.Fatal(err)
+	}
 	fillPool(t, db)
 
 	setReadOnly(t, server, true)
+	if m, err := s.Get(t.Context(), 0); err != nil || m.Text != "before" {
+		t.Fatalf("Get from the read-only server: %v %v, want the message stored before", m, err)
+	}
+	expectNoConnection(t, db, server)
+
+	fillPool(t, db) // connections opened to the server read-only
 	err := s.Append(t.Context(), message.Message{Text: "refused"})
 	expectOutage(t, "Append to a read-only server", err)
 	if pgErr := (*pgconn.PgError)(nil); !errors.As(err, &pgErr) || pgErr.Code != "25006" {
@@ -52,8 +62,9 @@ func TestReadOnlyServerIsLetGo(t *testing.T) {
 	if err := s.Append(t.Context(), message.Message{Text: "stored"}); err != nil {
 		t.Fatalf("Append once the server takes writes again: %v", err)
 	}
-	if got, err := message.All(t.Context(), s); err != nil || len(got) != 1 || got[0].Text != "stored" {
-		t.Errorf("the messages: %v %v, want only the one stored", got, err)
+	got, err := message.All(t.Context(), s)
+	if err != nil || len(got) != 2 || got[0].Text != "before" || got[1].Text != "stored" {
+		t.Errorf("the messages: %v %v, want the one stored before, and the one after", got, err)
 	}
 }
 
