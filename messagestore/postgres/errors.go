@@ -44,7 +44,8 @@ func unavailable(err error) bool {
 			pgErr.Code == "57P02", // crash_shutdown
 			pgErr.Code == "57P03", // cannot_connect_now: starting up, in recovery
 			pgErr.Code == "53300", // too_many_connections
-			pgErr.Code == "57014": // query_canceled: statement_timeout, the operation's bound
+			pgErr.Code == "57014", // query_canceled: statement_timeout, the operation's bound
+			pgErr.Code == "25006": // read_only_sql_transaction: a standby, or a primary fenced for a switchover
 			return true
 		}
 		return false
