@@ -35,8 +35,10 @@ const Dependency = "PostgreSQL"
 //     closed connection), SQLSTATE class 08;
 //   - the server is shutting down or starting (57P01 admin_shutdown, as
 //     pg_terminate_backend or a fast shutdown sends it; 57P02
-//     crash_shutdown; 57P03 cannot_connect_now), or full (53300
-//     too_many_connections);
+//     crash_shutdown; 57P03 cannot_connect_now), full (53300
+//     too_many_connections), or takes no writes (25006
+//     read_only_sql_transaction: a standby, or a primary fenced for a
+//     switchover, which another server may take over);
 //   - a deadline passed: the caller's, the pool's connection timeout, or
 //     the server's statement_timeout (57014 query_canceled).
 //
@@ -106,7 +108,8 @@ func unavailable(err error) bool {
 			pgErr.Code == "57P02", // crash_shutdown
 			pgErr.Code == "57P03", // cannot_connect_now: starting up, in recovery
 			pgErr.Code == "53300", // too_many_connections
-			pgErr.Code == "57014": // query_canceled: statement_timeout, the operation's bound
+			pgErr.Code == "57014", // query_canceled: statement_timeout, the operation's bound
+			pgErr.Code == "25006": // read_only_sql_transaction: a standby, or a primary fenced for a switchover
 			return true
 		}
 		return false

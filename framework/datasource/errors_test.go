@@ -27,6 +27,7 @@ func TestClassify(t *testing.T) {
 		{&pgconn.PgError{Code: "53300"}, true},
 		{&pgconn.PgError{Code: "08006"}, true},
 		{&pgconn.PgError{Code: "57014"}, true},  // statement_timeout
+		{&pgconn.PgError{Code: "25006"}, true},  // a write to a standby, or to a primary fenced read-only
 		{&pgconn.PgError{Code: "23505"}, false}, // unique_violation: a fault of ours
 		{&pgconn.PgError{Code: "P0001"}, false}, // the functions' own exceptions
 		{&pgconn.PgError{Code: "28P01"}, false}, // wrong password: configuration

@@ -23,6 +23,9 @@
 //   - Pool.Stats counts the pool as HikariCP's meters do (active, idle,
 //     pending, the acquire, creation and usage times), for the
 //     hikaricp_connections* meters.
+//   - The pool lets go of every connection it holds when a statement
+//     finds its server gone or read-only, so that a failover to a
+//     promoted standby is followed at once (failover.go).
 package datasource
 
 import (
@@ -186,15 +189,17 @@ func open(ctx context.Context, opts Options) (*Pool, error) {
 	if connectionTimeout < never {
 		p.meter.acquireTimeout = connectionTimeout
 	}
-	if cfg.ConnConfig.Tracer == nil {
-		cfg.ConnConfig.Tracer = p.meter
-	} else {
-		cfg.ConnConfig.Tracer = multitracer.New(p.meter, cfg.ConnConfig.Tracer)
+	reset := &poolReset{} // failover.go
+	tracers := []pgx.QueryTracer{p.meter, reset}
+	if cfg.ConnConfig.Tracer != nil {
+		tracers = append(tracers, cfg.ConnConfig.Tracer)
 	}
+	cfg.ConnConfig.Tracer = multitracer.New(tracers...)
 
 	if p.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", p.target, err)
 	}
+	reset.watch(p.pool)
 	ctx, cancel := context.WithTimeout(ctx, connectionTimeout)
 	defer cancel()
 	if err := p.pool.Ping(ctx); err != nil {

@@ -123,15 +123,20 @@ func jdbcSSL(v string) (string, bool) {
 	return "", false
 }
 
-// targetServerType reads pgjdbc's targetServerType.
+// targetServerType reads pgjdbc's targetServerType. pgjdbc takes a
+// server for a primary when it is not in hot standby and its
+// transaction_read_only is off, which is libpq's read-write: a primary
+// made read-only (default_transaction_read_only, as a switchover fences
+// it) is not one, where libpq's primary would still take it; and for a
+// secondary, one that is not a primary in that sense, libpq's read-only.
 func targetServerType(v string) (string, bool) {
 	switch strings.ToLower(v) {
 	case "any":
 		return "any", true
 	case "primary", "master":
-		return "primary", true
+		return "read-write", true
 	case "secondary", "slave":
-		return "standby", true
+		return "read-only", true
 	case "prefersecondary", "preferslave":
 		return "prefer-standby", true
 	}

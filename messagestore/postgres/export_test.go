@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -50,3 +51,6 @@ func SetBatchBounds(s *Messages, messages, bytes int) {
 	defer s.appends.mu.Unlock()
 	s.appends.maxMessages, s.appends.maxBytes = messages, bytes
 }
+
+// Pool is pgx's connection pool of db.
+func Pool(db *DB) *pgxpool.Pool { return db.pool.Pgx() }

@@ -145,16 +145,20 @@
 // batch of several Appends has a deadline of its own, the same Timeout
 // from when it is sent, so that no member's context cuts it off for the
 // others. When the database cannot be reached, a connection is cut, the
-// server is shutting down or full, or the bound is exceeded, the error
-// wraps an *outage.Error (datasource.Classify); every member of a batch that failed gets it.
+// server is shutting down, full or read-only (a standby, or a primary
+// fenced for a switchover), or the bound is exceeded, the error wraps an
+// *outage.Error (datasource.Classify); every member of a batch that
+// failed gets it.
 // Nothing is retried: a statement that was sent may have committed, so an
 // operation that failed with an outage may or may not have taken effect
 // (for a batch, all its messages or none), while an Append that returned
 // nil was stored exactly once. An Append whose caller gives up while it
 // is queued is not appended; once its batch is in flight, its outcome is
-// unknown to the caller who left. A broken connection is closed by pgx
-// and dropped by the pool, which dials new ones when they are needed, so
-// the store recovers by itself when the server is back. DB.Close fails
+// unknown to the caller who left. A broken connection, or a write
+// refused as read-only, has the pool close every connection it holds
+// (framework/datasource/failover.go), and it dials new ones, through the URL's hosts, when
+// they are needed, so the store recovers by itself when the server is
+// back or a standby is promoted. DB.Close fails
 // the Appends still queued (they are not appended) and waits for the
 // batch in flight, and for the chunks of listings being read.
 //

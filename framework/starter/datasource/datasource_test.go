@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -27,6 +28,7 @@ import (
 	"github.com/springport/greeter/framework/boot/boottest"
 	"github.com/springport/greeter/framework/config"
 	fwdatasource "github.com/springport/greeter/framework/datasource"
+	"github.com/springport/greeter/framework/datasource/flyway"
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/starter/datasource"
 	"github.com/springport/greeter/framework/testing/enginetest"
@@ -588,4 +590,56 @@ func behindProxy(t *testing.T) (*enginetest.Proxy, string) {
 	proxy := enginetest.NewProxy(t, u.Host)
 	u.Host = proxy.Addr()
 	return proxy, u.String()
+}
+
+// TestFlywayThroughBindMigrate: Flyway's migrations (framework/datasource/
+// flyway) run from the starter, as framework.md shows: BindMigrate binds
+// app.flyway.* with the starter's settings, and migrates the service's
+// embedded db/migration on a connection of its own before Start.
+func TestFlywayThroughBindMigrate(t *testing.T) {
+	t.Parallel()
+	resources := fstest.MapFS{
+		"db/migration/V1__links.sql":  {Data: []byte("CREATE TABLE links (code text PRIMARY KEY, v int NOT NULL DEFAULT 0);\n")},
+		"db/migration/V2__first.sql":  {Data: []byte("INSERT INTO links (code) VALUES ('first');\n")},
+		"db/migration/V3__second.sql": {Data: []byte("INSERT INTO links (code) VALUES ('second');\n")},
+	}
+	starter := datasource.With(datasource.Options{BindMigrate: func(b *config.Binder) datasource.MigrateFunc {
+		settings := flyway.Bind(b)
+		return func(ctx context.Context, _ *boot.App, pool *fwdatasource.Pool) error {
+			conn, err := pgx.ConnectConfig(ctx, pool.MigrationConfig())
+			if err != nil {
+				return err
+			}
+			defer conn.Close(ctx)
+			_, err = flyway.Migrate(ctx, conn, resources, settings)
+			return err
+		}
+	}})
+	url := enginetest.Postgres(t)
+	s := boottest.Start(t, service(starter), []string{"--app.datasource.url=" + url}, nil)
+	if r := send(t, s, "GET", "/count"); r.Body != "2" {
+		t.Errorf("GET /count: %d %s; want the 2 links the migrations inserted", r.Status, r.Body)
+	}
+	var applied int
+	if err := connect(t, url).QueryRow(t.Context(), "SELECT count(*) FROM flyway_schema_history WHERE success").Scan(&applied); err != nil || applied != 3 {
+		t.Errorf("flyway_schema_history: %d successful rows (%v), want 3", applied, err)
+	}
+	// Its settings are bound with the starter's: a bad one stops start-up,
+	// reported with them.
+	report, err := boottest.FailToStart(t, service(starter), []string{"--server.port=0", "--app.datasource.url=" + url, "--app.flyway.enabled=maybe"}, nil)
+	if err == nil || !strings.Contains(report, "Property: app.flyway.enabled") {
+		t.Errorf("a bad app.flyway.enabled: %v\n%s", err, report)
+	}
+}
+
+// connect is a connection of the test's own to the database of url, closed
+// when the test ends.
+func connect(t *testing.T, url string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
 }
