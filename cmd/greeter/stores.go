@@ -6,7 +6,9 @@ import (
 
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/boot"
+	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/datasource"
+	"github.com/springport/greeter/framework/datasource/flyway"
 	datasourcestarter "github.com/springport/greeter/framework/starter/datasource"
 	"github.com/springport/greeter/messagestore/inmem"
 	"github.com/springport/greeter/messagestore/postgres"
@@ -18,14 +20,20 @@ const postgresLogger = "postgres"
 
 // dataSource is the datasource starter with what greeter's PostgreSQL
 // store needs of the pool: READ COMMITTED on every connection, and the
-// schema migrated before the service starts (goose's migrations, embedded
-// in messagestore/postgres). A database that cannot be reached, or whose
-// schema this binary does not know, stops start-up with the setting that
-// named it.
+// schema migrated before the service starts with Flyway's migrations,
+// embedded in messagestore/postgres as its classpath:db/migration, and
+// Spring Boot's settings of Flyway (app.flyway.*, spring.flyway.*). A
+// database that goose migrated (greeter before Flyway's format) is
+// continued from goose's version. A database that cannot be reached, or
+// whose history does not match the migrations, stops start-up with the
+// setting that named it.
 var dataSource = datasourcestarter.With(datasourcestarter.Options{
 	Configure: postgres.Configure,
-	Migrate: func(ctx context.Context, app *boot.App, pool *datasource.Pool) error {
-		return postgres.Migrate(ctx, pool, app.Logger(postgresLogger))
+	BindMigrate: func(b *config.Binder) datasourcestarter.MigrateFunc {
+		s := flyway.Bind(b)
+		return func(ctx context.Context, app *boot.App, pool *datasource.Pool) error {
+			return postgres.MigrateWith(ctx, pool, app.Logger(postgresLogger), s)
+		}
 	},
 })
 

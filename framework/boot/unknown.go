@@ -44,7 +44,7 @@ var readFamilies = []string{
 var ignoredFamilies = []string{
 	"app.jpa.", "app.sql.init.", "app.jackson.", "app.mvc.", "app.webflux.", "app.web.",
 	"app.devtools.", "app.main.", "app.output.ansi.", "app.thymeleaf.", "app.freemarker.",
-	"app.mustache.", "app.groovy.template.", "app.flyway.", "app.liquibase.", "app.h2.",
+	"app.mustache.", "app.groovy.template.", "app.liquibase.", "app.h2.",
 	"app.cloud.", "app.jmx.", "app.aop.", "app.task.", "app.threads.", "app.servlet.",
 	"app.banner.", "app.autoconfigure.", "app.transaction.", "app.data.jpa.", "app.data.rest.",
 	"server.tomcat.", "server.jetty.", "server.undertow.", "server.netty.", "server.error.",

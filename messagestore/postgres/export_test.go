@@ -2,15 +2,20 @@ package postgres
 
 import (
 	"context"
+	"os"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
 )
 
 // MigrateTo migrates the schema of the database of url up or down to
-// version, with the provider that Open uses, so that tests can make a
-// database as an older binary left it.
+// version with goose and greeter's goose migrations, as greeter did before
+// Flyway's format (testdata/goose: the migrations as they were, with
+// their Down sections; db/migration holds their Up sections), so that
+// tests can make a database as an older binary left it, and check that
+// Open upgrades it from goose's table.
 func MigrateTo(ctx context.Context, url string, version int64) error {
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
@@ -18,7 +23,8 @@ func MigrateTo(ctx context.Context, url string, version int64) error {
 	}
 	db := stdlib.OpenDB(*cfg)
 	defer db.Close()
-	provider, err := newProvider(db)
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, os.DirFS("testdata/goose"),
+		goose.WithTableName(gooseTable), goose.WithDisableGlobalRegistry(true), goose.WithLogger(goose.NopLogger()))
 	if err != nil {
 		return err
 	}

@@ -2,120 +2,127 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
-	"github.com/pressly/goose/v3"
-	"github.com/pressly/goose/v3/lock"
 
 	"github.com/springport/greeter/framework/datasource"
+	"github.com/springport/greeter/framework/datasource/flyway"
 )
 
-//go:embed migrations/*.sql
+//go:embed db/migration/*.sql
 var migrationFiles embed.FS
 
-const (
-	// versionTable is where goose records the applied migrations: a name
-	// of the service's own, so that the database can hold other schemas
-	// migrated by goose.
-	versionTable = "greeter_schema_version"
-	// migrationLock is the key of the advisory lock held while migrating:
-	// the service's own too, for the same reason (goose's default is
-	// shared by every goose user). It is the first eight bytes of the
-	// SHA-256 of "greeter_schema_version", big-endian.
-	migrationLock int64 = -0x52273d70aad23969
-)
+// Migrations are the store's migrations in Flyway's format, in the folder
+// db/migration: Spring Boot's classpath:db/migration, Flyway's default
+// location (app.flyway.locations).
+var Migrations fs.FS = migrationFiles
+
+// gooseTable is where greeter's goose migrations, before Flyway's format,
+// recorded the applied versions (1 to 5, the Flyway migrations V1 to V5
+// now). It is left in place: Flyway does not read it, and a binary of
+// before the move, started during a rolling upgrade, still finds the
+// schema at its version.
+const gooseTable = "greeter_schema_version"
 
 // Migrate brings the schema of the database that pool reaches to the
-// newest embedded migration, on a connection of its own that it closes
-// (pool.MigrationConfig: without the statement timeout, so that a
-// migration may take longer than a request, and so that the session lock
-// cannot outlive it in a pooled connection). It refuses a schema newer
-// than that migration. The datasource starter runs it before the service
-// starts (cmd/greeter); Open runs it on its own pool.
+// newest embedded migration with Spring Boot's Flyway defaults; see
+// MigrateWith.
 func Migrate(ctx context.Context, pool *datasource.Pool, logger *slog.Logger) error {
+	return MigrateWith(ctx, pool, logger, flyway.Defaults())
+}
+
+// MigrateWith brings the schema of the database that pool reaches to the
+// newest of Migrations with Flyway's settings s (app.flyway.*, bound by
+// flyway.Bind), on a connection of its own that it closes
+// (pool.MigrationConfig: without the statement timeout, so that a
+// migration may take longer than a request), under Flyway's advisory
+// lock, so that instances that start together migrate once. It logs the
+// migrations applied, and warns of versions applied that are newer than
+// it knows (a newer build migrated the database, which Flyway accepts),
+// of ignored files and of missing locations.
+//
+// A database that goose migrated (greeter before Flyway's format: the
+// table greeter_schema_version, and no schema history table) is given
+// Flyway's history with a baseline at goose's newest version, as
+// app.flyway.baseline-on-migrate with that baseline-version would: the
+// migrations up to it are not run again, the later ones are applied.
+// Instances upgrading together are safe: the history is created under
+// Flyway's lock, and the next one finds it there.
+func MigrateWith(ctx context.Context, pool *datasource.Pool, logger *slog.Logger, s flyway.Settings) error {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	if err := migrate(ctx, pool.MigrationConfig(), logger); err != nil {
+	if err := migrate(ctx, pool.MigrationConfig(), logger, s); err != nil {
 		return fmt.Errorf("migrating the schema of %s: %w", pool, err)
 	}
 	return nil
 }
 
-// migrate is Migrate on the connection that cfg makes.
-func migrate(ctx context.Context, cfg *pgx.ConnConfig, logger *slog.Logger) error {
-	sqlDB := stdlib.OpenDB(*cfg)
-	defer sqlDB.Close()
-	provider, err := newProvider(sqlDB)
-	if err != nil {
-		return err
+// migrate is MigrateWith on the connection that cfg makes.
+func migrate(ctx context.Context, cfg *pgx.ConnConfig, logger *slog.Logger, s flyway.Settings) error {
+	if !s.Enabled {
+		return nil
 	}
-	sources := provider.ListSources()
-	newest := sources[len(sources)-1].Version
-	// Checked before migrating, so that a newer schema is not touched, and
-	// read without the lock: taking it twice would make instances that
-	// start together wait for each other twice.
-	current, err := schemaVersion(ctx, sqlDB)
-	if err != nil {
-		return fmt.Errorf("reading the schema version from %s: %w", versionTable, datasource.Classify(err))
-	}
-	if current > newest {
-		return fmt.Errorf("the database schema is at version %d, newer than the newest this binary knows (%d): run a newer build of the service, or migrate the database down to version %d", current, newest, newest)
-	}
-	results, err := provider.Up(ctx)
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return datasource.Classify(err)
 	}
-	if len(results) == 0 {
-		// Another instance may have migrated while this one waited for the
-		// lock: the version read before is stale then.
-		logger.Info("PostgreSQL schema is up to date", "version", newest)
-		return nil
+	defer conn.Close(context.WithoutCancel(ctx))
+	version, fromGoose, err := gooseVersion(ctx, conn, s.Table)
+	if err != nil {
+		return fmt.Errorf("looking for goose's %s: %w", gooseTable, datasource.Classify(err))
 	}
-	for _, r := range results {
-		logger.Info("PostgreSQL schema migrated", "version", r.Source.Version, "file", r.Source.Path, "duration", r.Duration)
+	if fromGoose {
+		s.BaselineOnMigrate = true
+		s.BaselineVersion = strconv.FormatInt(version, 10)
 	}
+	res, err := flyway.Migrate(ctx, conn, Migrations, s)
+	if err != nil {
+		return datasource.Classify(err)
+	}
+	LogMigration(logger, res)
 	return nil
 }
 
-// newProvider returns the goose provider of the embedded migrations on
-// db, with the service's version table and lock.
-func newProvider(db *sql.DB) (*goose.Provider, error) {
-	fsys, err := fs.Sub(migrationFiles, "migrations")
-	if err != nil {
-		return nil, err
+// LogMigration logs what flyway.Migrate did, as Spring Boot's Flyway
+// logs it: each migration applied, and the warnings.
+func LogMigration(logger *slog.Logger, res *flyway.Result) {
+	if res.Baselined {
+		logger.Info("PostgreSQL schema history created with a baseline", "table", res.Table, "version", res.InitialVersion)
 	}
-	// An instance that finds the lock taken tries again every second, for
-	// ten minutes at most, or as long as ctx allows.
-	locker, err := lock.NewPostgresSessionLocker(lock.WithLockID(migrationLock), lock.WithLockTimeout(1, 600))
-	if err != nil {
-		return nil, err
+	for _, a := range res.Applied {
+		logger.Info("PostgreSQL schema migrated", "version", a.Version, "description", a.Description, "file", a.File, "duration", a.Took)
 	}
-	return goose.NewProvider(goose.DialectPostgres, db, fsys,
-		goose.WithTableName(versionTable),
-		goose.WithSessionLocker(locker),
-		goose.WithDisableGlobalRegistry(true),
-		goose.WithLogger(goose.NopLogger()),
-	)
+	if len(res.Applied) == 0 {
+		logger.Info("PostgreSQL schema is up to date", "version", res.Version, "table", res.Table)
+	}
+	if len(res.Future) > 0 {
+		logger.Warn("the database schema has migrations applied that are newer than this build knows: a newer build migrated it", "versions", res.Future, "table", res.Table)
+	}
+	if len(res.Ignored) > 0 {
+		logger.Warn("files in the migration locations whose names are not Flyway migrations' (V<version>__<description>.sql) are ignored", "files", res.Ignored)
+	}
+	if len(res.MissingLocations) > 0 {
+		logger.Warn("migration locations that do not exist", "locations", res.MissingLocations)
+	}
 }
 
-// schemaVersion returns the newest migration recorded in the version
-// table, or 0 when there is no version table yet.
-func schemaVersion(ctx context.Context, db *sql.DB) (int64, error) {
-	var exists bool
-	if err := db.QueryRowContext(ctx, "SELECT to_regclass($1) IS NOT NULL", versionTable).Scan(&exists); err != nil {
-		return 0, err
+// gooseVersion returns goose's newest applied version, and true, when the
+// connection's schema has goose's table and no Flyway history table.
+func gooseVersion(ctx context.Context, conn *pgx.Conn, historyTable string) (int64, bool, error) {
+	var goose, history bool
+	if err := conn.QueryRow(ctx, "SELECT to_regclass($1) IS NOT NULL, to_regclass(quote_ident($2)) IS NOT NULL", gooseTable, historyTable).Scan(&goose, &history); err != nil {
+		return 0, false, err
 	}
-	if !exists {
-		return 0, nil
+	if !goose || history {
+		return 0, false, nil
 	}
 	var version int64
-	err := db.QueryRowContext(ctx, "SELECT coalesce(max(version_id), 0) FROM "+versionTable).Scan(&version)
-	return version, err
+	err := conn.QueryRow(ctx, "SELECT coalesce(max(version_id), 0) FROM "+gooseTable+" WHERE is_applied").Scan(&version)
+	return version, err == nil, err
 }

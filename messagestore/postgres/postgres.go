@@ -172,15 +172,18 @@
 //
 // # Schema
 //
-// Migrate applies the SQL migrations embedded from migrations/ with goose,
-// which records them in greeter_schema_version (not goose's default table,
-// so that the service can share a database with other schemas). A
-// PostgreSQL advisory lock makes instances that start together migrate
-// one at a time: the first migrates, the others then find nothing to do.
-// A database whose schema is newer than this binary knows is refused.
+// Migrate applies the SQL migrations embedded in db/migration
+// (Migrations), in Flyway's format, with framework/datasource/flyway,
+// which records them in Flyway's flyway_schema_history as Flyway would,
+// under Flyway's advisory lock: instances that start together migrate one
+// at a time, the first migrates, the others then find nothing to do. A
+// database migrated by greeter's earlier goose migrations (recorded in
+// greeter_schema_version) is given a baseline at goose's version, and
+// continued from there. Versions applied that are newer than this binary
+// knows are accepted with a warning, as Flyway accepts them. Flyway's
+// format has no Down: a schema is not migrated back.
 // Version 2 converts a collection of version 1 to pages in place, in one
-// transaction (about 3.5 s for a million messages); its Down converts
-// back, and refuses, changing nothing, while a message holds a NUL byte.
+// transaction (about 3.5 s for a million messages).
 // Instances of version 1 must be stopped before one of version 2 starts:
 // the functions they call change signature. Version 3 only adds
 // greeter_append_messages, so instances of version 2 keep working while
