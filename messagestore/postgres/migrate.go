@@ -85,31 +85,8 @@ func migrate(ctx context.Context, cfg *pgx.ConnConfig, logger *slog.Logger, s fl
 	if err != nil {
 		return datasource.Classify(err)
 	}
-	LogMigration(logger, res)
+	res.Log(logger)
 	return nil
-}
-
-// LogMigration logs what flyway.Migrate did, as Spring Boot's Flyway
-// logs it: each migration applied, and the warnings.
-func LogMigration(logger *slog.Logger, res *flyway.Result) {
-	if res.Baselined {
-		logger.Info("PostgreSQL schema history created with a baseline", "table", res.Table, "version", res.InitialVersion)
-	}
-	for _, a := range res.Applied {
-		logger.Info("PostgreSQL schema migrated", "version", a.Version, "description", a.Description, "file", a.File, "duration", a.Took)
-	}
-	if len(res.Applied) == 0 {
-		logger.Info("PostgreSQL schema is up to date", "version", res.Version, "table", res.Table)
-	}
-	if len(res.Future) > 0 {
-		logger.Warn("the database schema has migrations applied that are newer than this build knows: a newer build migrated it", "versions", res.Future, "table", res.Table)
-	}
-	if len(res.Ignored) > 0 {
-		logger.Warn("files in the migration locations whose names are not Flyway migrations' (V<version>__<description>.sql) are ignored", "files", res.Ignored)
-	}
-	if len(res.MissingLocations) > 0 {
-		logger.Warn("migration locations that do not exist", "locations", res.MissingLocations)
-	}
 }
 
 // gooseVersion returns goose's newest applied version, and true, when the

@@ -19,12 +19,15 @@ package datasource
 
 import (
 	"context"
+	"io/fs"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/springport/greeter/framework/boot"
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/datasource"
+	"github.com/springport/greeter/framework/datasource/flyway"
 	"github.com/springport/greeter/framework/management/actuator"
 	"github.com/springport/greeter/framework/management/metrics"
 )
@@ -106,6 +109,37 @@ func RequirePool(a *boot.App) (*datasource.Pool, error) {
 	}
 	return nil, a.SettingError(urlKey, "the service needs a PostgreSQL database, and none is set: set "+urlKey+
 		" to postgres://host:port/database, or jdbc:postgresql://host:port/database")
+}
+
+// Flyway returns the Options.BindMigrate of Spring Boot's Flyway: it
+// binds app.flyway.* (spring.flyway.*: flyway.Bind) with the starter's
+// settings, and migrates the database with the Flyway migrations that
+// fsys holds (classpath:db/migration by default: the folder db/migration
+// of fsys, the service's embedded files) before Service.Start, on a
+// connection of its own (Pool.MigrationConfig: without the statement
+// timeout) under Flyway's lock, logging what it did and warning of
+// versions newer than it knows, ignored files and missing locations
+// (logger <service>.datasource). app.flyway.enabled=false skips it.
+func Flyway(fsys fs.FS) func(*config.Binder) MigrateFunc {
+	return func(b *config.Binder) MigrateFunc {
+		s := flyway.Bind(b)
+		if !s.Enabled {
+			return nil
+		}
+		return func(ctx context.Context, a *boot.App, pool *datasource.Pool) error {
+			conn, err := pgx.ConnectConfig(ctx, pool.MigrationConfig())
+			if err != nil {
+				return datasource.Classify(err)
+			}
+			defer conn.Close(context.WithoutCancel(ctx))
+			res, err := flyway.Migrate(ctx, conn, fsys, s)
+			if err != nil {
+				return datasource.Classify(err)
+			}
+			res.Log(a.Logger(logger))
+			return nil
+		}
+	}
 }
 
 // named says, to RequirePool, that the service names the starter.

@@ -28,7 +28,6 @@ import (
 	"github.com/springport/greeter/framework/boot/boottest"
 	"github.com/springport/greeter/framework/config"
 	fwdatasource "github.com/springport/greeter/framework/datasource"
-	"github.com/springport/greeter/framework/datasource/flyway"
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/starter/datasource"
 	"github.com/springport/greeter/framework/testing/enginetest"
@@ -593,9 +592,10 @@ func behindProxy(t *testing.T) (*enginetest.Proxy, string) {
 }
 
 // TestFlywayThroughBindMigrate: Flyway's migrations (framework/datasource/
-// flyway) run from the starter, as framework.md shows: BindMigrate binds
-// app.flyway.* with the starter's settings, and migrates the service's
-// embedded db/migration on a connection of its own before Start.
+// flyway) run from the starter, as framework.md shows: Flyway, given as
+// BindMigrate, binds app.flyway.* with the starter's settings, and
+// migrates the service's embedded db/migration on a connection of its own
+// before Start, logging each migration applied.
 func TestFlywayThroughBindMigrate(t *testing.T) {
 	t.Parallel()
 	resources := fstest.MapFS{
@@ -603,18 +603,7 @@ func TestFlywayThroughBindMigrate(t *testing.T) {
 		"db/migration/V2__first.sql":  {Data: []byte("INSERT INTO links (code) VALUES ('first');\n")},
 		"db/migration/V3__second.sql": {Data: []byte("INSERT INTO links (code) VALUES ('second');\n")},
 	}
-	starter := datasource.With(datasource.Options{BindMigrate: func(b *config.Binder) datasource.MigrateFunc {
-		settings := flyway.Bind(b)
-		return func(ctx context.Context, _ *boot.App, pool *fwdatasource.Pool) error {
-			conn, err := pgx.ConnectConfig(ctx, pool.MigrationConfig())
-			if err != nil {
-				return err
-			}
-			defer conn.Close(ctx)
-			_, err = flyway.Migrate(ctx, conn, resources, settings)
-			return err
-		}
-	}})
+	starter := datasource.With(datasource.Options{BindMigrate: datasource.Flyway(resources)})
 	url := enginetest.Postgres(t)
 	s := boottest.Start(t, service(starter), []string{"--app.datasource.url=" + url}, nil)
 	if r := send(t, s, "GET", "/count"); r.Body != "2" {
@@ -623,6 +612,14 @@ func TestFlywayThroughBindMigrate(t *testing.T) {
 	var applied int
 	if err := connect(t, url).QueryRow(t.Context(), "SELECT count(*) FROM flyway_schema_history WHERE success").Scan(&applied); err != nil || applied != 3 {
 		t.Errorf("flyway_schema_history: %d successful rows (%v), want 3", applied, err)
+	}
+	s.WaitForLog(t, regexp.MustCompile(`PostgreSQL schema migrated.*version=3.*file=classpath:db/migration/V3__second.sql`))
+	// app.flyway.enabled=false migrates nothing.
+	off := enginetest.Postgres(t)
+	boottest.Start(t, service(starter), []string{"--app.datasource.url=" + off, "--app.flyway.enabled=false"}, nil)
+	var history bool
+	if err := connect(t, off).QueryRow(t.Context(), "SELECT to_regclass('flyway_schema_history') IS NOT NULL").Scan(&history); err != nil || history {
+		t.Errorf("with app.flyway.enabled=false, flyway_schema_history exists: %v %v", history, err)
 	}
 	// Its settings are bound with the starter's: a bad one stops start-up,
 	// reported with them.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"testing/fstest"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -68,7 +69,9 @@ func Example() {
 
 // ExampleWith gives the starter what every connection needs and the
 // migration to run before the service starts, as greeter does with its
-// READ COMMITTED and its goose migrations (cmd/greeter/stores.go). A
+// READ COMMITTED and its Flyway migrations (cmd/greeter/stores.go; a
+// service with Flyway's migrations alone gives BindMigrate: Flyway(its
+// embedded files), as ExampleFlyway shows). A
 // transaction that may conflict with others runs in Transact, which runs
 // it again after a serialization failure or a deadlock.
 func ExampleWith() {
@@ -108,4 +111,23 @@ func ExampleWith() {
 			return nil
 		},
 	}
+}
+
+// ExampleFlyway migrates the database with Flyway's migrations before the
+// service starts, as Spring Boot does with Flyway on the classpath: the
+// files of db/migration (classpath:db/migration) of the service's
+// embedded files, which a service embeds with //go:embed db/migration;
+// app.flyway.* are Spring Boot's spring.flyway.* (flyway.Bind), bound
+// with the starter's settings: a bad one stops start-up before anything
+// is opened.
+func ExampleFlyway() {
+	resources := fstest.MapFS{
+		"db/migration/V1__links.sql": {Data: []byte("CREATE TABLE links (code text PRIMARY KEY, url text NOT NULL, hits bigint NOT NULL DEFAULT 0);\n")},
+	}
+	service := shortener
+	service.Starters = []boot.Starter{datasource.With(datasource.Options{BindMigrate: datasource.Flyway(resources)})}
+	_, err := boot.New(context.Background(), service, boot.Process{Args: []string{"--app.flyway.baseline-on-migrate=maybe"}})
+	fmt.Println(err)
+	// Output:
+	// setting app.flyway.baseline-on-migrate="maybe" from command-line argument --app.flyway.baseline-on-migrate=maybe is invalid: want true or false (or on/off, yes/no, 1/0), in any case
 }
