@@ -2,12 +2,14 @@ package postgres_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/springport/greeter/domain/message"
 	"github.com/springport/greeter/framework/datasource"
 	"github.com/springport/greeter/framework/testing/enginetest"
@@ -155,34 +157,6 @@ func version1(t *testing.T, url string, base int64, texts []string) {
 	}
 }
 
-// version1Texts reads the messages of a database at version 1 of the
-// schema, checking that they are at dense positions from base.
-func version1Texts(t *testing.T, url string) []string {
-	t.Helper()
-	conn := connect(t, url)
-	ctx := t.Context()
-	var base, n, count, misplaced int64
-	if err := conn.QueryRow(ctx, "SELECT base, n FROM greeter_message_bounds").Scan(&base, &n); err != nil {
-		t.Fatal(err)
-	}
-	if err := conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE position <> $1 + i - 1)
-FROM (SELECT position, row_number() OVER (ORDER BY position) AS i FROM greeter_messages) m`, base).Scan(&count, &misplaced); err != nil {
-		t.Fatal(err)
-	}
-	if count != n || misplaced != 0 {
-		t.Fatalf("version 1 holds %d rows, %d of them not at base %d + their index, and says n = %d", count, misplaced, base, n)
-	}
-	rows, err := conn.Query(ctx, "SELECT text FROM greeter_messages ORDER BY position")
-	if err != nil {
-		t.Fatal(err)
-	}
-	texts, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return texts
-}
-
 // stored returns the texts that s holds, in order.
 func stored(t *testing.T, s message.Store) []string {
 	t.Helper()
@@ -327,5 +301,49 @@ func TestUsageAfterUpgradeFromVersion3(t *testing.T) {
 	}
 	if err := checkLayout(t.Context(), connect(t, url), 2, []string{"a", "wörld", "one more", "x", "yy", "zzz"}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestFlywayMigrationsAreGooseUps: each Flyway migration is the Up section
+// of the goose migration of its version, as greeter's earlier builds
+// applied it (testdata/goose), without goose's annotations, so that a
+// database baselined at goose's version holds what V1 to that version
+// make.
+func TestFlywayMigrationsAreGooseUps(t *testing.T) {
+	gooseFiles, err := filepath.Glob("testdata/goose/*.sql")
+	if err != nil || len(gooseFiles) == 0 {
+		t.Fatalf("testdata/goose: %v %v", gooseFiles, err)
+	}
+	flywayFiles, _ := filepath.Glob("db/migration/*.sql")
+	if len(flywayFiles) != len(gooseFiles) {
+		t.Errorf("%d Flyway migrations for %d goose ones", len(flywayFiles), len(gooseFiles))
+	}
+	squash := func(text string) string { return strings.Join(strings.Fields(text), " ") }
+	for _, g := range gooseFiles {
+		name := strings.TrimSuffix(filepath.Base(g), ".sql")
+		number, description, _ := strings.Cut(name, "_")
+		version, err := strconv.Atoi(number)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		up, _, _ := strings.Cut(string(src), "-- +goose Down")
+		var kept []string
+		for line := range strings.Lines(up) {
+			if !strings.HasPrefix(line, "-- +goose") {
+				kept = append(kept, line)
+			}
+		}
+		v, err := os.ReadFile(fmt.Sprintf("db/migration/V%d__%s.sql", version, description))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if squash(string(v)) != squash(strings.Join(kept, "")) {
+			t.Errorf("V%d__%s.sql is not the Up section of %s", version, description, g)
+		}
 	}
 }
