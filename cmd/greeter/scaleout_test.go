@@ -294,9 +294,15 @@ func TestChangedMigrationStopsStartUp(t *testing.T) {
 	if err == nil {
 		t.Fatal("the service started against a history that does not match its migrations")
 	}
-	for _, want := range []string{"Property: app.datasource.url", "Migration checksum mismatch for migration version 3 (classpath:db/migration/V3__append_batches.sql)"} {
+	for _, want := range []string{"Property: app.datasource.url", "Migration checksum mismatch for migration version 3 (classpath:db/migration/V3__append_batches.sql)",
+		"Action:\n\nRevert the changed migrations to what the database applied, or record the new ones with Flyway's repair"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("the report lacks %q:\n%s", want, stderr)
 		}
+	}
+	// The database was reached: the report does not send the reader to
+	// check that it runs.
+	if strings.Contains(stderr, "can be reached") {
+		t.Errorf("the report's action is about reaching the engine:\n%s", stderr)
 	}
 }

@@ -90,10 +90,20 @@ func failureReport(err error) string {
 		block(e.Error() + "\n\n")
 	}
 	b.WriteString("Action:\n\n")
-	if len(engineErrs) > 0 {
+	actions := 0
+	for _, ee := range engineErrs {
+		if ee.Action != "" && !written[ee.Action] {
+			written[ee.Action] = true
+			b.WriteString(ee.Action + "\n")
+			actions++
+		}
+	}
+	switch {
+	case actions > 0:
+	case len(engineErrs) > 0:
 		b.WriteString("Check that the engine runs and can be reached at that address, or ")
 		b.WriteString("update your application's configuration\n")
-	} else {
+	default:
 		b.WriteString("Update your application's configuration\n")
 	}
 	return b.String()
@@ -126,6 +136,10 @@ func flatten(err error) []error {
 type EngineError struct {
 	Engine  string // what the setting names, as "PostgreSQL database"
 	Setting config.SettingError
+	// Action replaces the report's advice (check that the engine runs
+	// and can be reached) when the engine was reached and something else
+	// must change, as a migration that disagrees with the database.
+	Action string
 }
 
 func (e *EngineError) Error() string { return e.Setting.Error() }

@@ -19,6 +19,7 @@ package datasource
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 
 	"github.com/jackc/pgx/v5"
@@ -161,7 +162,14 @@ func start(ctx context.Context, a *boot.App, s settings, o Options) error {
 	a.OnClose(func() error { pool.Close(); return nil })
 	if o.Migrate != nil {
 		if err := o.Migrate(ctx, a, pool); err != nil {
-			return a.EngineError("PostgreSQL database", s.key, opts.URL, err)
+			failure := a.EngineError("PostgreSQL database", s.key, opts.URL, err)
+			if ve := (*flyway.ValidationError)(nil); errors.As(err, &ve) {
+				// The database is there and reachable: what it holds
+				// disagrees with the migrations, which the address
+				// cannot fix.
+				failure.(*boot.EngineError).Action = "Revert the changed migrations to what the database applied, or record the new ones with Flyway's repair (or set app.flyway.validate-on-migrate=false, and own the difference); then start again"
+			}
+			return failure
 		}
 	}
 	boot.Provide(a, pool)
