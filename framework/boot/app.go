@@ -154,7 +154,7 @@ func (a *App) Routes(routes ...dispatch.Route) {
 // EngineError reports that the engine that setting key names (a
 // "PostgreSQL database" named by app.datasource.url) could not be used,
 // because of err: unreachable, refusing the credentials, or holding a
-// schema this binary does not know. Start returns it, and the failure
+// migration history that disagrees with the binary's. Start returns it, and the failure
 // report shows the setting with its value (its password masked) and where
 // it was set. value is the setting's value as bound, for when it is unset
 // and its default was used.
