@@ -154,9 +154,9 @@ func (a *App) Routes(routes ...dispatch.Route) {
 // EngineError reports that the engine that setting key names (a
 // "PostgreSQL database" named by app.datasource.url) could not be used,
 // because of err: unreachable, refusing the credentials, or holding a
-// migration history that disagrees with the binary's. Start returns it, and the failure
-// report shows the setting with its value (its password masked) and where
-// it was set. value is the setting's value as bound, for when it is unset
+// migration history that disagrees with the binary's. Start returns it,
+// and the failure report shows the setting with its value (its password
+// masked) and where it was set. value is the setting's value as bound, for when it is unset
 // and its default was used.
 func (a *App) EngineError(engine, key, value string, err error) error {
 	return &EngineError{Engine: engine, Setting: config.SettingError{Value: a.binder.Value(key, value), Reason: err.Error()}}

@@ -130,9 +130,10 @@ func flatten(err error) []error {
 }
 
 // EngineError is an engine that a setting names and that start-up could
-// not use: unreachable, refusing the credentials, or holding a migration history that
-// disagrees with the binary's migrations. The failure report shows the setting as for a bad
-// value: its value (its password masked) and where it was set.
+// not use: unreachable, refusing the credentials, or holding a migration
+// history that disagrees with the binary's migrations. The failure report
+// shows the setting as for a bad value: its value (its password masked)
+// and where it was set.
 type EngineError struct {
 	Engine  string // what the setting names, as "PostgreSQL database"
 	Setting config.SettingError
