@@ -75,15 +75,18 @@ func With(o Options) boot.Starter {
 		Name: boot.DataSourceStarter,
 		Bind: func(b *config.Binder) func(context.Context, *boot.App) error {
 			s := bind(b)
+			// o is the starter's, shared by every run of the service
+			// (tests run several at once): each run's Migrate is its own.
+			run := o
 			if o.BindMigrate != nil {
-				o.Migrate = o.BindMigrate(b)
+				run.Migrate = o.BindMigrate(b)
 			}
 			return func(ctx context.Context, a *boot.App) error {
 				boot.Provide(a, named{})
 				if s.opts.URL == "" {
 					return nil
 				}
-				return start(ctx, a, s, o)
+				return start(ctx, a, s, run)
 			}
 		},
 	}
