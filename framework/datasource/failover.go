@@ -56,15 +56,17 @@ type poolReset struct {
 // watch is the pool that r resets.
 func (r *poolReset) watch(pool *pgxpool.Pool) { r.pool.Store(pool) }
 
-// writable marks the context of a statement that began on a connection
-// whose server took writes.
-type writable struct{}
+// tookWrites is the key, in a connection's CustomData, of whether its
+// server took writes when a statement last began or ended on it: a bool,
+// kept on the connection rather than in each statement's context, so that
+// a statement costs two lookups and no allocation.
+const tookWrites = "datasource.tookWrites"
 
 func (r *poolReset) TraceQueryStart(ctx context.Context, conn *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
-	if readOnly(conn.PgConn()) {
-		return ctx
+	if data := conn.PgConn().CustomData(); data[tookWrites] == nil {
+		data[tookWrites] = !readOnly(conn.PgConn())
 	}
-	return context.WithValue(ctx, writable{}, true)
+	return ctx
 }
 
 func (r *poolReset) TraceQueryEnd(ctx context.Context, conn *pgx.Conn, data pgx.TraceQueryEndData) {
@@ -72,7 +74,13 @@ func (r *poolReset) TraceQueryEnd(ctx context.Context, conn *pgx.Conn, data pgx.
 	if pool == nil {
 		return
 	}
-	turned := ctx.Value(writable{}) != nil && readOnly(conn.PgConn())
+	custom := conn.PgConn().CustomData()
+	took, _ := custom[tookWrites].(bool)
+	now := !readOnly(conn.PgConn())
+	if took != now {
+		custom[tookWrites] = now
+	}
+	turned := took && !now
 	if turned || serverLost(ctx, conn, data.Err) {
 		pool.Reset()
 	}
