@@ -33,19 +33,7 @@ func flywayJar(flavour string) string {
 // java or the flavour's jar is missing.
 func needFlyway(t *testing.T, flavour string) {
 	t.Helper()
-	why := ""
-	if _, err := exec.LookPath("java"); err != nil {
-		why = "no java on PATH"
-	} else if _, err := os.Stat(flywayJar(flavour)); err != nil {
-		why = fmt.Sprintf("no %s (build it with conformance/flyway/build)", flywayJar(flavour))
-	}
-	if why == "" {
-		return
-	}
-	if springRequired() {
-		t.Fatalf("%s, and GREETER_TEST_SPRING=1", why)
-	}
-	t.Skipf("%s; GREETER_TEST_SPRING=1 makes this a failure", why)
+	needJar(t, flywayJar(flavour), "conformance/flyway/build")
 }
 
 // flywayVersions are the Flyway each flavour's BOM manages.

@@ -31,11 +31,18 @@ func springJar(flavour string) string {
 // when java or the flavour's jar is missing.
 func needSpring(t *testing.T, flavour string) {
 	t.Helper()
+	needJar(t, springJar(flavour), "conformance/spring/build")
+}
+
+// needJar skips the test (or fails it, with GREETER_TEST_SPRING=1) when
+// java or jar is missing; build is the script that makes it.
+func needJar(t *testing.T, jar, build string) {
+	t.Helper()
 	why := ""
 	if _, err := exec.LookPath("java"); err != nil {
 		why = "no java on PATH"
-	} else if _, err := os.Stat(springJar(flavour)); err != nil {
-		why = fmt.Sprintf("no %s (build it with conformance/spring/build)", springJar(flavour))
+	} else if _, err := os.Stat(jar); err != nil {
+		why = fmt.Sprintf("no %s (build it with %s)", jar, build)
 	}
 	if why == "" {
 		return
