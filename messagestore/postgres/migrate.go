@@ -54,25 +54,16 @@ func Migrate(ctx context.Context, pool *datasource.Pool, logger *slog.Logger) er
 // Instances upgrading together are safe: the history is created under
 // Flyway's lock, and the next one finds it there.
 func MigrateWith(ctx context.Context, pool *datasource.Pool, logger *slog.Logger, s flyway.Settings) error {
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	if err := migrate(ctx, pool.MigrationConfig(), logger, s); err != nil {
+	if err := pool.MigrateFlyway(ctx, Migrations, s, logger, baselineAtGoose); err != nil {
 		return fmt.Errorf("migrating the schema of %s: %w", pool, err)
 	}
 	return nil
 }
 
-// migrate is MigrateWith on the connection that cfg makes.
-func migrate(ctx context.Context, cfg *pgx.ConnConfig, logger *slog.Logger, s flyway.Settings) error {
-	if !s.Enabled {
-		return nil
-	}
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		return datasource.Classify(err)
-	}
-	defer conn.Close(context.WithoutCancel(ctx))
+// baselineAtGoose has Flyway baseline at the version goose reached, when
+// the database was migrated by greeter's former goose migrations and has
+// no Flyway history yet: V1 to that version are not run again.
+func baselineAtGoose(ctx context.Context, conn *pgx.Conn, s *flyway.Settings) error {
 	version, fromGoose, err := gooseVersion(ctx, conn, s.Table)
 	if err != nil {
 		return fmt.Errorf("looking for goose's %s: %w", gooseTable, datasource.Classify(err))
@@ -81,11 +72,6 @@ func migrate(ctx context.Context, cfg *pgx.ConnConfig, logger *slog.Logger, s fl
 		s.BaselineOnMigrate = true
 		s.BaselineVersion = strconv.FormatInt(version, 10)
 	}
-	res, err := flyway.Migrate(ctx, conn, Migrations, s)
-	if err != nil {
-		return datasource.Classify(err)
-	}
-	res.Log(logger)
 	return nil
 }
 

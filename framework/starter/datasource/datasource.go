@@ -22,7 +22,6 @@ import (
 	"errors"
 	"io/fs"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/springport/greeter/framework/boot"
@@ -131,17 +130,7 @@ func Flyway(fsys fs.FS) func(*config.Binder) MigrateFunc {
 			return nil
 		}
 		return func(ctx context.Context, a *boot.App, pool *datasource.Pool) error {
-			conn, err := pgx.ConnectConfig(ctx, pool.MigrationConfig())
-			if err != nil {
-				return datasource.Classify(err)
-			}
-			defer conn.Close(context.WithoutCancel(ctx))
-			res, err := flyway.Migrate(ctx, conn, fsys, s)
-			if err != nil {
-				return datasource.Classify(err)
-			}
-			res.Log(a.Logger(logger))
-			return nil
+			return pool.MigrateFlyway(ctx, fsys, s, a.Logger(logger), nil)
 		}
 	}
 }
