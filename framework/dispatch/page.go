@@ -11,12 +11,12 @@ import "encoding/xml"
 // Spring Boot writes a PageImpl's own fields unless told otherwise (its
 // serialization-mode direct), a shape Spring Data itself warns may
 // change; a Go service has no PageImpl, and writes this one. As XML it is
-// <Page><content><item>…</item></content><page>…</page></Page>, a list
-// written as the dispatcher writes one. Build it with NewPage, which
-// never leaves Content nil (written null).
+// <Page><content>…</content><content>…</content><page>…</page></Page>,
+// one content element per item, as encoding/xml writes a list field.
+// Build it with NewPage, which never leaves Content nil (written null).
 type Page[T any] struct {
 	XMLName xml.Name     `json:"-" xml:"Page"`
-	Content []T          `json:"content" xml:"content>item"`
+	Content []T          `json:"content" xml:"content"`
 	Page    PageMetadata `json:"page" xml:"page"`
 }
 
