@@ -31,9 +31,9 @@ type PageMetadata struct {
 }
 
 // NewPage returns the page of items that request asked for, of total
-// items in all. As Spring's PageImpl, a page whose items end before
-// request's size counts as the last: total is then its offset and its
-// items, whatever total says (a count taken before items were removed).
+// items in all. As Spring's PageImpl, a page that has items and reaches
+// past total (a count taken before items were added) makes the total its
+// offset and its items.
 func NewPage[T any](items []T, request PageRequest, total int64) Page[T] {
 	if items == nil {
 		items = []T{}
