@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -60,7 +61,7 @@ func TestParseSort(t *testing.T) {
 	}
 }
 
-// pagedItems is a route that answers with the page it read, for the
+// pagedRoute is a route that answers with the page it read, for the
 // tests that read one through a dispatcher.
 func pagedRoute(pattern string, p *PageParams, paging *Paging) Route {
 	return Route{Method: "GET", Pattern: pattern, Inputs: []Input{p}, Paging: paging,
@@ -383,4 +384,21 @@ func TestPagingCheck(t *testing.T) {
 	if err := (Paging{Prefix: "p", SortParameter: "psize"}).Check(); err == nil {
 		t.Error("a sort parameter named as the prefixed size parameter: accepted")
 	}
+}
+
+// FuzzParseSort: whatever a sort value holds, every order it gives sorts
+// by a property that is not blank and has no comma, and each property is
+// one of the value's elements.
+func FuzzParseSort(f *testing.F) {
+	for _, seed := range []string{"name", "name,desc", "a,b,DESC,ignorecase", ",,", "...", "x,ignorecase,asc", "é,desc"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, value string) {
+		elements := strings.Split(value, ",")
+		for _, o := range parseSort(value) {
+			if strings.TrimSpace(o.Property) == "" || strings.Contains(o.Property, ",") || !slices.Contains(elements, o.Property) {
+				t.Errorf("%q: order %+v", value, o)
+			}
+		}
+	})
 }
