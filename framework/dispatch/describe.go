@@ -49,6 +49,15 @@ type InputInfo struct {
 	// Minimum is an integer input's least value (Param.Min); nil when it
 	// has none.
 	Minimum *int64
+	// Maximum is an integer input's largest value (a Pageable's size);
+	// nil when it has none.
+	Maximum *int64
+	// Default is an optional input's value when the request leaves it
+	// out (Param.Default, a Pageable's), of Type; nil when it has none.
+	Default any
+	// Enum lists the values the input takes, each item's for a list
+	// (a Pageable's sort); nil when any value of Type will do.
+	Enum []string
 }
 
 // Describe describes routes as a dispatcher built with them would, without
@@ -80,10 +89,17 @@ func describe(routes []*route) []RouteInfo {
 			Errors:   rt.errorStatuses(),
 			Headers:  slices.Clone(rt.decl.Headers),
 		}
-		for _, in := range rt.inputs {
+		for i, in := range rt.inputs {
+			if in.page != nil {
+				info.Inputs = append(info.Inputs, rt.pagers[i].describe()...)
+				continue
+			}
 			input := InputInfo{Name: in.name, In: in.in, Required: in.required, Type: in.typ, Description: in.description}
 			if in.hasMin {
 				input.Minimum = new(in.min)
+			}
+			if in.hasDefault {
+				input.Default = in.defaultValue
 			}
 			info.Inputs = append(info.Inputs, input)
 		}

@@ -32,8 +32,14 @@ func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
 	}
 	req := &ex.req
 	req.Request, req.route, req.inputs = r, rt, req.inputs[:0]
-	for _, in := range rt.inputs {
-		v, err := in.convert(r)
+	for i, in := range rt.inputs {
+		var v inputValue
+		var err error
+		if in.page != nil {
+			v, err = rt.pagers[i].read(r)
+		} else {
+			v, err = in.convert(r)
+		}
 		if err != nil {
 			d.fail(ex, r, err)
 			return

@@ -134,6 +134,7 @@ func (b *builder) parameters(path string, routes []dispatch.RouteInfo) []any {
 				p.schema = maps.Clone(p.schema)
 				p.schema["minimum"] = *in.Minimum
 			}
+			p.schema = inputBounds(p.schema, in)
 			if in.Description != "" {
 				p.description = in.Description
 			}
@@ -175,6 +176,9 @@ func (b *builder) parameters(path string, routes []dispatch.RouteInfo) []any {
 		}
 		if p.description != "" {
 			o["description"] = p.description
+		}
+		if p.schema["type"] == "array" && p.in == "query" {
+			o["explode"] = true // sort=a&sort=b, as the dispatcher reads it
 		}
 		out = append(out, o)
 	}
