@@ -12,8 +12,8 @@
 // Returns, Accepts, Exchanges or Runs from a typed function, or with Plain
 // from an http.Handler (route.go, handler.go, stream.go for Streams;
 // condition.go parses Params). New checks the whole table before anything
-// is served (compile.go, group.go) and refuses it, naming each misdeclared
-// route: an unknown method, an undeclared path variable, a Produces the
+// is served (compile.go, group.go) and refuses it with a *TableError,
+// naming each misdeclared route: an unknown method, an undeclared path variable, a Produces the
 // result cannot be written as, a 204 that would carry a body, two routes it
 // could not tell apart, a pattern the ServeMux refuses. Describe and a
 // Catalog list the checked routes for /actuator/mappings and the OpenAPI
@@ -57,7 +57,8 @@
 //     UTF-8), its handler runs with the converted values (handler.go), and
 //     the result is written with the negotiated representation
 //     (representation.go, negotiate.go; a Stream element by element,
-//     stream.go) and the route's success status.
+//     stream.go) and the route's success status; a Redirect, Created or
+//     CreatedAt result answers with its Location (location.go).
 //  8. problem.go: a handler's error becomes a problem document through
 //     Options.Classify; a panic becomes a 500 whose stack is logged, never
 //     sent, and failurelog.go keeps a flood of failures of one kind from
