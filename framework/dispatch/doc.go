@@ -60,7 +60,8 @@
 //     stream.go) and the route's success status; a Redirect, Created or
 //     CreatedAt result answers with its Location (location.go).
 //  8. problem.go: a handler's error becomes a problem document through
-//     Options.Classify; a panic becomes a 500 whose stack is logged, never
+//     Options.Classify (errorkind.go: the Kind it gives is kept for the
+//     observers); a panic becomes a 500 whose stack is logged, never
 //     sent, and failurelog.go keeps a flood of failures of one kind from
 //     flooding the log. observe.go then tells the observers (metrics,
 //     access log) and the Tracer, which ends the request's span.
