@@ -41,6 +41,10 @@ type RouteInfo struct {
 type MediaType struct {
 	Type   string // "application/json", "application/*+json", "text/plain"
 	Format Format
+	// ContentType is the Content-Type of a response written in it
+	// ("text/xml;charset=UTF-8"); empty for a body read and for a range,
+	// whose response carries the type the client asked for.
+	ContentType string
 }
 
 // InputInfo describes a declared path variable or query parameter.
@@ -117,7 +121,7 @@ func describe(routes []*route) []RouteInfo {
 func mediaTypes(reps []representation) []MediaType {
 	var types []MediaType
 	for _, r := range reps {
-		types = append(types, MediaType{Type: r.mediaType.String(), Format: r.format})
+		types = append(types, MediaType{Type: r.mediaType.String(), Format: r.format, ContentType: r.contentType})
 	}
 	return types
 }

@@ -170,10 +170,10 @@ func TestDocument(t *testing.T) {
 			name:   "scalar result as JSON and XML",
 			routes: []dispatch.Route{{Method: "GET", Pattern: "/n", Handler: returns(int64(5))}},
 			want: map[string]string{
-				"/paths/~1n/get/responses/200/content/application~1json":   `{"schema":{"format":"int64","type":"integer"}}`,
-				"/paths/~1n/get/responses/200/content/application~1*+json": `{"schema":{"format":"int64","type":"integer"}}`,
-				"/paths/~1n/get/responses/200/content/application~1xml":    `{"schema":{"format":"int64","type":"integer","xml":{"name":"Long"}}}`,
-				"/paths/~1n/get/responses/200/content/text~1xml":           `{"schema":{"format":"int64","type":"integer","xml":{"name":"Long"}}}`,
+				"/paths/~1n/get/responses/200/content/application~1json":       `{"schema":{"format":"int64","type":"integer"}}`,
+				"/paths/~1n/get/responses/200/content/application~1*+json":     `{"schema":{"format":"int64","type":"integer"}}`,
+				"/paths/~1n/get/responses/200/content/application~1xml":        `{"schema":{"format":"int64","type":"integer","xml":{"name":"Long"}}}`,
+				"/paths/~1n/get/responses/200/content/text~1xml;charset=UTF-8": `{"schema":{"format":"int64","type":"integer","xml":{"name":"Long"}}}`,
 			},
 		},
 		{

@@ -245,7 +245,7 @@ func (b *builder) operationResponses(routes []dispatch.RouteInfo) object {
 				resp["content"] = content
 			}
 			for _, ct := range r.Produces {
-				addContent(content, ct.Type, object{"schema": b.bodySchema(ct, r.Result, true)})
+				addContent(content, responseContentKey(ct), object{"schema": b.bodySchema(ct, r.Result, true)})
 			}
 			if r.Result.Implements(reflect.TypeFor[dispatch.StatusCoder]()) {
 				// The result chooses its status, keeping its representation.
