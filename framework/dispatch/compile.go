@@ -36,6 +36,7 @@ type route struct {
 	root        xmlRoot
 	statusCoder bool        // the result type chooses its status
 	cors        *corsPolicy // its group's; nil for none
+	checks      *plan       // the body's constraints (validate.go); nil for none
 }
 
 // rank orders the routes of a group, most specific first: more params
@@ -98,6 +99,7 @@ func compile(decl Route) (*route, error) {
 	errs = append(errs, rt.compileConsumes(decl.Consumes)...)
 	errs = append(errs, rt.compileProduces(decl.Produces)...)
 	errs = append(errs, rt.compileInputs(decl.Pattern, decl.Inputs)...)
+	errs = append(errs, rt.compileChecks()...)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -251,6 +253,9 @@ func (rt *route) compileInputs(pattern string, inputs []Input) []error {
 		}
 		if s.hasMin && s.kind != kindInt32 && s.kind != kindInt64 {
 			fail("declares a minimum for %s parameter %q, which is not an integer", s.in, s.name)
+		}
+		if err := s.checkDeclaration(); err != nil {
+			errs = append(errs, err)
 		}
 		rt.inputs = append(rt.inputs, s)
 	}

@@ -49,6 +49,9 @@ type InputInfo struct {
 	// Minimum is an integer input's least value (Param.Min); nil when it
 	// has none.
 	Minimum *int64
+	// Constraints are all its constraints (Min's too): Max, Size,
+	// Pattern, OneOf, Email, URL.
+	Constraints Constraints
 }
 
 // Describe describes routes as a dispatcher built with them would, without
@@ -81,7 +84,8 @@ func describe(routes []*route) []RouteInfo {
 			Headers:  slices.Clone(rt.decl.Headers),
 		}
 		for _, in := range rt.inputs {
-			input := InputInfo{Name: in.name, In: in.in, Required: in.required, Type: in.typ, Description: in.description}
+			input := InputInfo{Name: in.name, In: in.in, Required: in.required, Type: in.typ, Description: in.description,
+				Constraints: in.describeChecks()}
 			if in.hasMin {
 				input.Minimum = new(in.min)
 			}
