@@ -87,6 +87,10 @@ func parseRules(validate, pattern string) (rules, error) {
 			continue
 		}
 		seen[name] = true
+		if name == "pattern" {
+			fail("pattern goes in a tag of its own, pattern:\"…\", so that it needs no escaping")
+			continue
+		}
 		takesArg := name == "min" || name == "max" || name == "size" || name == "enum"
 		if hasArg != takesArg {
 			if takesArg {
@@ -128,8 +132,6 @@ func parseRules(validate, pattern string) (rules, error) {
 				continue
 			}
 			r.setEnum(values)
-		case "pattern":
-			fail("pattern goes in a tag of its own, pattern:\"…\", so that it needs no escaping")
 		default:
 			fail("unknown constraint %q (known: required, min, max, size, pattern, email, url, enum)", name)
 		}
