@@ -284,7 +284,9 @@ func (r *rules) describe() Constraints {
 		c.Maximum = new(r.max)
 	}
 	if r.hasSize {
-		c.MinLength = new(r.sizeMin)
+		if r.sizeMin > 0 {
+			c.MinLength = new(r.sizeMin)
+		}
 		if r.sizeMax >= 0 {
 			c.MaxLength = new(r.sizeMax)
 		}
