@@ -62,11 +62,13 @@ func problemSchema() object {
 		"type":        "object",
 		"description": "An RFC 9457 problem document.",
 		"properties": object{
-			"type":     object{"type": "string", "format": "uri-reference", "description": "about:blank unless a more specific type exists."},
-			"title":    object{"type": "string", "description": "The status's reason phrase."},
-			"status":   object{"type": "integer", "format": "int32", "minimum": 400, "maximum": 599},
-			"detail":   object{"type": "string", "description": "What went wrong, for a human reader."},
-			"instance": object{"type": "string", "format": "uri-reference", "description": "The request's path."},
+			"type":      object{"type": "string", "format": "uri-reference", "description": "about:blank unless a more specific type exists."},
+			"title":     object{"type": "string", "description": "The status's reason phrase."},
+			"status":    object{"type": "integer", "format": "int32", "minimum": 400, "maximum": 599},
+			"detail":    object{"type": "string", "description": "What went wrong, for a human reader."},
+			"instance":  object{"type": "string", "format": "uri-reference", "description": "The request's path."},
+			"requestId": object{"type": "string", "description": "The request's ID, as in the server's log."},
+			"traceId":   object{"type": "string", "pattern": "^[0-9a-f]{32}$", "description": "The W3C trace ID of the request's trace, when it is in one."},
 			"errors": object{
 				"type":        "array",
 				"description": "What is wrong with the request's content, each violation once: a body member's, named by a JSON Pointer, or a parameter's, by its name.",
@@ -80,8 +82,6 @@ func problemSchema() object {
 					"required": []any{"detail"},
 				},
 			},
-			"requestId": object{"type": "string", "description": "The request's ID, as in the server's log."},
-			"traceId":   object{"type": "string", "pattern": "^[0-9a-f]{32}$", "description": "The W3C trace ID of the request's trace, when it is in one."},
 		},
 		"required": []any{"type", "title", "status", "instance"},
 	}
