@@ -521,10 +521,10 @@ func TestFieldConstraints(t *testing.T) {
 	}
 }
 
-// TestValidBodyAllocations: checking a valid body allocates nothing
+// TestValidBodyAllocs: checking a valid body allocates nothing
 // beyond decoding it: the route with constraints allocates as much as the
 // same body's route without.
-func TestValidBodyAllocations(t *testing.T) {
+func TestValidBodyAllocs(t *testing.T) {
 	// Not parallel: it counts the allocations of the whole process.
 	if testing.Short() {
 		t.Skip("allocation counts are not short")
