@@ -168,7 +168,10 @@ func (a *App) handlers(classify func(error) *dispatch.Error, info openapi.Info, 
 		return nil, err
 	}
 	info.Security = a.openAPISecurity(s.management.basePath())
-	docs := openapi.Routes(info, a.routes)
+	// The service's routes read their Pageables as app.data.web.* says,
+	// and the document describes them so.
+	own := dispatch.WithPaging(s.paging, a.routes...)
+	docs := openapi.Routes(info, own)
 	if s.openapiUI {
 		docs = append(docs, swaggerui.Routes()...)
 	}
@@ -178,7 +181,7 @@ func (a *App) handlers(classify func(error) *dispatch.Error, info openapi.Info, 
 	if opts.Guard, err = a.securityGuard(s.security, s.management.basePath()); err != nil {
 		return nil, err
 	}
-	routes := dispatch.WithCORS(s.cors.Service, slices.Concat(a.routes, docs)...)
+	routes := dispatch.WithCORS(s.cors.Service, slices.Concat(own, docs)...)
 	routes = append(routes, a.openRoutes...)
 	if !s.management.ownPort() {
 		routes = append(routes, management...)

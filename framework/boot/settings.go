@@ -2,6 +2,7 @@ package boot
 
 import (
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/logging"
 	"github.com/springport/greeter/framework/management/actuator"
 	"github.com/springport/greeter/framework/management/metrics"
@@ -24,7 +25,8 @@ type settings struct {
 	// failOnUnknown refuses to start with a key that nothing reads
 	// (unknown.go), rather than warning.
 	failOnUnknown bool
-	cors          server.CORS // which pages of other origins may call
+	cors          server.CORS      // which pages of other origins may call
+	paging        *dispatch.Paging // how the routes read a Pageable (app.data.web.*)
 }
 
 // managementSettings are management.*, each area's bound by its package.
@@ -54,6 +56,7 @@ func bindSettings(b *config.Binder, loggers []string) settings {
 
 		failOnUnknown: config.Bind(b, failOnUnknownKey, false, config.Bool, "true: a setting under server., management., app., logging., spring. or the service's own root that nothing reads stops start-up; false: it is warned about"),
 		cors:          server.BindCORS(b),
+		paging:        server.BindPaging(b),
 	}
 	s.management.server = server.BindManagement(b, s.server)
 	return s

@@ -28,6 +28,7 @@ type route struct {
 	produceTypes     []mediaType      // produces' media types, for negotiate
 	explicitProduces bool
 	inputs           []*inputSpec
+	pagers           []*pager // a Pageable input's at its index in inputs; nil without one
 
 	body        reflect.Type // nil when the route reads no body
 	result      reflect.Type // nil when success has no body
@@ -241,6 +242,11 @@ func (rt *route) compileInputs(pattern string, inputs []Input) []error {
 			continue
 		}
 		s := in.spec()
+		if s.page != nil {
+			errs = append(errs, rt.compilePageable(len(rt.inputs), s, seen)...)
+			rt.inputs = append(rt.inputs, s)
+			continue
+		}
 		if seen[s.in+" "+s.name] {
 			fail("declares %s parameter %q twice", s.in, s.name)
 		}
@@ -254,6 +260,7 @@ func (rt *route) compileInputs(pattern string, inputs []Input) []error {
 		if s.hasMin && s.kind != kindInt32 && s.kind != kindInt64 {
 			fail("declares a minimum for %s parameter %q, which is not an integer", s.in, s.name)
 		}
+		errs = append(errs, s.checkDefault()...)
 		if err := s.checkDeclaration(); err != nil {
 			errs = append(errs, err)
 		}

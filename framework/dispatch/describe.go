@@ -49,9 +49,19 @@ type InputInfo struct {
 	// Minimum is an integer input's least value (Param.Min); nil when it
 	// has none.
 	Minimum *int64
-	// Constraints are all its constraints (Min's too): Max, Size,
-	// Pattern, OneOf, Email, URL.
-	Constraints Constraints
+	// Maximum is an integer input's largest value (a Pageable's size);
+	// nil when it has none.
+	Maximum *int64
+	// Default is an optional input's value when the request leaves it
+	// out (Param.Default, a Pageable's), of Type; nil when it has none.
+	Default any
+	// Enum lists the values the input takes, each item's for a list
+	// (a Pageable's sort); nil when any value of Type will do.
+	Enum []string
+	// Constraints are those it declares beyond Min: Max, Size, Pattern,
+	// OneOf, Email, URL (Maximum and Enum above say the first and the
+	// fifth too); nil when none.
+	Constraints *Constraints `json:",omitempty"`
 }
 
 // Describe describes routes as a dispatcher built with them would, without
@@ -83,11 +93,22 @@ func describe(routes []*route) []RouteInfo {
 			Errors:   rt.errorStatuses(),
 			Headers:  slices.Clone(rt.decl.Headers),
 		}
-		for _, in := range rt.inputs {
+		for i, in := range rt.inputs {
+			if in.page != nil {
+				info.Inputs = append(info.Inputs, rt.pagers[i].describe()...)
+				continue
+			}
 			input := InputInfo{Name: in.name, In: in.in, Required: in.required, Type: in.typ, Description: in.description,
 				Constraints: in.describeChecks()}
+			if in.checks.hasMax {
+				input.Maximum = new(in.checks.max)
+			}
+			input.Enum = in.checks.enum
 			if in.hasMin {
 				input.Minimum = new(in.min)
+			}
+			if in.hasDefault {
+				input.Default = in.defaultValue
 			}
 			info.Inputs = append(info.Inputs, input)
 		}

@@ -51,8 +51,11 @@
 //     fails for every route decides the status (415, 406, 400). Of the
 //     routes that pass, the most specific wins.
 //  7. execute.go: the chosen route's inputs are converted once (input.go;
-//     400 naming the parameter) and checked against their constraints
-//     (inputcheck.go), its body is read (415 in a content coding,
+//     400 naming the parameter; querydefault.go gives an optional one
+//     left out its default; pageable.go reads a Pageable's page, size and
+//     sort, named and bounded by the route's Paging, paging.go, which New
+//     checks) and checked against their constraints (inputcheck.go), its
+//     body is read (415 in a content coding,
 //     413 past the size limit, 408 past the read timeout) and decoded
 //     (codec.go; 400 when malformed, 415 for an XML charset other than
 //     UTF-8) and checked against the constraints its type's tags declare
@@ -62,7 +65,8 @@
 //     its handler runs with the converted values (handler.go), and
 //     the result is written with the negotiated representation
 //     (representation.go, negotiate.go; a Stream element by element,
-//     stream.go) and the route's success status.
+//     stream.go; a page of items as a Page, page.go) and the route's
+//     success status.
 //  8. problem.go: a handler's error becomes a problem document through
 //     Options.Classify; a panic becomes a 500 whose stack is logged, never
 //     sent, and failurelog.go keeps a flood of failures of one kind from

@@ -33,8 +33,14 @@ func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
 	req := &ex.req
 	req.Request, req.route, req.inputs = r, rt, req.inputs[:0]
 	var faults []*paramFault // every parameter's, reported at once
-	for _, in := range rt.inputs {
-		v, err := in.convert(r)
+	for i, in := range rt.inputs {
+		var v inputValue
+		var err error
+		if in.page != nil {
+			v, err = rt.pagers[i].read(r)
+		} else {
+			v, err = in.convert(r)
+		}
 		if err != nil {
 			if faults, err = addFault(faults, err); err != nil {
 				d.fail(ex, r, err)

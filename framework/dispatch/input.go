@@ -50,7 +50,15 @@ type inputSpec struct {
 	description string // for the route's description; may be empty
 	hasMin      bool   // an integer input's least value is min
 	min         int64
-	checks      inputRules // the constraints beyond Min (inputcheck.go)
+	// def is an optional query parameter's value when the request
+	// leaves it out, when hasDefault (querydefault.go); defaultValue is
+	// the same as a T, for the route's description.
+	hasDefault   bool
+	def          inputValue
+	defaultValue any
+	page         *pageSpec // a Pageable's (pageable.go); nil for a parameter
+	// checks are its constraints beyond Min (inputcheck.go).
+	checks inputRules
 }
 
 // inputValue is one converted input of a request. The field that holds it
@@ -61,6 +69,7 @@ type inputValue struct {
 	integer int64
 	text    string
 	id      uuid.UUID
+	page    *PageRequest // a Pageable's
 }
 
 // Param is a typed path variable or query parameter. Declare it once, list
@@ -125,8 +134,8 @@ func (p *Param[T]) Min(least int64) *Param[T] {
 // Name returns the parameter's name.
 func (p *Param[T]) Name() string { return p.s.name }
 
-// Get returns the converted value, or T's zero value when an optional
-// query parameter is absent.
+// Get returns the converted value, or, when an optional query parameter
+// is absent, its Default or T's zero value.
 func (p *Param[T]) Get(r *Request) T {
 	v, _ := p.Lookup(r)
 	return v
@@ -147,6 +156,9 @@ func (p *Param[T]) Lookup(r *Request) (T, bool) {
 func (s *inputSpec) convert(r *http.Request) (inputValue, error) {
 	raw, present, err := s.raw(r)
 	if err != nil || !present {
+		if err == nil && s.hasDefault {
+			return s.def, nil
+		}
 		return inputValue{}, err
 	}
 	v := inputValue{present: true}

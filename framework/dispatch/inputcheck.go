@@ -88,6 +88,13 @@ func (s *inputSpec) checkDeclaration() error {
 	if c.email && c.url {
 		errs = append(errs, "Email and URL cannot both hold")
 	}
+	if len(errs) == 0 && s.hasDefault {
+		if f, _ := s.checkValue(s.def).(*paramFault); f != nil {
+			for _, v := range f.violations {
+				errs = append(errs, "its default "+v.Detail)
+			}
+		}
+	}
 	if len(errs) == 0 {
 		return nil
 	}
@@ -118,11 +125,11 @@ func (s *inputSpec) checkValue(v inputValue) error {
 	return f
 }
 
-// describeChecks gives the parameter's constraints for the OpenAPI document.
-func (s *inputSpec) describeChecks() Constraints {
-	c := s.checks.describe()
-	if s.hasMin {
-		c.Minimum = new(s.min)
+// describeChecks gives the parameter's constraints beyond Min for the
+// OpenAPI document; nil when it has none.
+func (s *inputSpec) describeChecks() *Constraints {
+	if !s.checks.any() {
+		return nil
 	}
-	return c
+	return new(s.checks.describe())
 }

@@ -52,6 +52,11 @@ type Route struct {
 	// see cors.go. Routes that share a method and a pattern share one.
 	CORS *CORS
 
+	// Paging names the parameters of the route's Pageable inputs and
+	// bounds their sizes (pageable.go); nil means Spring's defaults. boot
+	// gives the service's routes the one app.data.web.* sets.
+	Paging *Paging
+
 	// Handler is the route's action: Returns, Accepts, Exchanges or Runs
 	// for a typed one, Plain for an http.Handler.
 	Handler Handler

@@ -459,6 +459,7 @@ func TestParamDeclarationsRefused(t *testing.T) {
 		{Query[string]("q").Size(3, 1), `query parameter "q": size 3..1: want 0 <= min <= max`},
 		{Query[string]("q").OneOf(), `query parameter "q": OneOf lists no value`},
 		{Query[string]("q").Email().URL(), `query parameter "q": Email and URL cannot both hold`},
+		{OptionalQuery[string]("q").OneOf("a", "b").Default("c"), `query parameter "q": its default must be one of: a, b`},
 	}
 	for _, tt := range tests {
 		_, err := New(Options{}, Route{Method: "GET", Pattern: "/bad", Inputs: []Input{tt.in}, Handler: Runs(func(*Request) error { return nil })})

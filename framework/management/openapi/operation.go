@@ -135,7 +135,10 @@ func (b *builder) parameters(path string, routes []dispatch.RouteInfo) []any {
 				p.schema = maps.Clone(p.schema)
 				p.schema["minimum"] = *in.Minimum
 			}
-			p.schema = constrained(p.schema, in.Type, in.Constraints)
+			p.schema = inputBounds(p.schema, in)
+			if in.Constraints != nil {
+				p.schema = constrained(p.schema, in.Type, *in.Constraints)
+			}
 			if in.Description != "" {
 				p.description = in.Description
 			}
@@ -177,6 +180,9 @@ func (b *builder) parameters(path string, routes []dispatch.RouteInfo) []any {
 		}
 		if p.description != "" {
 			o["description"] = p.description
+		}
+		if p.schema["type"] == "array" && p.in == "query" {
+			o["explode"] = true // sort=a&sort=b, as the dispatcher reads it
 		}
 		out = append(out, o)
 	}

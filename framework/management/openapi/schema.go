@@ -162,7 +162,7 @@ func (s *schemas) component(t reflect.Type) string {
 // freeName gives t the component name it will have: its type name, or, when
 // another type took that, its package-qualified name.
 func (s *schemas) freeName(t reflect.Type) string {
-	base := componentName(t.Name())
+	base := componentName(typeName(t))
 	candidates := []string{base, componentName(path.Base(t.PkgPath())) + "." + base}
 	for _, c := range candidates {
 		if _, taken := s.components[c]; !taken {

@@ -213,14 +213,31 @@ type page[T any] struct {
 	Items []T `json:"items"`
 }
 
+type pair[K, V any] struct {
+	Key   K `json:"key"`
+	Value V `json:"value"`
+}
+
 // TestComponentNamesAreValid names an instantiated generic type with only
-// what OpenAPI allows.
+// what OpenAPI allows, as springdoc names PagedModel<Widget>
+// PagedModelWidget: the type's name, then its arguments' without their
+// packages.
 func TestComponentNamesAreValid(t *testing.T) {
-	s := newSchemas()
-	got := compact(t, s.json(reflect.TypeFor[page[widget]]()))
-	want := `{"$ref":"#/components/schemas/page_github.com_springport_greeter_framework_management_openapi.widget_"}`
-	if got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
+	tests := []struct {
+		typ  reflect.Type
+		want string
+	}{
+		{reflect.TypeFor[page[widget]](), "pageWidget"},
+		{reflect.TypeFor[page[*widget]](), "pageWidget"},
+		{reflect.TypeFor[page[[]string]](), "pageListString"},
+		{reflect.TypeFor[pair[string, map[string]widget]](), "pairStringMapStringWidget"},
+		{reflect.TypeFor[page[pair[int64, uuid.UUID]]](), "pagePairInt64UUID"},
+	}
+	for _, tt := range tests {
+		got := compact(t, newSchemas().json(tt.typ))
+		if want := `{"$ref":"#/components/schemas/` + tt.want + `"}`; got != want {
+			t.Errorf("%v:\ngot  %s\nwant %s", tt.typ, got, want)
+		}
 	}
 }
 
