@@ -33,6 +33,10 @@ func classify(service func(error) *dispatch.Error, translators []func(error) err
 				Status: http.StatusServiceUnavailable,
 				Detail: fmt.Sprintf("%s is unavailable, so the request could not be completed; a change it asked for may or may not have been made.", down.Dependency),
 				Err:    err,
+				// The metrics' exception tag, as Spring's for a database
+				// or Redis it cannot reach (CannotGetJdbcConnectionException,
+				// RedisConnectionFailureException) is of this class.
+				Kind: "DataAccessResourceFailureException",
 			}
 		}
 		return nil

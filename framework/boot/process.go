@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/springport/greeter/framework/server"
@@ -25,8 +26,8 @@ type Process struct {
 	// function cannot list the environment, hence this; nil: the
 	// environment is not searched. Only names are read, never values.
 	VariableNames func() []string
-	// Stdout receives the log lines; Stderr the failure report. Nil
-	// discards them.
+	// Stdout receives the log lines; Stderr the failure report. Nil (or a
+	// nil pointer, such as a *bytes.Buffer never set) discards them.
 	Stdout, Stderr io.Writer
 	// Listening, when set, is called with the ports Run listens on, once
 	// every one is bound and before any is served: how a test or a
@@ -52,13 +53,24 @@ func (p Process) orDefaults() Process {
 	if p.LookupEnv == nil {
 		p.LookupEnv = func(string) (string, bool) { return "", false }
 	}
-	if p.Stdout == nil {
+	if isNil(p.Stdout) {
 		p.Stdout = io.Discard
 	}
-	if p.Stderr == nil {
+	if isNil(p.Stderr) {
 		p.Stderr = io.Discard
 	}
 	return p
+}
+
+// isNil reports whether w is nil, or a nil pointer in an io.Writer (a
+// *bytes.Buffer field never set), which would panic at the first log
+// line rather than discard it.
+func isNil(w io.Writer) bool {
+	if w == nil {
+		return true
+	}
+	v := reflect.ValueOf(w)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // variableNames is what VariableNames lists, none when it is nil.

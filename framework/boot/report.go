@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 // startupError is a failure before the service could serve; its message is
@@ -91,12 +92,18 @@ func failureReport(err error) string {
 	}
 	b.WriteString("Action:\n\n")
 	actions := 0
-	for _, ee := range engineErrs {
-		if ee.Action != "" && !written[ee.Action] {
-			written[ee.Action] = true
-			b.WriteString(ee.Action + "\n")
+	action := func(text string) {
+		if text != "" && !written[text] {
+			written[text] = true
+			b.WriteString(text + "\n")
 			actions++
 		}
+	}
+	for _, ee := range engineErrs {
+		action(ee.Action)
+	}
+	for _, e := range other {
+		action(codeAction(e))
 	}
 	switch {
 	case actions > 0:
@@ -117,8 +124,13 @@ func settingBlock(heading string, se *config.SettingError) string {
 		heading, se.Value.Key, value, origin, reason)
 }
 
-// flatten unwraps joined errors, however deeply joined, into a list.
+// flatten unwraps joined errors, however deeply joined, into a list. A
+// route table's mistakes stay one error: the report shows them under its
+// heading, as dispatch words it.
 func flatten(err error) []error {
+	if _, table := err.(*dispatch.TableError); table {
+		return []error{err}
+	}
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		var out []error
 		for _, e := range j.Unwrap() {
@@ -144,3 +156,16 @@ type EngineError struct {
 }
 
 func (e *EngineError) Error() string { return e.Setting.Error() }
+
+// codeAction is the report's advice for a failure that no setting
+// causes or cures, because it is in the service's code: empty for any
+// other.
+func codeAction(err error) string {
+	if _, ok := errors.AsType[*dispatch.TableError](err); ok {
+		return "Fix the route declarations named above in the service's code (the routes its Start gives App.Routes, or a starter's): the route table is checked when the service starts, and no setting changes it"
+	}
+	if e, ok := errors.AsType[*config.EmbeddedSettingsError](err); ok {
+		return "Give the service its settings files at the root of Service.Resources: fs.Sub(resources, \"" + e.Dir + "\") for an embed.FS that holds " + e.Dir + "/ (//go:embed keeps the folder in the files' paths, with " + e.Dir + " and " + e.Dir + "/* alike)"
+	}
+	return ""
+}

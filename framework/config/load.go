@@ -49,7 +49,9 @@ import (
 // Options say where Load finds settings.
 type Options struct {
 	// Embedded holds the packaged application.* and application-<profile>.*
-	// settings files; nil means none.
+	// settings files, at its root; nil means none. Settings files in a
+	// folder of it, with none at its root, are refused
+	// (EmbeddedSettingsError).
 	Embedded fs.FS
 	// Dir is the working directory that relative locations are read from;
 	// empty means the process's.
@@ -116,6 +118,11 @@ func Load(opts Options) (*Environment, error) {
 	l.wd, _ = os.Getwd()
 	if err := l.readLoaderSettings(); err != nil {
 		return nil, err
+	}
+	if opts.Embedded != nil {
+		if err := checkEmbeddedRoot(opts.Embedded, l.names); err != nil {
+			return nil, err
+		}
 	}
 	root, err := l.tree()
 	if err != nil {

@@ -37,7 +37,11 @@ type route struct {
 	root        xmlRoot
 	statusCoder bool        // the result type chooses its status
 	cors        *corsPolicy // its group's; nil for none
-	checks      *plan       // the body's constraints (validate.go); nil for none
+	// located is set when the result is a Redirect, Created or CreatedAt
+	// (location.go); result is then the type of its body, or nil.
+	located locationKind
+	// checks are the body's constraints (validate.go); nil for none.
+	checks *plan
 }
 
 // rank orders the routes of a group, most specific first: more params
@@ -60,9 +64,7 @@ func compile(decl Route) (*route, error) {
 	h := decl.Handler
 	rt := &route{decl: decl, name: decl.String(), status: decl.Status,
 		body: h.body, result: h.result, run: h.run, plain: h.plain}
-	if rt.status == 0 {
-		rt.status = http.StatusOK
-	}
+	rt.located, rt.result = locatedResult(h.result)
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
@@ -75,9 +77,7 @@ func compile(decl Route) (*route, error) {
 	if h.run == nil && h.plain == nil {
 		fail("has no handler; build one with Returns, Accepts, Exchanges, Runs or Plain")
 	}
-	if rt.status < 200 || rt.status > 299 {
-		fail("success status %d is not a 2xx status", rt.status)
-	}
+	errs = append(errs, rt.compileStatus(decl.Status, h.result)...)
 	if h.plain != nil && decl.Status != 0 {
 		fail("declares success status %d, but a Plain handler writes its own status", decl.Status)
 	}
@@ -86,8 +86,8 @@ func compile(decl Route) (*route, error) {
 			fail("error status %d is not a 4xx or 5xx status", status)
 		}
 	}
-	if h.result != nil && (rt.status == http.StatusNoContent || rt.status == http.StatusResetContent) {
-		fail("success status %d cannot carry the %s its handler returns", rt.status, h.result)
+	if rt.result != nil && (rt.status == http.StatusNoContent || rt.status == http.StatusResetContent) {
+		fail("success status %d cannot carry the %s its handler returns", rt.status, rt.result)
 	}
 	for _, expr := range decl.Params {
 		c, err := parseParamCondition(expr)

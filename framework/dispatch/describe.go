@@ -29,6 +29,11 @@ type RouteInfo struct {
 
 	// Headers are the response headers of a success, as declared.
 	Headers []ResponseHeader
+
+	// Location is set when a success carries a Location header that the
+	// dispatcher writes: the result is a Redirect, Created or CreatedAt
+	// (Result is then the type of the body, or nil for none).
+	Location bool
 }
 
 // MediaType is a media type (or range) that a route reads or writes, with
@@ -92,6 +97,7 @@ func describe(routes []*route) []RouteInfo {
 			Result:   rt.result,
 			Errors:   rt.errorStatuses(),
 			Headers:  slices.Clone(rt.decl.Headers),
+			Location: rt.located != noLocation,
 		}
 		for i, in := range rt.inputs {
 			if in.page != nil {

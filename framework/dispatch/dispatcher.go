@@ -131,8 +131,22 @@ func New(opts Options, routes ...Route) (*Dispatcher, error) {
 }
 
 func tableError(errs []error) error {
-	return fmt.Errorf("invalid route table:\n%w", errors.Join(errs...))
+	return &TableError{Mistakes: errs}
 }
+
+// TableError is New's and Describe's refusal of a route table: mistakes
+// in the routes' declarations (a status, an input, a Produces, two routes
+// it cannot tell apart), each naming its route. They are the service's
+// code, which must change, not its settings; errors.As finds it.
+type TableError struct {
+	Mistakes []error // one for each misdeclared route or conflict
+}
+
+func (e *TableError) Error() string {
+	return "invalid route table:\n" + errors.Join(e.Mistakes...).Error()
+}
+
+func (e *TableError) Unwrap() []error { return e.Mistakes }
 
 // compileAll compiles every route, collecting every route's mistakes.
 func compileAll(routes []Route) ([]*route, []error) {

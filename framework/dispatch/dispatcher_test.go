@@ -686,7 +686,7 @@ func TestNew(t *testing.T) {
 		{"no handler", []Route{{Method: "GET", Pattern: "/a"}}, []string{"route GET /a: ", "has no handler"}},
 		{"204 with a result", []Route{{Method: "GET", Pattern: "/a", Status: 204, Handler: ok}}, []string{"route GET /a: ", "success status 204 cannot carry the dispatch.Message its handler returns"}},
 		{"205 with a result", []Route{{Method: "GET", Pattern: "/a", Status: 205, Handler: text("x")}}, []string{"route GET /a: ", "success status 205 cannot carry the string"}},
-		{"302", []Route{{Method: "GET", Pattern: "/a", Status: 302, Handler: Runs(nil)}}, []string{"route GET /a: ", "success status 302 is not a 2xx status"}},
+		{"302", []Route{{Method: "GET", Pattern: "/a", Status: 302, Handler: Runs(nil)}}, []string{"route GET /a: ", "success status 302 is a redirect, but its handler answers with no Location; return a dispatch.Redirect"}},
 		{"status on Plain", []Route{{Method: "GET", Pattern: "/a", Status: 201, Handler: Plain(http.NotFoundHandler())}}, []string{"route GET /a: ", "declares success status 201, but a Plain handler writes its own status"}},
 		{"404", []Route{{Method: "GET", Pattern: "/a", Status: 404, Handler: ok}}, []string{"route GET /a: ", "success status 404 is not a 2xx status"}},
 		{"199", []Route{{Method: "GET", Pattern: "/a", Status: 199, Handler: ok}}, []string{"route GET /a: ", "success status 199 is not a 2xx status"}},
@@ -755,6 +755,9 @@ func TestNew(t *testing.T) {
 		if err == nil || d != nil {
 			t.Errorf("%q: New accepted the table", tt.name)
 			continue
+		}
+		if _, ok := errors.AsType[*TableError](err); !ok {
+			t.Errorf("%q: New's error is a %T, not a *TableError", tt.name, err)
 		}
 		msg := err.Error()
 		for _, want := range append([]string{"invalid route table:\n"}, tt.want...) {

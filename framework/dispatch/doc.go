@@ -12,8 +12,8 @@
 // Returns, Accepts, Exchanges or Runs from a typed function, or with Plain
 // from an http.Handler (route.go, handler.go, stream.go for Streams;
 // condition.go parses Params). New checks the whole table before anything
-// is served (compile.go, group.go) and refuses it, naming each misdeclared
-// route: an unknown method, an undeclared path variable, a Produces the
+// is served (compile.go, group.go) and refuses it with a *TableError,
+// naming each misdeclared route: an unknown method, an undeclared path variable, a Produces the
 // result cannot be written as, a 204 that would carry a body, two routes it
 // could not tell apart, a pattern the ServeMux refuses. Describe and a
 // Catalog list the checked routes for /actuator/mappings and the OpenAPI
@@ -66,9 +66,11 @@
 //     the result is written with the negotiated representation
 //     (representation.go, negotiate.go; a Stream element by element,
 //     stream.go; a page of items as a Page, page.go) and the route's
-//     success status.
+//     success status; a Redirect, Created or CreatedAt result answers
+//     with its Location (location.go).
 //  8. problem.go: a handler's error becomes a problem document through
-//     Options.Classify; a panic becomes a 500 whose stack is logged, never
+//     Options.Classify (errorkind.go: the Kind it gives is kept for the
+//     observers); a panic becomes a 500 whose stack is logged, never
 //     sent, and failurelog.go keeps a flood of failures of one kind from
 //     flooding the log. observe.go then tells the observers (metrics,
 //     access log) and the Tracer, which ends the request's span.

@@ -55,7 +55,7 @@ func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
 	}
 	c := &ex.call
 	*c = call{req: req, buf: &ex.out, json: ex.jsonEncoder(), root: rt.root, statusCoder: rt.statusCoder,
-		ex: ex, okStatus: rt.status, faults: faults}
+		located: rt.located, ex: ex, okStatus: rt.status, faults: faults}
 	req.call = c
 	if ch.out >= 0 {
 		c.out = rt.produces[ch.out]
@@ -84,6 +84,12 @@ func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
 		return
 	}
 	if !c.wrote {
+		// No body, but the headers the handler set all the same (a
+		// Location, an ETag), as on an answer with one.
+		h := ex.Header()
+		for k, v := range c.header {
+			h[k] = v
+		}
 		ex.WriteHeader(rt.status)
 		return
 	}

@@ -83,6 +83,7 @@ type call struct {
 	out         representation // the negotiated representation
 	root        xmlRoot
 	statusCoder bool // the result type chooses its status
+	located     locationKind
 
 	wrote  bool        // run encoded a result into buf
 	status int         // the status the result chose; 0 for the route's
@@ -207,6 +208,9 @@ func readBody[B any](c *call) (B, error) {
 }
 
 func writeResult[T any](c *call, v T) error {
+	if c.located != noLocation {
+		return writeLocated(c, any(v).(located))
+	}
 	c.wrote = true
 	if c.out.format == FormatText && !c.statusCoder && !c.out.raw {
 		// A string is written as it is: the conversion below does not

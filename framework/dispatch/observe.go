@@ -27,7 +27,9 @@ type Observation struct {
 	End       time.Time // when the answer was finished
 	RequestID string
 	// Err is what the answer was made from when a handler or the
-	// dispatcher failed (a handler's panic is a *PanicError); nil otherwise.
+	// dispatcher failed (a handler's panic is a *PanicError; an error that
+	// Options.Classify gave an *Error with a Kind unwraps to both, see
+	// errorkind.go); nil otherwise.
 	Err error
 	// Request is the request itself, for an observer that records more
 	// than the fields above (the recent exchanges of

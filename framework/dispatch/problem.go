@@ -13,9 +13,17 @@ import (
 // the client; Err, when set, is only logged. Violations, when set, are
 // listed in the problem document's errors member (see Invalid).
 type Error struct {
-	Status     int
-	Detail     string
-	Err        error
+	Status int
+	Detail string
+	Err    error
+	// Kind names the kind of failure for the observers, as Spring names
+	// one by its exception's class: the metrics' exception tag. A fixed
+	// name ("IndexOutOfBoundsException"), never text of the error's, so
+	// that the tag's values stay few; see errorkind.go. Empty: the
+	// observers name it by the error's type.
+	Kind string
+	// Violations, when set, are the problem document's errors member:
+	// what is wrong with the request's content (see Invalid).
 	Violations []Violation
 }
 
@@ -107,7 +115,9 @@ func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
 	ex.err = err
 	var e *Error
 	if !errors.As(err, &e) && d.classify != nil {
-		e = d.classify(err)
+		if e = d.classify(err); e != nil && e.Kind != "" {
+			ex.err = &classified{as: e, err: err}
+		}
 	}
 	level := slog.LevelWarn // a failure the service knows and has a status for
 	if e == nil {

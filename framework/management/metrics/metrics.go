@@ -15,7 +15,6 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -309,35 +308,6 @@ func outcome(status int) string {
 	default:
 		return "SERVER_ERROR"
 	}
-}
-
-// errorName is the exception tag of the error of a server error (5xx), as
-// Spring names an exception by its class's simple name: the name of its Go
-// type, without package or pointer (IndexError for a
-// *message.IndexError). A *dispatch.Error that carries a cause is named by
-// its cause.
-//
-// An error answered with a 4xx is tagged none, as Spring Boot 3 and 4 tag
-// the client errors that Spring MVC's exception handling answers (a
-// path variable that does not convert, a 406, a 415, an
-// @ExceptionHandler's answer): their observations record only an
-// exception that reaches the servlet container, which the spec's service
-// does with its 500s. A 5xx that the service's Classify answered is named
-// all the same: Spring's documentation has an @ExceptionHandler that
-// answers a server error record it on the observation, and an operator
-// counting server errors by exception needs the name.
-func errorName(err error) string {
-	if e, ok := err.(*dispatch.Error); ok && e.Err != nil {
-		err = e.Err
-	}
-	t := reflect.TypeOf(err)
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if name := t.Name(); name != "" {
-		return name
-	}
-	return t.String()
 }
 
 // ContentTypes are the representations promhttp writes, for the

@@ -48,7 +48,7 @@ func TestObserve(t *testing.T) {
 		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="CLIENT_ERROR",status="404",uri="/a/{id}"} 1`,
 		// A server error is named by its error's type, a *dispatch.Error
 		// by its cause.
-		`http_server_requests_seconds_count{error="errorString",exception="errorString",method="GET",outcome="SERVER_ERROR",status="500",uri="/a/{id}"} 1`,
+		`http_server_requests_seconds_count{error="RuntimeException",exception="RuntimeException",method="GET",outcome="SERVER_ERROR",status="500",uri="/a/{id}"} 1`,
 		`http_server_requests_seconds_count{error="none",exception="none",method="other",outcome="CLIENT_ERROR",status="405",uri="UNKNOWN"} 2`,
 		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="CLIENT_ERROR",status="404",uri="NOT_FOUND"} 1`,
 		`http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="REDIRECTION",status="301",uri="REDIRECTION"} 1`,

@@ -241,6 +241,7 @@ func (b *builder) operationResponses(routes []dispatch.RouteInfo) object {
 				headers[h.Name] = object{"description": h.Description, "schema": b.schemas.json(h.Type)}
 			}
 		}
+		locationHeader(resp, r)
 		if r.Result != nil {
 			content, _ := resp["content"].(object)
 			if content == nil {
