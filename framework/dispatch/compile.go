@@ -40,6 +40,8 @@ type route struct {
 	// located is set when the result is a Redirect, Created or CreatedAt
 	// (location.go); result is then the type of its body, or nil.
 	located locationKind
+	// checks are the body's constraints (validate.go); nil for none.
+	checks *plan
 }
 
 // rank orders the routes of a group, most specific first: more params
@@ -98,6 +100,7 @@ func compile(decl Route) (*route, error) {
 	errs = append(errs, rt.compileConsumes(decl.Consumes)...)
 	errs = append(errs, rt.compileProduces(decl.Produces)...)
 	errs = append(errs, rt.compileInputs(decl.Pattern, decl.Inputs)...)
+	errs = append(errs, rt.compileChecks()...)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -258,6 +261,9 @@ func (rt *route) compileInputs(pattern string, inputs []Input) []error {
 			fail("declares a minimum for %s parameter %q, which is not an integer", s.in, s.name)
 		}
 		errs = append(errs, s.checkDefault()...)
+		if err := s.checkDeclaration(); err != nil {
+			errs = append(errs, err)
+		}
 		rt.inputs = append(rt.inputs, s)
 	}
 	for _, w := range wildcards {

@@ -67,6 +67,10 @@ type InputInfo struct {
 	// Enum lists the values the input takes, each item's for a list
 	// (a Pageable's sort); nil when any value of Type will do.
 	Enum []string
+	// Constraints are those it declares beyond Min: Max, Size, Pattern,
+	// OneOf, Email, URL (Maximum and Enum above say the first and the
+	// fifth too); nil when none.
+	Constraints *Constraints `json:",omitempty"`
 }
 
 // Describe describes routes as a dispatcher built with them would, without
@@ -104,7 +108,12 @@ func describe(routes []*route) []RouteInfo {
 				info.Inputs = append(info.Inputs, rt.pagers[i].describe()...)
 				continue
 			}
-			input := InputInfo{Name: in.name, In: in.in, Required: in.required, Type: in.typ, Description: in.description}
+			input := InputInfo{Name: in.name, In: in.in, Required: in.required, Type: in.typ, Description: in.description,
+				Constraints: in.describeChecks()}
+			if in.checks.hasMax {
+				input.Maximum = new(in.checks.max)
+			}
+			input.Enum = in.checks.enum
 			if in.hasMin {
 				input.Minimum = new(in.min)
 			}

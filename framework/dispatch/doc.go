@@ -54,10 +54,15 @@
 //     400 naming the parameter; querydefault.go gives an optional one
 //     left out its default; pageable.go reads a Pageable's page, size and
 //     sort, named and bounded by the route's Paging, paging.go, which New
-//     checks), its body is read (415 in a content coding,
+//     checks) and checked against their constraints (inputcheck.go), its
+//     body is read (415 in a content coding,
 //     413 past the size limit, 408 past the read timeout) and decoded
 //     (codec.go; 400 when malformed, 415 for an XML charset other than
-//     UTF-8), its handler runs with the converted values (handler.go), and
+//     UTF-8) and checked against the constraints its type's tags declare
+//     (validate.go, with constraint.go's rules, planned when the route is
+//     compiled); every parameter's fault and every body member's
+//     violation is answered in one 400 that lists them (violation.go);
+//     its handler runs with the converted values (handler.go), and
 //     the result is written with the negotiated representation
 //     (representation.go, negotiate.go; a Stream element by element,
 //     stream.go; a page of items as a Page, page.go) and the route's

@@ -32,6 +32,7 @@ func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
 	}
 	req := &ex.req
 	req.Request, req.route, req.inputs = r, rt, req.inputs[:0]
+	var faults []*paramFault // every parameter's, reported at once
 	for i, in := range rt.inputs {
 		var v inputValue
 		var err error
@@ -41,14 +42,20 @@ func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
 			v, err = in.convert(r)
 		}
 		if err != nil {
-			d.fail(ex, r, err)
-			return
+			if faults, err = addFault(faults, err); err != nil {
+				d.fail(ex, r, err)
+				return
+			}
 		}
 		req.inputs = append(req.inputs, v)
 	}
+	if faults != nil && rt.checks == nil { // no body's violations to add
+		d.fail(ex, r, answerFaults(faults, nil))
+		return
+	}
 	c := &ex.call
 	*c = call{req: req, buf: &ex.out, json: ex.jsonEncoder(), root: rt.root, statusCoder: rt.statusCoder,
-		located: rt.located, ex: ex, okStatus: rt.status}
+		located: rt.located, ex: ex, okStatus: rt.status, faults: faults}
 	req.call = c
 	if ch.out >= 0 {
 		c.out = rt.produces[ch.out]
@@ -62,12 +69,12 @@ func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
 	}
 	if rt.body != nil {
 		if err := checkContentEncoding(ex, r); err != nil {
-			d.fail(ex, r, err)
+			d.fail(ex, r, c.orFaults(err))
 			return
 		}
 		body, err := readAll(ex, r, d.maxBody)
 		if err != nil {
-			d.fail(ex, r, err)
+			d.fail(ex, r, c.orFaults(err))
 			return
 		}
 		c.body, c.in = body, ch.in

@@ -67,7 +67,8 @@ type StatusCoder interface {
 }
 
 // validator is implemented by body types that check themselves after
-// decoding; a failure is a 400 whose detail carries the error's text.
+// decoding, and after the constraints their tags declare hold; a failure
+// is a 400 whose detail carries the error's text.
 type validator interface{ Validate() error }
 
 // call is what a typed handler's run needs from one request, and what it
@@ -90,6 +91,10 @@ type call struct {
 
 	ex       *exchange // where buf goes, for a Stream that sends as it goes
 	okStatus int       // the route's success status
+
+	// faults are the parameters' faults, reported with the body's
+	// violations; nil when the parameters are fine.
+	faults []*paramFault
 }
 
 // head sends the status line and headers of a successful result: the
@@ -187,7 +192,12 @@ func Plain(h http.Handler) Handler {
 func readBody[B any](c *call) (B, error) {
 	var b B
 	if err := decode(c.body, c.in, &b); err != nil {
-		return b, err
+		return b, c.orFaults(err)
+	}
+	if c.req.route.checks != nil || c.faults != nil {
+		if err := checkBody(c, &b); err != nil {
+			return b, err
+		}
 	}
 	if v, ok := any(&b).(validator); ok {
 		if err := v.Validate(); err != nil {

@@ -57,6 +57,8 @@ type inputSpec struct {
 	def          inputValue
 	defaultValue any
 	page         *pageSpec // a Pageable's (pageable.go); nil for a parameter
+	// checks are its constraints beyond Min (inputcheck.go).
+	checks inputRules
 }
 
 // inputValue is one converted input of a request. The field that holds it
@@ -174,9 +176,10 @@ func (s *inputSpec) convert(r *http.Request) (inputValue, error) {
 		return inputValue{}, s.conversionError(raw)
 	}
 	if s.hasMin && v.integer < s.min {
-		return inputValue{}, badRequest(fmt.Sprintf("Parameter '%s' must be %d or more, not %d.", s.name, s.min, v.integer))
+		return inputValue{}, s.legacyFault(fmt.Sprintf("Parameter '%s' must be %d or more, not %d.", s.name, s.min, v.integer),
+			fmt.Sprintf("must be greater than or equal to %d", s.min))
 	}
-	return v, nil
+	return v, s.checkValue(v)
 }
 
 // parseUUID takes only the canonical 36-character form, as Java's
@@ -201,18 +204,20 @@ func (s *inputSpec) raw(r *http.Request) (string, bool, error) {
 	case n > 1:
 		// Spring joins repeated values with commas, which turns two
 		// integers into a conversion error at best; saying so is clearer.
-		return "", false, badRequest(fmt.Sprintf("Parameter '%s' is given %d times; it takes one value.", s.name, n))
+		return "", false, s.legacyFault(fmt.Sprintf("Parameter '%s' is given %d times; it takes one value.", s.name, n),
+			fmt.Sprintf("must be given once, not %d times", n))
 	case n == 0 || (v == "" && !s.required):
 		if s.required {
-			return "", false, badRequest(fmt.Sprintf("Required parameter '%s' is not present.", s.name))
+			return "", false, s.legacyFault(fmt.Sprintf("Required parameter '%s' is not present.", s.name), msgNull)
 		}
 		return "", false, nil
 	}
 	return v, true, nil
 }
 
-func (s *inputSpec) conversionError(raw string) *Error {
-	return badRequest(fmt.Sprintf("Failed to convert '%s' with value: '%s' (expected %s).", s.name, Clip(raw), s.kind.describe()))
+func (s *inputSpec) conversionError(raw string) *paramFault {
+	return s.legacyFault(fmt.Sprintf("Failed to convert '%s' with value: '%s' (expected %s).", s.name, Clip(raw), s.kind.describe()),
+		fmt.Sprintf("must be %s, not '%s'", s.kind.describe(), Clip(raw)))
 }
 
 // describe names the type a kind converts to, as problem details show it.

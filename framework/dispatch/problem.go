@@ -10,7 +10,8 @@ import (
 )
 
 // Error is a failure with the HTTP status it deserves. Detail is shown to
-// the client; Err, when set, is only logged.
+// the client; Err, when set, is only logged. Violations, when set, are
+// listed in the problem document's errors member (see Invalid).
 type Error struct {
 	Status int
 	Detail string
@@ -21,13 +22,20 @@ type Error struct {
 	// that the tag's values stay few; see errorkind.go. Empty: the
 	// observers name it by the error's type.
 	Kind string
+	// Violations, when set, are the problem document's errors member:
+	// what is wrong with the request's content (see Invalid).
+	Violations []Violation
 }
 
 func (e *Error) Error() string {
-	if e.Err != nil {
-		return e.Detail + ": " + e.Err.Error()
+	s := e.Detail
+	if len(e.Violations) > 0 {
+		s += " (" + describeViolations(e.Violations) + ")"
 	}
-	return e.Detail
+	if e.Err != nil {
+		return s + ": " + e.Err.Error()
+	}
+	return s
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -59,6 +67,9 @@ type problem struct {
 	Status   int    `json:"status"`
 	Detail   string `json:"detail,omitempty"`
 	Instance string `json:"instance"`
+	// Errors lists what is wrong with the request's content, each
+	// violation once (RFC 9457 §3's example); absent when none is.
+	Errors []Violation `json:"errors,omitempty"`
 	// RequestID ties the answer to the server's log (an extension member).
 	RequestID string `json:"requestId,omitempty"`
 	// TraceID names the request's distributed trace, for a tracing
@@ -69,7 +80,7 @@ type problem struct {
 // writeProblem answers with a problem document, whatever the client's
 // Accept says: an error is better reported in a type the client did not ask
 // for than not at all (Spring does the same).
-func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail, requestID, traceID string) {
+func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail, requestID, traceID string, violations ...Violation) {
 	instance := escapedPath(r)
 	if instance == "" { // CONNECT's authority form (host:port) has no path
 		instance = Clip(r.RequestURI)
@@ -81,6 +92,7 @@ func writeProblem(w http.ResponseWriter, r *http.Request, status int, detail, re
 		Status:    status,
 		Detail:    detail,
 		Instance:  instance,
+		Errors:    violations,
 		RequestID: requestID,
 		TraceID:   traceID,
 	}); err != nil { // cannot happen for these field types
@@ -139,7 +151,7 @@ func (d *Dispatcher) fail(ex *exchange, r *http.Request, err error) {
 	} else if d.log.Enabled(r.Context(), slog.LevelDebug) {
 		d.logRefusal(ex, r, e.Status, detail)
 	}
-	writeProblem(ex, r, e.Status, detail, ex.requestIDFor(r, d.ids), d.traceID(r))
+	writeProblem(ex, r, e.Status, detail, ex.requestIDFor(r, d.ids), d.traceID(r), e.Violations...)
 }
 
 // logRefusal logs, at DEBUG, a request refused with a 4xx: the client's

@@ -17,7 +17,10 @@
 // required when encoding/json always writes it: not a pointer, and without
 // omitempty or omitzero. The struct tag openapi:"required" makes any field
 // required, as a pointer field that a body's Validate method insists on, and
-// openapi:"optional" makes any field optional.
+// openapi:"optional" makes any field optional. In a struct whose fields
+// declare the dispatcher's constraints (validate and pattern tags), a
+// field is required when its validate tag says so, and each constraint is
+// a keyword of its schema (constraints.go), as are parameters'.
 package openapi
 
 import (

@@ -106,7 +106,8 @@ func (b *builder) operationID(method, path string) string {
 // input, is a string. A parameter is required when every route requires it.
 // An optional query input allows an empty value (allowEmptyValue), which
 // the dispatcher reads as the parameter left out, as Spring does; an
-// integer input's minimum (Param.Min) is its schema's.
+// integer input's minimum (Param.Min) is its schema's, as are its other
+// constraints (Max, Size, Pattern, OneOf, Email, URL).
 func (b *builder) parameters(path string, routes []dispatch.RouteInfo) []any {
 	type param struct {
 		in, name    string
@@ -135,6 +136,9 @@ func (b *builder) parameters(path string, routes []dispatch.RouteInfo) []any {
 				p.schema["minimum"] = *in.Minimum
 			}
 			p.schema = inputBounds(p.schema, in)
+			if in.Constraints != nil {
+				p.schema = constrained(p.schema, in.Type, *in.Constraints)
+			}
 			if in.Description != "" {
 				p.description = in.Description
 			}

@@ -69,6 +69,19 @@ func problemSchema() object {
 			"instance":  object{"type": "string", "format": "uri-reference", "description": "The request's path."},
 			"requestId": object{"type": "string", "description": "The request's ID, as in the server's log."},
 			"traceId":   object{"type": "string", "pattern": "^[0-9a-f]{32}$", "description": "The W3C trace ID of the request's trace, when it is in one."},
+			"errors": object{
+				"type":        "array",
+				"description": "What is wrong with the request's content, each violation once: a body member's, named by a JSON Pointer, or a parameter's, by its name.",
+				"items": object{
+					"type": "object",
+					"properties": object{
+						"detail":    object{"type": "string", "description": "What is wrong, in Hibernate Validator's words."},
+						"pointer":   object{"type": "string", "format": "uri-reference", "description": "The body member at fault, as a JSON Pointer in URI fragment form (#/items/0/count)."},
+						"parameter": object{"type": "string", "description": "The path variable or query parameter at fault."},
+					},
+					"required": []any{"detail"},
+				},
+			},
 		},
 		"required": []any{"type", "title", "status", "instance"},
 	}

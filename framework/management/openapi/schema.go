@@ -10,7 +10,11 @@ package openapi
 //     without a json name are promoted, a field of the outer struct winning
 //     over a promoted one of the same name.
 //   - A field is required when its type is not a pointer and it has neither
-//     omitempty nor omitzero: encoding/json always writes it. A pointer field
+//     omitempty nor omitzero: encoding/json always writes it. In a struct
+//     whose fields declare constraints (validate and pattern tags, which
+//     the dispatcher enforces on bodies: constraint.go), a field is
+//     required when its validate tag says so, and each constraint is its
+//     schema's keyword (minimum, maxLength, pattern, format, enum...). A pointer field
 //     is optional, and may be null unless it has omitempty. The struct tag
 //     openapi:"required" makes any field required (and not null), and
 //     openapi:"optional" makes any field optional. For a request body,
@@ -43,6 +47,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 // object is a JSON object of the document under construction.
@@ -187,7 +193,7 @@ func componentName(s string) string {
 func (s *schemas) structSchema(t reflect.Type) object {
 	props := object{}
 	var required []string
-	s.fields(t, props, &required, map[reflect.Type]bool{})
+	s.fields(t, props, &required, map[reflect.Type]bool{}, declaresConstraints(t, map[reflect.Type]bool{}))
 	sc := object{"type": "object", "properties": props}
 	if len(required) > 0 {
 		sc["required"] = required
@@ -200,7 +206,7 @@ func (s *schemas) structSchema(t reflect.Type) object {
 
 // fields adds t's fields to props: its own first, then those promoted from
 // embedded structs, which do not replace a name already there.
-func (s *schemas) fields(t reflect.Type, props object, required *[]string, seen map[reflect.Type]bool) {
+func (s *schemas) fields(t reflect.Type, props object, required *[]string, seen map[reflect.Type]bool, validated bool) {
 	if seen[t] {
 		return
 	}
@@ -233,12 +239,12 @@ func (s *schemas) fields(t reflect.Type, props object, required *[]string, seen 
 			continue
 		}
 		props[name] = s.field(f, name, opts)
-		if isRequired(f, opts) {
+		if isRequired(f, opts, validated) {
 			*required = append(*required, name)
 		}
 	}
 	for _, et := range embedded {
-		s.fields(et, props, required, seen)
+		s.fields(et, props, required, seen, validated)
 	}
 }
 
@@ -250,21 +256,28 @@ func (s *schemas) field(f reflect.StructField, name, jsonOpts string) object {
 	} else {
 		sc = s.json(f.Type)
 	}
+	if c, err := dispatch.FieldConstraints(f); err == nil {
+		sc = constrained(sc, f.Type, c)
+	}
 	sc = fieldXML(f, name, sc)
-	if f.Type.Kind() == reflect.Pointer && !isRequired(f, jsonOpts) && !hasOption(jsonOpts, "omitempty") {
+	if f.Type.Kind() == reflect.Pointer && !isRequired(f, jsonOpts, hasConstraintTags(f)) && !hasOption(jsonOpts, "omitempty") {
 		sc = nullable(sc) // encoding/json writes a nil pointer as null
 	}
 	return sc
 }
 
-// isRequired applies the convention the package comment describes.
-func isRequired(f reflect.StructField, jsonOpts string) bool {
+// isRequired applies the convention the package comment describes; in a
+// validated struct, what the dispatcher enforces.
+func isRequired(f reflect.StructField, jsonOpts string, validated bool) bool {
 	opts := f.Tag.Get("openapi")
 	switch {
 	case hasOption(opts, "required"):
 		return true
 	case hasOption(opts, "optional"):
 		return false
+	case validated:
+		c, _ := dispatch.FieldConstraints(f)
+		return c.Required
 	}
 	return f.Type.Kind() != reflect.Pointer && !hasOption(jsonOpts, "omitempty") && !hasOption(jsonOpts, "omitzero")
 }

@@ -1,0 +1,528 @@
+package dispatch
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/netip"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Constraints, Bean Validation's, declared on a body's fields with struct
+// tags and on parameters with Param's methods: what each allows, the
+// messages of what breaks it (Hibernate Validator's default English ones),
+// and the checks of a value, shared by bodies and parameters. Everything
+// is parsed and worded when the routes are compiled; a check allocates
+// nothing unless it finds a violation.
+
+// Constraints describe what a body field or a parameter must hold, for
+// the OpenAPI document; nil and empty fields constrain nothing.
+type Constraints struct {
+	// Required: the field must be given (validate:"required"); for a
+	// text, not blank; for a list or map, not empty.
+	Required bool
+	// Minimum and Maximum bound a number, inclusive.
+	Minimum, Maximum *int64
+	// MinLength and MaxLength bound a text's length in characters, or a
+	// list's or a map's number of members.
+	MinLength, MaxLength *int
+	// Pattern is the regular expression (Go's syntax) the whole text
+	// must match, anchored with ^ and $ as it is applied.
+	Pattern string
+	// Format is "email" or "uri" when the text must be one.
+	Format string
+	// Enum lists the texts allowed.
+	Enum []string
+}
+
+// rules are the constraints of one field or parameter, ready to check.
+type rules struct {
+	required       bool
+	hasMin, hasMax bool
+	min, max       int64
+	hasSize        bool
+	sizeMin        int
+	sizeMax        int // -1: no upper bound
+	pattern        string
+	re             *regexp.Regexp
+	email, url     bool
+	enum           []string
+
+	minMsg, maxMsg, sizeMsg, patternMsg, enumMsg string
+}
+
+// The messages that do not depend on the constraint's arguments.
+const (
+	msgNull  = "must not be null"
+	msgBlank = "must not be blank"
+	msgEmpty = "must not be empty"
+	msgEmail = "must be a well-formed email address"
+	msgURL   = "must be a valid URL"
+)
+
+func (r *rules) any() bool {
+	return r.required || r.hasMin || r.hasMax || r.hasSize || r.re != nil || r.email || r.url || r.enum != nil
+}
+
+// parseRules reads a field's validate and pattern tags.
+func parseRules(validate, pattern string) (rules, error) {
+	var r rules
+	var errs []error
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	seen := map[string]bool{}
+	for item := range strings.SplitSeq(validate, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		name, arg, hasArg := strings.Cut(item, "=")
+		if seen[name] {
+			fail("declares %s twice", name)
+			continue
+		}
+		seen[name] = true
+		if name == "pattern" {
+			fail("pattern goes in a tag of its own, pattern:\"…\", so that it needs no escaping")
+			continue
+		}
+		takesArg := name == "min" || name == "max" || name == "size" || name == "enum"
+		if hasArg != takesArg {
+			if takesArg {
+				fail("%s needs a value (%s=…)", name, name)
+			} else {
+				fail("%s takes no value", name)
+			}
+			continue
+		}
+		switch name {
+		case "required":
+			r.required = true
+		case "email":
+			r.email = true
+		case "url":
+			r.url = true
+		case "min", "max":
+			n, err := strconv.ParseInt(arg, 10, 64)
+			if err != nil {
+				fail("%s=%s: want an integer", name, arg)
+				continue
+			}
+			if name == "min" {
+				r.setMin(n)
+			} else {
+				r.setMax(n)
+			}
+		case "size":
+			lo, hi, ok := parseSize(arg)
+			if !ok {
+				fail("size=%s: want min..max, min.. or ..max, with 0 <= min <= max", arg)
+				continue
+			}
+			r.setSize(lo, hi)
+		case "enum":
+			values := strings.Split(arg, "|")
+			if slices.Contains(values, "") {
+				fail("enum=%s: a value is empty", arg)
+				continue
+			}
+			r.setEnum(values)
+		default:
+			fail("unknown constraint %q (known: required, min, max, size, pattern, email, url, enum)", name)
+		}
+	}
+	if pattern != "" {
+		if err := r.setPattern(pattern); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := r.consistent(); err != nil {
+		errs = append(errs, err)
+	}
+	return r, errors.Join(errs...)
+}
+
+// parseSize reads min..max, min.. or ..max.
+func parseSize(arg string) (lo, hi int, ok bool) {
+	a, b, found := strings.Cut(arg, "..")
+	if !found || (a == "" && b == "") {
+		return 0, 0, false
+	}
+	hi = -1
+	var err error
+	if a != "" {
+		if lo, err = strconv.Atoi(a); err != nil || lo < 0 {
+			return 0, 0, false
+		}
+	}
+	if b != "" {
+		if hi, err = strconv.Atoi(b); err != nil || hi < lo {
+			return 0, 0, false
+		}
+	}
+	return lo, hi, true
+}
+
+func (r *rules) setMin(n int64) {
+	r.hasMin, r.min = true, n
+	r.minMsg = "must be greater than or equal to " + strconv.FormatInt(n, 10)
+}
+
+func (r *rules) setMax(n int64) {
+	r.hasMax, r.max = true, n
+	r.maxMsg = "must be less than or equal to " + strconv.FormatInt(n, 10)
+}
+
+func (r *rules) setSize(lo, hi int) {
+	r.hasSize, r.sizeMin, r.sizeMax = true, lo, hi
+	shown := hi
+	if hi < 0 {
+		shown = math.MaxInt32 // Hibernate's words for @Size without max
+	}
+	r.sizeMsg = fmt.Sprintf("size must be between %d and %d", lo, shown)
+}
+
+func (r *rules) setEnum(values []string) {
+	r.enum = values
+	r.enumMsg = "must be one of: " + strings.Join(values, ", ")
+}
+
+// setPattern compiles pattern to match the whole text, as Bean's @Pattern
+// does (Matcher.matches), where Go's regexp would find it anywhere.
+func (r *rules) setPattern(pattern string) error {
+	re, err := regexp.Compile(anchored(pattern))
+	if err != nil {
+		return fmt.Errorf("pattern %q: %v", pattern, err)
+	}
+	r.pattern, r.re = pattern, re
+	r.patternMsg = "must match " + strconv.Quote(pattern)
+	return nil
+}
+
+// anchored returns the regular expression that matches a whole text as
+// pattern does: pattern itself when it is anchored at both ends and has no
+// alternative that could escape an anchor.
+func anchored(pattern string) string {
+	if strings.HasPrefix(pattern, "^") && strings.HasSuffix(pattern, "$") && !strings.HasSuffix(pattern, `\$`) && !strings.Contains(pattern, "|") {
+		return pattern
+	}
+	return "^(?:" + pattern + ")$"
+}
+
+// consistent refuses constraints that no value could satisfy, or that
+// contradict each other.
+func (r *rules) consistent() error {
+	var errs []string
+	if r.hasMin && r.hasMax && r.min > r.max {
+		errs = append(errs, fmt.Sprintf("min %d is greater than max %d", r.min, r.max))
+	}
+	if r.email && r.url {
+		errs = append(errs, "email and url cannot both hold")
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// appliesTo refuses a constraint that cannot apply to values of type t
+// (a body field's type), such as email on an int.
+func (r *rules) appliesTo(t reflect.Type) error {
+	base := t
+	if t.Kind() == reflect.Pointer {
+		base = t.Elem()
+	}
+	k := base.Kind()
+	var errs []string
+	refuse := func(c, what string) { errs = append(errs, fmt.Sprintf("%s applies to %s, not %s", c, what, t)) }
+	text := k == reflect.String
+	if r.required && t.Kind() != reflect.Pointer && !text && k != reflect.Slice && k != reflect.Map && k != reflect.Interface {
+		errs = append(errs, fmt.Sprintf("required cannot be enforced on %s: an absent member decodes to its zero value; declare the field *%s", t, t))
+	}
+	if (r.hasMin || r.hasMax) && !isNumber(k) {
+		refuse("min and max", "numbers (size bounds a length)")
+	}
+	if r.hasSize && !text && k != reflect.Slice && k != reflect.Map && k != reflect.Array {
+		refuse("size", "texts, lists and maps")
+	}
+	for _, c := range []struct {
+		on   bool
+		name string
+	}{{r.re != nil, "pattern"}, {r.email, "email"}, {r.url, "url"}, {r.enum != nil, "enum"}} {
+		if c.on && !text {
+			refuse(c.name, "texts")
+		}
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func isNumber(k reflect.Kind) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+// describe returns the constraints for the OpenAPI document.
+func (r *rules) describe() Constraints {
+	c := Constraints{Required: r.required, Enum: r.enum}
+	if r.hasMin {
+		c.Minimum = new(r.min)
+	}
+	if r.hasMax {
+		c.Maximum = new(r.max)
+	}
+	if r.hasSize {
+		if r.sizeMin > 0 {
+			c.MinLength = new(r.sizeMin)
+		}
+		if r.sizeMax >= 0 {
+			c.MaxLength = new(r.sizeMax)
+		}
+	}
+	if r.re != nil {
+		c.Pattern = anchored(r.pattern)
+	}
+	switch {
+	case r.email:
+		c.Format = "email"
+	case r.url:
+		c.Format = "uri"
+	}
+	return c
+}
+
+// FieldConstraints returns the constraints a body field's validate and
+// pattern tags declare, for the OpenAPI document; an error for tags that
+// New would refuse.
+func FieldConstraints(f reflect.StructField) (Constraints, error) {
+	r, err := parseRules(f.Tag.Get("validate"), f.Tag.Get("pattern"))
+	if err == nil {
+		err = r.appliesTo(f.Type)
+	}
+	return r.describe(), err
+}
+
+// checkText checks a text that is there (not a nil pointer) and calls
+// add with each violated constraint's message.
+func (r *rules) checkText(s string, add func(string)) {
+	if r.required && isBlank(s) {
+		add(msgBlank)
+	}
+	if r.hasSize {
+		if n := utf8.RuneCountInString(s); n < r.sizeMin || (r.sizeMax >= 0 && n > r.sizeMax) {
+			add(r.sizeMsg)
+		}
+	}
+	if r.re != nil && !r.re.MatchString(s) {
+		add(r.patternMsg)
+	}
+	// An empty text is a well-formed address and URL, as Hibernate's
+	// @Email and @URL take it: required is what refuses one.
+	if r.email && s != "" && !isEmail(s) {
+		add(msgEmail)
+	}
+	if r.url && s != "" && !isURL(s) {
+		add(msgURL)
+	}
+	if r.enum != nil && !slices.Contains(r.enum, s) {
+		add(r.enumMsg)
+	}
+}
+
+// checkLen checks the number of members of a list or map that is there.
+func (r *rules) checkLen(n int, add func(string)) {
+	if r.required && n == 0 {
+		add(msgEmpty)
+	}
+	if r.hasSize && (n < r.sizeMin || (r.sizeMax >= 0 && n > r.sizeMax)) {
+		add(r.sizeMsg)
+	}
+}
+
+// checkInt, checkUint and checkFloat check a number's bounds.
+func (r *rules) checkInt(n int64, add func(string)) {
+	if r.hasMin && n < r.min {
+		add(r.minMsg)
+	}
+	if r.hasMax && n > r.max {
+		add(r.maxMsg)
+	}
+}
+
+func (r *rules) checkUint(n uint64, add func(string)) {
+	if r.hasMin && r.min > 0 && n < uint64(r.min) {
+		add(r.minMsg)
+	}
+	if r.hasMax && (r.max < 0 || n > uint64(r.max)) {
+		add(r.maxMsg)
+	}
+}
+
+func (r *rules) checkFloat(f float64, add func(string)) {
+	if r.hasMin && f < float64(r.min) {
+		add(r.minMsg)
+	}
+	if r.hasMax && f > float64(r.max) {
+		add(r.maxMsg)
+	}
+}
+
+// isBlank reports whether s has no character but white space, as Java's
+// String.isBlank.
+func isBlank(s string) bool {
+	for _, c := range s {
+		if !unicode.IsSpace(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// isEmail follows Hibernate Validator's EmailValidator: a local part of
+// dot-separated atoms (RFC 5322's atext, and any character beyond ASCII)
+// of at most 64 bytes, an @, and a domain of labels of letters, digits and
+// inner hyphens of at most 255 bytes, or an address literal in brackets.
+// A quoted local part, which Hibernate also takes, is refused.
+func isEmail(s string) bool {
+	at := strings.LastIndexByte(s, '@')
+	if at <= 0 || at > 64 || at == len(s)-1 || len(s)-at-1 > 255 {
+		return false
+	}
+	local, domain := s[:at], s[at+1:]
+	if !dotSeparated(local, isAtext) {
+		return false
+	}
+	if strings.HasPrefix(domain, "[") && strings.HasSuffix(domain, "]") {
+		lit := domain[1 : len(domain)-1]
+		if v6, ok := strings.CutPrefix(lit, "IPv6:"); ok {
+			a, err := netip.ParseAddr(v6)
+			return err == nil && a.Is6()
+		}
+		a, err := netip.ParseAddr(lit)
+		return err == nil && a.Is4()
+	}
+	return isHostName(domain)
+}
+
+// dotSeparated reports whether s is non-empty parts of characters ok
+// takes, separated by single dots.
+func dotSeparated(s string, ok func(rune) bool) bool {
+	for part := range strings.SplitSeq(s, ".") {
+		if part == "" {
+			return false
+		}
+		for _, c := range part {
+			if !ok(c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isAtext(c rune) bool {
+	return c >= utf8.RuneSelf && c != utf8.RuneError || isAlnum(c) || strings.ContainsRune("!#$%&'*+/=?^_`{|}~-", c)
+}
+
+func isAlnum(c rune) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// isHostName reports whether s is dot-separated labels of at most 63
+// bytes of letters (any beyond ASCII too), digits and hyphens, none at a
+// label's ends.
+func isHostName(s string) bool {
+	for label := range strings.SplitSeq(s, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, c := range label {
+			if !(isAlnum(c) || c == '-' || c >= utf8.RuneSelf && c != utf8.RuneError) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isURL takes an absolute URL as java.net.URL, behind Hibernate's @URL,
+// does: a scheme (RFC 3986: a letter, then letters, digits, +, - and .),
+// a colon, and no white space or control character; with an authority
+// (//…), a host name or address and at most a numeric port; http, https
+// and ftp need the authority.
+func isURL(s string) bool {
+	colon := strings.IndexByte(s, ':')
+	if colon <= 0 {
+		return false
+	}
+	scheme, rest := s[:colon], s[colon+1:]
+	for i, c := range scheme {
+		if !(isAlnum(c) && (i > 0 || !('0' <= c && c <= '9')) || i > 0 && strings.ContainsRune("+-.", c)) {
+			return false
+		}
+	}
+	for _, c := range rest {
+		if c <= ' ' || c == 0x7f || unicode.IsSpace(c) || c == utf8.RuneError {
+			return false
+		}
+	}
+	needsHost := strings.EqualFold(scheme, "http") || strings.EqualFold(scheme, "https") || strings.EqualFold(scheme, "ftp")
+	authority, ok := strings.CutPrefix(rest, "//")
+	if !ok {
+		return !needsHost && rest != ""
+	}
+	if end := strings.IndexAny(authority, "/?#"); end >= 0 {
+		authority = authority[:end]
+	}
+	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+		authority = authority[at+1:]
+	}
+	host, literal := authority, false
+	if strings.HasPrefix(host, "[") {
+		end := strings.IndexByte(host, ']')
+		if end < 0 {
+			return false
+		}
+		if _, err := netip.ParseAddr(host[1:end]); err != nil {
+			return false
+		}
+		host, authority, literal = "", host[end+1:], true
+	} else if colon := strings.IndexByte(host, ':'); colon >= 0 {
+		host, authority = host[:colon], host[colon:]
+		if host == "" {
+			return false
+		}
+	} else {
+		authority = ""
+	}
+	if port, ok := strings.CutPrefix(authority, ":"); ok {
+		for _, c := range port {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+	} else if authority != "" {
+		return false
+	}
+	if host == "" {
+		return literal || !needsHost // file:///etc/hosts
+	}
+	return isHostName(host) || isIPv4(host)
+}
+
+func isIPv4(s string) bool {
+	a, err := netip.ParseAddr(s)
+	return err == nil && a.Is4()
+}
