@@ -3,7 +3,7 @@ package conformance_test
 // TestGeneratedClients generates greeter's clients from its /v3/api-docs
 // with the generators its users run (oapi-codegen for Go, openapi-typescript
 // with openapi-fetch for TypeScript, openapi-python-client for Python),
-// builds each, and runs the program of clients/ in its language against
+// builds each, and runs the program of testdata/clients/ in its language against
 // the running greeter. The generators are test equipment that .ci/run
 // installs, at the versions it pins, into one folder, which
 // GREETER_TEST_CLIENTS names.
@@ -67,7 +67,7 @@ func clientToolsDir(t *testing.T) string {
 // TestGeneratedClients runs, for each language at once, a greeter of its
 // own, generates the client from the document that greeter serves, and
 // runs the language's program against it: hello, create, list, get and
-// search, each answer checked (clients/go, clients/ts, clients/py).
+// search, each answer checked (testdata/clients/go, ts and py).
 func TestGeneratedClients(t *testing.T) {
 	tools := clientToolsDir(t)
 	for _, lang := range []struct {
@@ -106,11 +106,11 @@ func apiDocs(t *testing.T, base string) []byte {
 }
 
 // runGoClient generates the client with oapi-codegen in package main
-// beside clients/go/main.go, in a module of its own that requires only
+// beside testdata/clients/go/main.go, in a module of its own that requires only
 // oapi-codegen's runtime, builds it and runs it.
 func runGoClient(t *testing.T, tools, doc, base string) {
 	dir := t.TempDir()
-	copyFile(t, filepath.Join("clients", "go", "main.go"), filepath.Join(dir, "main.go"))
+	copyFile(t, filepath.Join("testdata", "clients", "go", "main.go"), filepath.Join(dir, "main.go"))
 	t.Logf("oapi-codegen %s", lastLine(command(t, dir, nil, filepath.Join(tools, "bin", "oapi-codegen"), "--version")))
 	command(t, dir, nil, filepath.Join(tools, "bin", "oapi-codegen"), "-generate", "types,client", "-package", "main", "-o", "client.gen.go", doc)
 	gomod := "module greeterclient\n\ngo 1.26\n\nrequire github.com/oapi-codegen/runtime " + oapiRuntime + "\n"
@@ -125,13 +125,13 @@ func runGoClient(t *testing.T, tools, doc, base string) {
 }
 
 // runTypeScriptClient generates paths' types with openapi-typescript as
-// schema.d.ts beside clients/ts/main.mts, compiles both with tsc (strict:
+// schema.d.ts beside testdata/clients/ts/main.mts, compiles both with tsc (strict:
 // a call the document does not allow is a compile error) and runs the
 // result with node, openapi-fetch coming from the tools' node_modules.
 func runTypeScriptClient(t *testing.T, tools, doc, base string) {
 	dir := t.TempDir()
 	for _, f := range []string{"main.mts", "tsconfig.json"} {
-		copyFile(t, filepath.Join("clients", "ts", f), filepath.Join(dir, f))
+		copyFile(t, filepath.Join("testdata", "clients", "ts", f), filepath.Join(dir, f))
 	}
 	if err := os.Symlink(filepath.Join(tools, "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
 		t.Fatal(err)
@@ -145,15 +145,15 @@ func runTypeScriptClient(t *testing.T, tools, doc, base string) {
 }
 
 // runPythonClient generates the package greeter_client with
-// openapi-python-client, configured by clients/py/config.yaml, beside
-// clients/py/main.py and runs that with the virtualenv's python (which has
+// openapi-python-client, configured by testdata/clients/py/config.yaml, beside
+// testdata/clients/py/main.py and runs that with the virtualenv's python (which has
 // httpx and attrs, the client's dependencies, as the generator's own). It
 // also checks that the configuration's workaround is still needed: without
 // it, the generated client must fail to import.
 func runPythonClient(t *testing.T, tools, doc, base string) {
 	dir := t.TempDir()
-	copyFile(t, filepath.Join("clients", "py", "main.py"), filepath.Join(dir, "main.py"))
-	config, err := filepath.Abs(filepath.Join("clients", "py", "config.yaml"))
+	copyFile(t, filepath.Join("testdata", "clients", "py", "main.py"), filepath.Join(dir, "main.py"))
+	config, err := filepath.Abs(filepath.Join("testdata", "clients", "py", "config.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,9 +170,9 @@ func runPythonClient(t *testing.T, tools, doc, base string) {
 	check := exec.Command(python, "-c", "import greeter_client.api.messages.post_api_messages")
 	check.Dir = bare
 	if out, err := check.CombinedOutput(); err == nil {
-		t.Errorf("generated without clients/py/config.yaml, the client imports: remove the workaround for openapi-python-client's issue #1451 from config.yaml")
+		t.Errorf("generated without testdata/clients/py/config.yaml, the client imports: remove the workaround for openapi-python-client's issue #1451 from config.yaml")
 	} else if !strings.Contains(string(out), "NameError") {
-		t.Errorf("generated without clients/py/config.yaml, the client fails to import otherwise than config.yaml says (NameError: Unset): %v\n%s", err, out)
+		t.Errorf("generated without testdata/clients/py/config.yaml, the client fails to import otherwise than config.yaml says (NameError: Unset): %v\n%s", err, out)
 	}
 }
 
