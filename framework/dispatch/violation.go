@@ -135,8 +135,14 @@ func (f *paramFault) Unwrap() error {
 // legacyFault is a fault that is answered as sentence when alone, and
 // listed as detail beside others.
 func (s *inputSpec) legacyFault(sentence, detail string) *paramFault {
+	return legacyFault(s.name, sentence, detail)
+}
+
+// legacyFault is the fault of the parameter name, answered as sentence
+// when alone and listed as detail beside others.
+func legacyFault(name, sentence, detail string) *paramFault {
 	return &paramFault{
-		violations: []Violation{{Detail: detail, Parameter: s.name}},
+		violations: []Violation{{Detail: detail, Parameter: name}},
 		alone:      badRequest(sentence),
 	}
 }
