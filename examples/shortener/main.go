@@ -125,17 +125,20 @@ func start(ctx context.Context, app *boot.App, _ struct{}) error {
 // orderBy writes the ORDER BY of a page: the orders asked for, whose
 // properties the Pageable has checked are columns, then the code, so that
 // pages never share or skip a link. Codes are lower case, so ignorecase
-// changes nothing.
+// changes nothing. The Pageable sorts by each property once at most, so
+// the clause is as short as the list of properties allowed.
 func orderBy(sort []dispatch.Order) string {
-	s := ""
+	var b strings.Builder
 	for _, o := range sort {
 		dir := " ASC, "
 		if o.Descending {
 			dir = " DESC, "
 		}
-		s += o.Property + dir
+		b.WriteString(o.Property)
+		b.WriteString(dir)
 	}
-	return s + "code"
+	b.WriteString("code")
+	return b.String()
 }
 
 // insert stores a new link under its code, or under a code of seven

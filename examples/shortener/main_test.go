@@ -102,6 +102,8 @@ func TestLinks(t *testing.T) {
 		`"content":[{"code":"`+codes[0]+`"`, `"page":{"size":2,"number":0,"totalElements":3,"totalPages":2}`)
 	s.expect("GET", "/links?size=2&page=1&sort=code,desc", "", 200, `"content":[{"code":"`+codes[0]+`"`, `"number":1`)
 	s.expect("GET", "/links?sort=hits,desc", "", 200, `"content":[{"code":"go-docs"`)
+	// A property sorted by again is sorted by once, the first time.
+	s.expect("GET", "/links?sort=hits,desc&sort="+strings.Repeat("hits,", 13_107), "", 200, `"content":[{"code":"go-docs"`)
 	s.expect("GET", "/links", "", 200, `"content":[{"code":"third"`) // newest first
 	s.expect("GET", "/links?page=5", "", 200, `"content":[]`, `"totalElements":3`)
 	s.expect("GET", "/links?sort=url", "", 400, `url`, `code, created, hits`)

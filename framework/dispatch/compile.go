@@ -64,9 +64,12 @@ func compile(decl Route) (*route, error) {
 	h := decl.Handler
 	rt := &route{decl: decl, name: decl.String(), status: decl.Status,
 		body: h.body, result: h.result, run: h.run, plain: h.plain}
-	rt.located, rt.result = locatedResult(h.result)
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	var err error
+	if rt.located, rt.result, err = locatedResult(h.result); err != nil {
+		errs = append(errs, err)
+	}
 
 	if !slices.Contains(methodNames, decl.Method) {
 		fail("method %q is not one of %s", decl.Method, strings.Join(methodNames, ", "))

@@ -19,7 +19,8 @@ import (
 // reports: Spring's uri tag and its mappings leave the context path out.
 // A handler sees the path without it, as behind http.StripPrefix
 // (r.RequestURI keeps it); ContextPath tells a handler that writes a link
-// or a redirect what to put in front. The observers (the access log, the
+// or a redirect by hand what to put in front (a Redirect, Created or
+// CreatedAt result has it put in front for it). The observers (the access log, the
 // recent exchanges) and the problem documents' instance see the path the
 // client sent, with the context path.
 
@@ -27,9 +28,10 @@ type contextPathKey struct{}
 
 // ContextPath returns the context path the dispatcher stripped from r's
 // path ("" for none), as a servlet's request.getContextPath(): a handler
-// puts it in front of a path it links or redirects to. Behind a proxy
-// that serves the service under a path of its own (WithForwardedPrefix),
-// it is that path instead.
+// puts it in front of a path it links to, or redirects to from a Plain
+// handler (the dispatcher puts it in front of the Location of a Redirect,
+// Created or CreatedAt). Behind a proxy that serves the service under a
+// path of its own (WithForwardedPrefix), it is that path instead.
 func ContextPath(r *http.Request) string {
 	cp, _ := r.Context().Value(contextPathKey{}).(string)
 	return linkBase(r, cp)

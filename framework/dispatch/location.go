@@ -17,9 +17,12 @@ import (
 // service, as Spring's RedirectView is context-relative by default
 // (redirect:/x): the context path, or the prefix a proxy forwarded, is
 // put in front. Anything else, an absolute URL or a network-path
-// reference (//host/x), is sent as it is. An empty Location, or one with
-// a control character (CR or LF would split the header), is the
-// handler's mistake: a 500, never a header.
+// reference (//host/x), is sent as it is, but for its spaces and bytes
+// beyond ASCII, which are percent-encoded (/café is /caf%C3%A9). An empty
+// Location, one with a control character (CR or LF would split the
+// header), and one starting with \ or /\ (browsers read a backslash as
+// a slash, so /\host is another host) are the handler's mistake: a 500,
+// never a header.
 
 // Redirect is a result that sends the client to Location with no body, as
 // Spring's RedirectView (a controller's "redirect:/x"). The route's Status
@@ -84,13 +87,18 @@ var locatedType = reflect.TypeFor[located]()
 
 // locatedResult returns the kind of Location answer a handler's result
 // type gives, and the type of its body (nil for none); noLocation and the
-// result itself for any other result.
-func locatedResult(result reflect.Type) (locationKind, reflect.Type) {
+// result itself for any other result. A pointer to one of them is
+// refused: a nil one would have no Location to send, and the value says
+// the same.
+func locatedResult(result reflect.Type) (locationKind, reflect.Type, error) {
 	if result == nil || !result.Implements(locatedType) {
-		return noLocation, result
+		return noLocation, result, nil
+	}
+	if result.Kind() == reflect.Pointer {
+		return noLocation, result, fmt.Errorf("returns %s; return %s", result, result.Elem())
 	}
 	l := reflect.Zero(result).Interface().(located)
-	return l.kind(), l.bodyType()
+	return l.kind(), l.bodyType(), nil
 }
 
 // compileStatus checks the route's success status against its result: a
@@ -172,10 +180,43 @@ func (c *call) resolveLocation(loc string) (string, error) {
 		return "", &Error{Status: http.StatusInternalServerError,
 			Err: fmt.Errorf("route %s answered a %d with a Location holding a control character at byte %d: %q", c.req.route.name, c.req.route.status, i, Clip(loc))}
 	}
+	if strings.HasPrefix(loc, `\`) || strings.HasPrefix(loc, `/\`) {
+		// A browser reads \ as / in an http URL: /\evil.example is
+		// //evil.example, another host. No service means a backslash
+		// there, so none is sent, rather than guessing which it meant.
+		return "", &Error{Status: http.StatusInternalServerError,
+			Err: fmt.Errorf("route %s answered a %d with a Location starting with a backslash, which browsers read as a slash (/\\host is another host): %q", c.req.route.name, c.req.route.status, Clip(loc))}
+	}
+	loc = encodeLocation(loc)
 	if loc[0] == '/' && !strings.HasPrefix(loc, "//") {
 		if base := ContextPath(c.req.Request); base != "" {
 			loc = base + loc
 		}
 	}
 	return loc, nil
+}
+
+// encodeLocation percent-encodes the spaces and the bytes beyond ASCII
+// of a Location, which a URI cannot hold (RFC 3986 §2), as a browser
+// does with a link; what else it holds, a % escape included, is left as
+// the handler wrote it.
+func encodeLocation(loc string) string {
+	i := strings.IndexFunc(loc, func(r rune) bool { return r == ' ' || r >= 0x80 })
+	if i < 0 {
+		return loc
+	}
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(loc) + 16)
+	b.WriteString(loc[:i])
+	for j := i; j < len(loc); j++ {
+		if c := loc[j]; c == ' ' || c >= 0x80 {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

@@ -95,12 +95,14 @@ func TestLocationUnderForwardedPrefix(t *testing.T) {
 	}
 }
 
-// TestLocationMistakes: an empty Location, or one that would split the
-// header, is the handler's mistake: a 500 problem document, and no
-// Location header at all.
+// TestLocationMistakes: an empty Location, one that would split the
+// header, or one starting with a backslash, which a browser reads as a
+// slash (so /\\evil.example is another host), is the handler's mistake: a
+// 500 problem document, and no Location header at all.
 func TestLocationMistakes(t *testing.T) {
 	t.Parallel()
-	for _, loc := range []string{"", "/a\r\nSet-Cookie: x=1", "/a\nb", "/a\rb", "/a\x00b", "/a\x7fb"} {
+	for _, loc := range []string{"", "/a\r\nSet-Cookie: x=1", "/a\nb", "/a\rb", "/a\x00b", "/a\x7fb",
+		`/\evil.example`, `/\/evil.example`, `\\evil.example`, `\/evil.example`, `\a`} {
 		d := newDispatcher(t, Options{},
 			Route{Method: "GET", Pattern: "/r", Handler: redirectTo(loc)},
 			Route{Method: "POST", Pattern: "/c", Handler: Returns(func(*Request) (Created[Message], error) {
@@ -114,6 +116,27 @@ func TestLocationMistakes(t *testing.T) {
 			if _, ok := w.Header()["Location"]; ok || w.Header().Get("Set-Cookie") != "" {
 				t.Errorf("Location %q: headers %v", loc, w.Header())
 			}
+		}
+	}
+}
+
+// TestLocationEncoded: spaces and bytes beyond ASCII, which a URI cannot
+// hold, are percent-encoded, whatever else the Location is; an escape
+// the handler wrote is left alone.
+func TestLocationEncoded(t *testing.T) {
+	t.Parallel()
+	for loc, want := range map[string]string{
+		"/café au lait":                 "/ctx/caf%C3%A9%20au%20lait",
+		"/a%20b?q=x y":                  "/ctx/a%20b?q=x%20y",
+		"https://example.com/ü?q=a b#é": "https://example.com/%C3%BC?q=a%20b#%C3%A9",
+		" //evil.example":               "%20//evil.example", // a relative path, not another host
+		"/plain":                        "/ctx/plain",
+		`/a\b`:                          `/ctx/a\b`, // a backslash past the start names no host
+	} {
+		d := newDispatcher(t, Options{ContextPath: "/ctx"}, Route{Method: "GET", Pattern: "/r", Handler: redirectTo(loc)})
+		w := serve(d, "GET", "/ctx/r", nil)
+		if w.Code != 302 || w.Header().Get("Location") != want {
+			t.Errorf("Location %q: got %d %q, want 302 %q", loc, w.Code, w.Header().Get("Location"), want)
 		}
 	}
 }
@@ -234,6 +257,12 @@ func TestLocationRoutesRefused(t *testing.T) {
 			"returns a dispatch.CreatedAt, which answers 201 Created, but declares success status 204"},
 		{"Created with 302", Route{Method: "POST", Pattern: "/a", Status: 302, Handler: created},
 			"which answers 201 Created, but declares success status 302"},
+		{"pointer to a Redirect", Route{Method: "GET", Pattern: "/a", Handler: Returns(func(*Request) (*Redirect, error) { return nil, nil })},
+			"returns *dispatch.Redirect; return dispatch.Redirect"},
+		{"pointer to a Created", Route{Method: "POST", Pattern: "/a", Handler: Returns(func(*Request) (*Created[Message], error) { return nil, nil })},
+			"returns *dispatch.Created[github.com/springport/greeter/framework/dispatch.Message]; return dispatch.Created[github.com/springport/greeter/framework/dispatch.Message]"},
+		{"pointer to a CreatedAt", Route{Method: "POST", Pattern: "/a", Handler: Exchanges(func(*Request, Message) (*CreatedAt, error) { return nil, nil })},
+			"returns *dispatch.CreatedAt; return dispatch.CreatedAt"},
 		{"Created of a StatusCoder", Route{Method: "POST", Pattern: "/a", Handler: Returns(func(*Request) (Created[coded], error) { return Created[coded]{}, nil })},
 			"its body chooses its own status (StatusCoder)"},
 	}
@@ -241,6 +270,10 @@ func TestLocationRoutesRefused(t *testing.T) {
 		_, err := New(Options{}, tt.route)
 		if err == nil || !strings.Contains(err.Error(), "route "+tt.route.String()+": ") || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: New said %v; want it to name the route and say %q", tt.name, err, tt.want)
+		}
+		var te *TableError
+		if _, err := Describe(tt.route); !errors.As(err, &te) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Describe said %v; want a TableError saying %q", tt.name, err, tt.want)
 		}
 	}
 	for _, status := range []int{0, 201} {

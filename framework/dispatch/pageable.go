@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -24,7 +25,9 @@ import (
 // allow (Spring hands any property to the store, which fails with a 500
 // or sorts by a column the client should not see). A size above the
 // largest is served at the largest, as Spring does. An empty value counts
-// as absent, as in Spring.
+// as absent, as in Spring. A property sorted by twice is sorted by once,
+// the first time. These faults are listed beside the request's others
+// (every fault at once); the only one, it has its sentence as detail.
 
 // PageRequest is the page a request asks for (Spring's Pageable).
 type PageRequest struct {
@@ -119,34 +122,61 @@ func (p *PageParams) Get(r *Request) PageRequest {
 	return *v.page
 }
 
-// read reads the page that r asks for.
+// read reads the page that r asks for. What is wrong with its three
+// parameters is one parameter fault listing each (addFault), so that it
+// is reported beside the other inputs' and the body's; alone, a fault
+// keeps the answer naming its parameter that it always had.
 func (pg *pager) read(r *http.Request) (inputValue, error) {
 	query := r.URL.RawQuery
-	number, present, err := pg.integer(query, pg.page)
-	if err != nil {
-		return inputValue{}, err
-	}
+	var fault *paramFault
 	page := &PageRequest{Size: pg.defaultSize}
-	if present {
-		if number < int64(pg.first) {
-			return inputValue{}, badRequest(fmt.Sprintf("Parameter '%s' must be %d or more, not %d.", pg.page, pg.first, number))
+	number, present, err := pg.integer(query, pg.page)
+	switch {
+	case err != nil:
+		if fault, err = joinFault(fault, err); err != nil {
+			return inputValue{}, err
 		}
+	case present && number < int64(pg.first):
+		fault, _ = joinFault(fault, legacyFault(pg.page, fmt.Sprintf("Parameter '%s' must be %d or more, not %d.", pg.page, pg.first, number),
+			fmt.Sprintf("must be greater than or equal to %d", pg.first)))
+	case present:
 		page.Number = int(number) - pg.first
 	}
 	size, present, err := pg.integer(query, pg.size)
-	if err != nil {
-		return inputValue{}, err
-	}
-	if present {
-		if size < 1 {
-			return inputValue{}, badRequest(fmt.Sprintf("Parameter '%s' must be 1 or more, not %d.", pg.size, size))
+	switch {
+	case err != nil:
+		if fault, err = joinFault(fault, err); err != nil {
+			return inputValue{}, err
 		}
+	case present && size < 1:
+		fault, _ = joinFault(fault, legacyFault(pg.size, fmt.Sprintf("Parameter '%s' must be 1 or more, not %d.", pg.size, size),
+			"must be greater than or equal to 1"))
+	case present:
 		page.Size = int(min(size, int64(pg.maxSize)))
 	}
 	if page.Sort, err = pg.readSort(query); err != nil {
-		return inputValue{}, err
+		if fault, err = joinFault(fault, err); err != nil {
+			return inputValue{}, err
+		}
+	}
+	if fault != nil {
+		return inputValue{}, fault
 	}
 	return inputValue{present: true, page: page}, nil
+}
+
+// joinFault adds err, a parameter's fault, to f, the faults found so far
+// (nil for none). An error that is no parameter's own is returned.
+func joinFault(f *paramFault, err error) (*paramFault, error) {
+	var g *paramFault
+	if !errors.As(err, &g) {
+		return f, err
+	}
+	if f == nil {
+		return g, nil
+	}
+	// Two faults: listed, each with its own violation, as any two are.
+	return &paramFault{violations: slices.Concat(f.violations, g.violations)}, nil
 }
 
 // integer reads the 32-bit integer parameter name (as Spring's int);
@@ -157,20 +187,25 @@ func (pg *pager) integer(query, name string) (int64, bool, error) {
 	case err != nil:
 		return 0, false, err
 	case n > 1:
-		return 0, false, badRequest(fmt.Sprintf("Parameter '%s' is given %d times; it takes one value.", name, n))
+		return 0, false, legacyFault(name, fmt.Sprintf("Parameter '%s' is given %d times; it takes one value.", name, n),
+			fmt.Sprintf("must be given once, not %d times", n))
 	case n == 0 || v == "":
 		return 0, false, nil
 	}
 	i, err := strconv.ParseInt(v, 10, 32)
 	if err != nil {
-		return 0, false, badRequest(fmt.Sprintf("Failed to convert '%s' with value: '%s' (expected %s).", name, Clip(v), kindInt32.describe()))
+		return 0, false, legacyFault(name, fmt.Sprintf("Failed to convert '%s' with value: '%s' (expected %s).", name, Clip(v), kindInt32.describe()),
+			fmt.Sprintf("must be %s, not '%s'", kindInt32.describe(), Clip(v)))
 	}
 	return i, true, nil
 }
 
 // readSort reads every sort parameter into one order, as Spring's
 // SortHandlerMethodArgumentResolver does: no value, one blank value or
-// values that name no property give the default sort.
+// values that name no property give the default sort. A property sorted
+// by already is left out, its first order kept, as SQL's ORDER BY makes
+// nothing of a repeat: an order has at most one entry for each property
+// the route allows, however long the query.
 func (pg *pager) readSort(query string) ([]Order, error) {
 	values, err := queryValues(query, pg.sort)
 	if err != nil {
@@ -178,14 +213,16 @@ func (pg *pager) readSort(query string) ([]Order, error) {
 	}
 	var orders []Order
 	for _, v := range values {
-		parsed := parseSort(v)
-		for _, o := range parsed {
+		for _, o := range parseSort(v) {
 			if !slices.Contains(pg.spec.properties, o.Property) {
-				return nil, badRequest(fmt.Sprintf("Parameter '%s' sorts by '%s', which this route cannot sort by; it sorts by: %s.",
-					pg.sort, Clip(o.Property), propertyList(pg.spec.properties)))
+				return nil, legacyFault(pg.sort, fmt.Sprintf("Parameter '%s' sorts by '%s', which this route cannot sort by; it sorts by: %s.",
+					pg.sort, Clip(o.Property), propertyList(pg.spec.properties)),
+					fmt.Sprintf("must sort by %s, not '%s'", propertyList(pg.spec.properties), Clip(o.Property)))
+			}
+			if !slices.ContainsFunc(orders, func(s Order) bool { return s.Property == o.Property }) {
+				orders = append(orders, o)
 			}
 		}
-		orders = append(orders, parsed...)
 	}
 	if len(orders) == 0 {
 		return slices.Clone(pg.spec.defaultSort), nil

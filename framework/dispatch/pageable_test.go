@@ -3,6 +3,7 @@ package dispatch
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"reflect"
 	"slices"
@@ -401,4 +402,77 @@ func FuzzParseSort(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPageableFaultsListed: a Pageable's faults are listed beside the
+// other parameters' and the body's, every fault at once; alone, one keeps
+// the sentence it always had.
+func TestPageableFaultsListed(t *testing.T) {
+	t.Parallel()
+	q := OptionalQuery[int32]("q").Min(1)
+	p := Pageable("name")
+	d := newDispatcher(t, Options{},
+		Route{Method: "GET", Pattern: "/l", Inputs: []Input{q, p}, Handler: Runs(func(*Request) error { return nil })},
+		Route{Method: "POST", Pattern: "/b", Inputs: []Input{p}, Status: 204, Handler: Accepts(func(*Request, customer) error { return nil })})
+	tests := []struct {
+		target, body string
+		want         []Violation
+	}{
+		{"/l?q=0&page=abc", "", []Violation{
+			{"must be greater than or equal to 1", "", "q"},
+			{"must be a 32-bit integer, not 'abc'", "", "page"}}},
+		{"/l?page=-1&size=0&sort=price", "", []Violation{
+			{"must be greater than or equal to 0", "", "page"},
+			{"must be greater than or equal to 1", "", "size"},
+			{"must sort by name, not 'price'", "", "sort"}}},
+		{"/l?page=1&page=2&size=x", "", []Violation{
+			{"must be given once, not 2 times", "", "page"},
+			{"must be a 32-bit integer, not 'x'", "", "size"}}},
+		{"/b?page=-1", `{"name":""}`, []Violation{
+			{"must be greater than or equal to 0", "", "page"},
+			{"must not be blank", "#/name", ""}}},
+	}
+	for _, tt := range tests {
+		method, body := "GET", io.Reader(nil)
+		if tt.body != "" {
+			method, body = "POST", strings.NewReader(tt.body)
+		}
+		w := serve(d, method, tt.target, body, "Content-Type: application/json")
+		p := readProblem(t, tt.target, w.Body.Bytes())
+		if w.Code != 400 || p.Detail != InvalidContent || !slices.Equal(p.Errors, tt.want) {
+			t.Errorf("%s: %d %q\ngot  %+v\nwant %+v", tt.target, w.Code, p.Detail, p.Errors, tt.want)
+		}
+	}
+	// Alone, a fault is answered as it was; a malformed query is every
+	// parameter's, and answered as such.
+	for target, detail := range map[string]string{
+		"/l?page=abc":            "Failed to convert 'page' with value: 'abc' (expected a 32-bit integer).",
+		"/l?size=0":              "Parameter 'size' must be 1 or more, not 0.",
+		"/l?sort=price":          "Parameter 'sort' sorts by 'price', which this route cannot sort by; it sorts by: name.",
+		"/l?q=0&page=1&sort=%zz": "Malformed query string.",
+	} {
+		checkProblem(t, target, serve(d, "GET", target, nil), 400, "/l", detail)
+	}
+	w := serve(d, "POST", "/b?page=-1", strings.NewReader(`{"name":"ada"}`), "Content-Type: application/json")
+	checkProblem(t, "page alone, valid body", w, 400, "/b", "Parameter 'page' must be 0 or more, not -1.")
+}
+
+// TestPageableSortRepeats: a property sorted by again is left out, the
+// first order kept, so that a sort has at most one order for each
+// property allowed, however long the query.
+func TestPageableSortRepeats(t *testing.T) {
+	t.Parallel()
+	d := newDispatcher(t, Options{}, pagedRoute("/items", Pageable("name", "hits"), nil))
+	desc := func(p string) Order { return Order{Property: p, Descending: true} }
+	for target, want := range map[string][]Order{
+		"/items?sort=name,desc&sort=name,asc&sort=hits":  {desc("name"), {Property: "hits"}},
+		"/items?sort=hits,name,hits,desc":                {desc("hits"), desc("name")},
+		"/items?sort=" + strings.Repeat("hits,", 13_107): {{Property: "hits"}},
+		"/items?" + strings.Repeat("sort=name&", 5_000):  {{Property: "name"}},
+	} {
+		got, status, detail := readPage(t, d, target)
+		if status != 200 || !reflect.DeepEqual(got.Sort, want) {
+			t.Errorf("%.60s: %d %q %+v; want %+v", target, status, detail, got.Sort, want)
+		}
+	}
 }

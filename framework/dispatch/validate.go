@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Validation of a decoded body against the constraints its type declares
@@ -188,7 +189,9 @@ func (b *planner) structFields(p *plan) {
 	}
 }
 
-// check returns the violations of the body v, nil when it has none.
+// check returns the violations of the body v, nil when it has none: at
+// most MaxViolations+1 of them, the one past the limit only telling that
+// there are more.
 func (p *plan) check(v reflect.Value) []Violation {
 	w := walkers.Get().(*walker)
 	w.walk(p, v)
@@ -205,6 +208,11 @@ type walker struct {
 	violations []Violation
 }
 
+// full reports whether the walker has found more violations than a
+// problem document lists: the walk stops there, so that what a body
+// costs to check is bounded by the limit, not by the body.
+func (w *walker) full() bool { return len(w.violations) > MaxViolations }
+
 var walkers = sync.Pool{New: func() any { return new(walker) }}
 
 // segment is one step of the path: a member name, an index, or a map key.
@@ -215,13 +223,16 @@ type segment struct {
 }
 
 func (w *walker) walk(p *plan, v reflect.Value) {
+	if w.full() {
+		return
+	}
 	switch p.kind {
 	case planPointer:
 		if !v.IsNil() {
 			w.walk(p.elem, v.Elem())
 		}
 	case planList:
-		for i := range v.Len() {
+		for i := 0; i < v.Len() && !w.full(); i++ {
 			w.path = append(w.path, segment{index: i})
 			w.walk(p.elem, v.Index(i))
 			w.path = w.path[:len(w.path)-1]
@@ -250,8 +261,10 @@ func (w *walker) walk(p *plan, v reflect.Value) {
 
 // walkMap walks a map's values in the order the map gives them, then
 // sorts what it found by pointer, so that a report does not change from
-// one request to the next. Its key and value are read into values of its
-// own: a map with constraints inside costs a few allocations.
+// one request to the next (unless the walk stops at the limit inside the
+// map: which of its values were walked by then is chance). Its key and
+// value are read into values of its own: a map with constraints inside
+// costs a few allocations.
 func (w *walker) walkMap(p *plan, v reflect.Value) {
 	if v.Len() == 0 {
 		return
@@ -259,7 +272,7 @@ func (w *walker) walkMap(p *plan, v reflect.Value) {
 	first := len(w.violations)
 	key, val := reflect.New(p.t.Key()).Elem(), reflect.New(p.t.Elem()).Elem()
 	it := v.MapRange()
-	for it.Next() {
+	for !w.full() && it.Next() {
 		key.SetIterKey(it)
 		val.SetIterValue(it)
 		w.path = append(w.path, segment{index: -1, key: key})
@@ -304,22 +317,49 @@ func (w *walker) check(r *rules, v reflect.Value) {
 	}
 }
 
-// violate records a violation of the value at the walker's path.
+// maxPointer is the length past which a violation's pointer is cut: a
+// body nested thousands of levels deep would otherwise be echoed back in
+// every pointer into it.
+const maxPointer = 1024
+
+// violate records a violation of the value at the walker's path. A map's
+// key is clipped as a value quoted in a detail is, and a pointer longer
+// than maxPointer is cut, ending in "…": both name where the fault is
+// without echoing a body back.
 func (w *walker) violate(msg string) {
+	if w.full() {
+		return
+	}
 	var b strings.Builder
 	b.WriteByte('#')
 	for _, s := range w.path {
+		if b.Len() > maxPointer {
+			break
+		}
 		b.WriteByte('/')
 		switch {
 		case s.index >= 0:
 			b.WriteString(strconv.Itoa(s.index))
 		case s.key.IsValid():
-			writeToken(&b, keyText(s.key))
+			writeToken(&b, Clip(keyText(s.key)))
 		default:
 			writeToken(&b, s.name)
 		}
 	}
-	w.violations = append(w.violations, Violation{Detail: msg, Pointer: b.String()})
+	w.violations = append(w.violations, Violation{Detail: msg, Pointer: clipPointer(b.String())})
+}
+
+// clipPointer cuts a pointer longer than maxPointer, at a character's
+// start, and marks the cut with "…".
+func clipPointer(p string) string {
+	if len(p) <= maxPointer {
+		return p
+	}
+	cut := maxPointer
+	for cut > 0 && !utf8.RuneStart(p[cut]) {
+		cut--
+	}
+	return p[:cut] + "…"
 }
 
 // keyText is a map key as encoding/json writes it as a member name.

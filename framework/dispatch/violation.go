@@ -28,6 +28,17 @@ type Violation struct {
 // violations, as Spring's MethodArgumentNotValidException words it.
 const InvalidContent = "Invalid request content."
 
+// MaxViolations is the most violations that the 400 answering a
+// request's faults lists. Checking a body stops at the one past it, so
+// that neither the answer nor the work of checking grows with a body
+// built to break thousands of constraints; the detail is then
+// InvalidContentCut.
+const MaxViolations = 100
+
+// InvalidContentCut is the detail of a problem document that lists the
+// first MaxViolations violations of a request that has more.
+const InvalidContentCut = "Invalid request content; the first 100 of more violations are listed."
+
 // Invalid returns the 400 that lists violations, for a handler that finds
 // faults the declared constraints cannot, such as a name already taken:
 //
@@ -124,8 +135,14 @@ func (f *paramFault) Unwrap() error {
 // legacyFault is a fault that is answered as sentence when alone, and
 // listed as detail beside others.
 func (s *inputSpec) legacyFault(sentence, detail string) *paramFault {
+	return legacyFault(s.name, sentence, detail)
+}
+
+// legacyFault is the fault of the parameter name, answered as sentence
+// when alone and listed as detail beside others.
+func legacyFault(name, sentence, detail string) *paramFault {
 	return &paramFault{
-		violations: []Violation{{Detail: detail, Parameter: s.name}},
+		violations: []Violation{{Detail: detail, Parameter: name}},
 		alone:      badRequest(sentence),
 	}
 }
@@ -143,7 +160,8 @@ func addFault(faults []*paramFault, err error) ([]*paramFault, error) {
 
 // answerFaults is the error that answers a request's faults: the one
 // parameter's own answer when it is the only fault and has one, else the
-// 400 listing every violation, the parameters' first.
+// 400 listing every violation, the parameters' first, up to
+// MaxViolations.
 func answerFaults(faults []*paramFault, body []Violation) error {
 	if len(faults) == 1 && len(body) == 0 && faults[0].alone != nil {
 		return faults[0].alone
@@ -152,7 +170,11 @@ func answerFaults(faults []*paramFault, body []Violation) error {
 	for _, f := range faults {
 		all = append(all, f.violations...)
 	}
-	return Invalid(append(all, body...)...)
+	e := Invalid(append(all, body...)...)
+	if len(e.Violations) > MaxViolations {
+		e.Violations, e.Detail = e.Violations[:MaxViolations], InvalidContentCut
+	}
+	return e
 }
 
 // orFaults returns the parameters' faults in place of err, a failure to
