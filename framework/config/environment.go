@@ -29,6 +29,13 @@ type source struct {
 	// nearest first: listings show them beside each setting's origin.
 	originParents []string
 
+	// literal marks a config tree: its values are read as written, never
+	// resolved, as Spring's binder resolves placeholders only in values
+	// that are strings (a config tree's are its files' contents). A
+	// placeholder elsewhere that names one of its keys still resolves
+	// what the value holds, as Spring's does.
+	literal bool
+
 	// lookupEnv, when set, makes this the environment source: it holds no
 	// entries, but looks a key up on demand under the key's relaxed names.
 	lookupEnv func(string) (string, bool)
@@ -265,7 +272,10 @@ func (e *Environment) lookup(key string, lenient bool) (Value, bool, error) {
 		}
 		return raw, ok, err
 	}, lenient, secret)
-	resolved, err := resolveWith(r, ent.Value)
+	resolved, err := ent.Value, error(nil)
+	if !src.literal {
+		resolved, err = resolveWith(r, ent.Value)
+	}
 	if secret {
 		secrets = append(secrets, ent.Value, resolved)
 	}
