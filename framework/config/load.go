@@ -290,6 +290,10 @@ func (l *loader) documents(f settingsFile, id string) []document {
 	return docs
 }
 
+// argsSource reads the command line. A key given more than once takes
+// every value, joined by commas in order, as Spring's command-line
+// source joins an option's values: --app.profiles.active=a
+// --app.profiles.active=b activates a and b, and --k=1 --k=2 is k=1,2.
 func argsSource(args []string) (*source, error) {
 	src := newSource("commandLineArgs")
 	for _, arg := range args {
@@ -298,7 +302,12 @@ func argsSource(args []string) (*source, error) {
 		if !ok || !hasValue || strings.TrimSpace(key) == "" {
 			return nil, fmt.Errorf("argument %q is not of the form --key=value", arg)
 		}
-		src.set(key, value, commandLineOrigin+arg)
+		origin := commandLineOrigin + arg
+		if prev, ok := src.entries[key]; ok {
+			value = prev.Value + "," + value
+			origin = commandLineOrigin + "--" + key + "=" + value + " (repeated)"
+		}
+		src.set(key, value, origin)
 	}
 	return src, nil
 }
