@@ -33,8 +33,12 @@ type Case struct {
 	Keys []string
 }
 
-// KV is a key and its value.
-type KV struct{ Key, Value string }
+// KV is a key and its value. A List value is comma-separated and written
+// as a list: key[0]=a, key[1]=b in .properties, [a, b] in YAML.
+type KV struct {
+	Key, Value string
+	List       bool `json:",omitempty"`
+}
 
 // Kinds of file.
 const (
@@ -148,7 +152,7 @@ func (c *Case) Write(dir string) (spring, goSide Request, err error) {
 			if e.Key == "SPRING_APPLICATION_JSON" {
 				v = spellJSON(side, e.Value)
 			}
-			r.Env = append(r.Env, KV{spellEnv(side, e.Key), strings.ReplaceAll(v, dirToken, d)})
+			r.Env = append(r.Env, KV{Key: spellEnv(side, e.Key), Value: strings.ReplaceAll(v, dirToken, d)})
 		}
 		for _, a := range c.Args {
 			v := spell(side, a.Value)
@@ -182,6 +186,12 @@ func (f File) render(side string) string {
 				if f.Colon {
 					sep = ": "
 				}
+				if kv.List {
+					for i, v := range strings.Split(kv.Value, ",") {
+						fmt.Fprintf(&b, "%s[%d]%s%s\n", spell(side, kv.Key), i, sep, strings.TrimSpace(spell(side, v)))
+					}
+					continue
+				}
 				fmt.Fprintf(&b, "%s%s%s\n", spell(side, kv.Key), sep, spell(side, kv.Value))
 			}
 		}
@@ -195,7 +205,7 @@ func (f File) render(side string) string {
 				continue
 			}
 			for _, kv := range d.KVs {
-				fmt.Fprintf(&b, "%s: %s\n", spell(side, kv.Key), yamlScalar(spell(side, kv.Value)))
+				fmt.Fprintf(&b, "%s: %s\n", spell(side, kv.Key), yamlValue(side, kv))
 			}
 		}
 	}
@@ -222,7 +232,7 @@ func writeNested(b *strings.Builder, side string, kvs []KV) {
 			}
 			n = n.children[i]
 		}
-		v := spell(side, kv.Value)
+		v := yamlValue(side, kv)
 		n.value = &v
 	}
 	var walk func(n *node, depth int)
@@ -230,7 +240,7 @@ func writeNested(b *strings.Builder, side string, kvs []KV) {
 		for _, c := range n.children {
 			indent := strings.Repeat("  ", depth)
 			if c.value != nil && len(c.children) == 0 {
-				fmt.Fprintf(b, "%s%s: %s\n", indent, c.name, yamlScalar(*c.value))
+				fmt.Fprintf(b, "%s%s: %s\n", indent, c.name, *c.value)
 				continue
 			}
 			fmt.Fprintf(b, "%s%s:\n", indent, c.name)
@@ -238,6 +248,18 @@ func writeNested(b *strings.Builder, side string, kvs []KV) {
 		}
 	}
 	walk(root, 0)
+}
+
+// yamlValue is a value as YAML writes it: a flow list, or a scalar.
+func yamlValue(side string, kv KV) string {
+	if !kv.List {
+		return yamlScalar(spell(side, kv.Value))
+	}
+	var items []string
+	for _, v := range strings.Split(kv.Value, ",") {
+		items = append(items, yamlScalar(strings.TrimSpace(spell(side, v))))
+	}
+	return "[" + strings.Join(items, ", ") + "]"
 }
 
 // yamlScalar quotes a value that YAML would not read as the plain string.

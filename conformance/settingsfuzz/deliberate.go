@@ -28,7 +28,8 @@ func profileKeyRefused(diffs []Diff, keys ...string) bool {
 		return false
 	}
 	for _, k := range keys {
-		if strings.Contains(diffs[0].Go, "setting "+k) {
+		// The key, or an element of it as a list (app.profiles.default[0]).
+		if strings.Contains(diffs[0].Go, "setting "+k) || strings.HasSuffix(k, "=") && strings.Contains(diffs[0].Go, "setting "+strings.TrimSuffix(k, "=")+"[") {
 			return true
 		}
 	}

@@ -19,7 +19,10 @@ var userKeys = []string{"k.a", "k.b", "k.c", "k.d"}
 var profiles = []string{"a", "b", "c"}
 
 // profileLists are values of spring.profiles.active, include and default.
-var profileLists = []string{"a", "b", "c", "a,b", "b,a", "c,a", "g", "a,g", "b , c"}
+var profileLists = []string{"a", "b", "c", "a,b", "b,a", "c,a", "g", "a,g", "b , c", "a,b,a"}
+
+// badProfiles are profile lists that Spring's validation refuses.
+var badProfiles = []string{"-a", "a_", "a b", "a,,b", "$a"}
 
 // conditions are values of spring.config.activate.on-profile.
 var conditions = []string{"a", "b", "c", "!a", "!b", "a & !b", "a | c", "(a | b) & !c", "a,b", "g", "default", "!default", "a & b"}
@@ -70,6 +73,9 @@ func Generate(seed uint64, n int) *Case {
 	return g.c
 }
 
+// kv is a setting written as a plain value.
+func kv(key, value string) KV { return KV{Key: key, Value: value} }
+
 func (g *generator) chance(p float64) bool { return g.r.Float64() < p }
 
 func pick[T any](g *generator, from []T) T { return from[g.r.IntN(len(from))] }
@@ -77,7 +83,7 @@ func pick[T any](g *generator, from []T) T { return from[g.r.IntN(len(from))] }
 func (g *generator) draw() {
 	if g.chance(0.08) {
 		g.name = "custom"
-		g.setting(KV{"spring.config.name", "custom"}, true)
+		g.setting(kv("spring.config.name", "custom"), true)
 	}
 	dirs := []string{"", "", "config/", "config/x/"}
 	for range 1 + g.r.IntN(3) {
@@ -119,7 +125,7 @@ func (g *generator) settingsFile(path string) {
 		var d Doc
 		conditional := i > 0 && g.chance(0.6)
 		if conditional {
-			d.KVs = append(d.KVs, KV{"spring.config.activate.on-profile", pick(g, conditions)})
+			d.KVs = append(d.KVs, kv("spring.config.activate.on-profile", pick(g, conditions)))
 		}
 		for range 1 + g.r.IntN(3) {
 			d.KVs = append(d.KVs, g.fileSetting(profileFile || conditional))
@@ -137,22 +143,34 @@ func (g *generator) fileSetting(restricted bool) KV {
 	x := g.r.Float64()
 	switch {
 	case x < 0.62:
-		return KV{pick(g, userKeys), g.value()}
+		return kv(pick(g, userKeys), g.value())
 	case x < 0.72:
 		if restricted && !g.chance(0.1) {
-			return KV{pick(g, userKeys), g.value()}
+			return kv(pick(g, userKeys), g.value())
 		}
-		return KV{pick(g, []string{"spring.profiles.active", "spring.profiles.active", "spring.profiles.include", "spring.profiles.default"}), pick(g, profileLists)}
+		return g.profileSetting(true)
 	case x < 0.78:
 		if restricted && !g.chance(0.1) {
-			return KV{pick(g, userKeys), g.value()}
+			return kv(pick(g, userKeys), g.value())
 		}
-		return KV{"spring.profiles.group.g", pick(g, []string{"a,b", "b", "c,a", "b,c"})}
+		return kv("spring.profiles.group.g", pick(g, []string{"a,b", "b", "c,a", "b,c"}))
 	default:
 		v := pick(g, imports)
 		g.ensureImported(v)
-		return KV{"spring.config.import", v}
+		return kv("spring.config.import", v)
 	}
+}
+
+// profileSetting draws spring.profiles.active, include or default; in a
+// file (list true) sometimes as a list; now and then a name Spring's
+// validation refuses.
+func (g *generator) profileSetting(list bool) KV {
+	kv := KV{Key: pick(g, []string{"spring.profiles.active", "spring.profiles.active", "spring.profiles.include", "spring.profiles.default"}), Value: pick(g, profileLists)}
+	if g.chance(0.05) {
+		kv.Value = pick(g, badProfiles)
+	}
+	kv.List = list && strings.Contains(kv.Value, ",") && !strings.Contains(kv.Value, ",,") && g.chance(0.4)
+	return kv
 }
 
 // outsideSetting draws a setting for the environment or the command line.
@@ -160,34 +178,36 @@ func (g *generator) outsideSetting() KV {
 	x := g.r.Float64()
 	switch {
 	case x < 0.4:
-		return KV{pick(g, userKeys), g.value()}
+		return kv(pick(g, userKeys), g.value())
 	case x < 0.6:
-		return KV{pick(g, []string{"spring.profiles.active", "spring.profiles.active", "spring.profiles.include", "spring.profiles.default"}), pick(g, profileLists)}
+		return g.profileSetting(false)
 	case x < 0.68:
 		v := pick(g, imports)
 		g.ensureImported(v)
-		return KV{"spring.config.import", v}
+		return kv("spring.config.import", v)
 	case x < 0.78:
 		v := pick(g, locations)
 		g.ensureLocation(v)
-		return KV{pick(g, []string{"spring.config.location", "spring.config.additional-location"}), v}
+		return kv(pick(g, []string{"spring.config.location", "spring.config.additional-location"}), v)
 	case x < 0.84:
-		return KV{"spring.profiles.group.g", pick(g, []string{"a,b", "c"})}
+		return kv("spring.profiles.group.g", pick(g, []string{"a,b", "c"}))
+	case x < 0.87:
+		return kv(pick(g, []string{"spring.config.on-not-found", "spring.profiles.validate"}), pick(g, []string{"ignore", "fail", "false", "true"}))
 	default:
-		return KV{"spring.application.json", g.json()}
+		return kv("spring.application.json", g.json())
 	}
 }
 
 // setting puts kv in the environment (relaxed: SPRING_PROFILES_ACTIVE,
 // K_A; spring.application.json as SPRING_APPLICATION_JSON) or on the
 // command line.
-func (g *generator) setting(kv KV, env bool) {
+func (g *generator) setting(s KV, env bool) {
 	if !env {
-		g.c.Args = append(g.c.Args, kv)
+		g.c.Args = append(g.c.Args, s)
 		return
 	}
-	name := strings.ToUpper(strings.NewReplacer(".", "_", "-", "").Replace(kv.Key))
-	g.c.Env = append(g.c.Env, KV{name, kv.Value})
+	name := strings.ToUpper(strings.NewReplacer(".", "_", "-", "").Replace(s.Key))
+	g.c.Env = append(g.c.Env, kv(name, s.Value))
 }
 
 // json draws a SPRING_APPLICATION_JSON object.
@@ -223,6 +243,11 @@ func (g *generator) value() string {
 		return "${spring.profiles.active:none}"
 	case 5:
 		return "${K_" + strings.ToUpper(k[2:]) + ":e}"
+	case 6:
+		if g.chance(0.3) {
+			return `\${` + k + "}"
+		}
+		return lit
 	default:
 		return lit
 	}
@@ -249,8 +274,14 @@ func (g *generator) ensureImported(list string) {
 				g.leafFile(strings.TrimPrefix(strings.TrimPrefix(v, "file:"), "./") + g.name + "." + g.ext())
 			}
 		default:
+			path := strings.TrimPrefix(strings.TrimPrefix(v, "file:"), "./")
 			if g.chance(0.9) {
-				g.leafFile(strings.TrimPrefix(strings.TrimPrefix(v, "file:"), "./"))
+				g.leafFile(path)
+			}
+			if g.chance(0.3) {
+				// An imported file's profile variant: extra-a.yml.
+				dot := strings.LastIndex(path, ".")
+				g.leafFile(path[:dot] + "-" + pick(g, profiles) + path[dot:])
 			}
 		}
 	}
@@ -284,11 +315,11 @@ func (g *generator) leafFile(path string) {
 	f := File{Path: path, Kind: kind, Nested: g.chance(0.4)}
 	d := Doc{}
 	for range 1 + g.r.IntN(2) {
-		d.KVs = append(d.KVs, KV{pick(g, userKeys), g.value()})
+		d.KVs = append(d.KVs, kv(pick(g, userKeys), g.value()))
 	}
 	f.Docs = append(f.Docs, d)
 	if g.chance(0.3) {
-		f.Docs = append(f.Docs, Doc{KVs: []KV{{"spring.config.activate.on-profile", pick(g, conditions)}, {pick(g, userKeys), g.value()}}})
+		f.Docs = append(f.Docs, Doc{KVs: []KV{kv("spring.config.activate.on-profile", pick(g, conditions)), kv(pick(g, userKeys), g.value())}})
 	}
 	g.files[path] = len(g.c.Files)
 	g.c.Files = append(g.c.Files, f)

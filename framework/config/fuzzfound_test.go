@@ -121,3 +121,54 @@ func TestFuzzFoundRepeatedArgumentsJoin(t *testing.T) {
 		t.Errorf("ActiveProfiles() = %v, want [a b g]", got)
 	}
 }
+
+// An escaped placeholder, \${name}, is the text ${name}, as Spring Boot 4
+// resolves with Spring Framework's escape character.
+func TestFuzzFoundEscapedPlaceholder(t *testing.T) {
+	env := mustLoad(t, loadCase{embedded: fstest.MapFS{},
+		env:   map[string]string{"K_B": `\${k.c}`},
+		args:  []string{`--k.c=\${k.c}`},
+		files: map[string]string{"application.yaml": "k.a: 'x-\\${k.d}'\nk.d: ${k.b}\n"},
+	})
+	for key, want := range map[string]string{"k.a": "x-${k.d}", "k.b": "${k.c}", "k.c": "${k.c}", "k.d": "${k.c}"} {
+		if v := get(t, env, key); v.Resolved != want {
+			t.Errorf("%s = %q, want %q", key, v.Resolved, want)
+		}
+	}
+}
+
+// A placeholder does not find a list held element by element (YAML's
+// [b, c], or key[0]=b): Spring looks the property up by its name.
+// Binding the key still reads the list.
+func TestFuzzFoundPlaceholderDoesNotFindList(t *testing.T) {
+	env := mustLoad(t, loadCase{embedded: fstest.MapFS{}, files: map[string]string{
+		"config/application.yaml": "spring.profiles.active: [b, c]\n",
+		"application-c.yml":       "k.c: ${spring.profiles.active:none}\n",
+	}})
+	if got := env.ActiveProfiles(); !slices.Equal(got, []string{"b", "c"}) {
+		t.Errorf("ActiveProfiles() = %v, want [b c]", got)
+	}
+	if v := get(t, env, "k.c"); v.Resolved != "none" {
+		t.Errorf("k.c = %q, want none", v.Resolved)
+	}
+}
+
+// An empty entry in a list of profiles is refused, as Spring Boot 4's
+// profile validation refuses it; an empty value is no profile.
+func TestFuzzFoundEmptyProfileRefused(t *testing.T) {
+	for _, c := range []loadCase{
+		{args: []string{"--spring.profiles.active=a,,b"}},
+		{env: map[string]string{"SPRING_PROFILES_DEFAULT": "a,"}},
+		{args: []string{"--spring.profiles.include= "}},
+		{args: []string{"--spring.profiles.group.g=a,,b", "--spring.profiles.active=g"}},
+	} {
+		c.embedded = fstest.MapFS{}
+		if _, err := c.load(t); !contains(err, "invalid empty profile") {
+			t.Errorf("%v %v: Load: %v, want an empty profile refused", c.args, c.env, err)
+		}
+	}
+	env := mustLoad(t, loadCase{embedded: fstest.MapFS{}, args: []string{"--spring.profiles.active="}})
+	if got := env.ExplicitProfiles(); len(got) != 0 {
+		t.Errorf("ExplicitProfiles() = %v, want none", got)
+	}
+}
