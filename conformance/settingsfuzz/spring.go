@@ -10,15 +10,15 @@ import (
 	"sync"
 )
 
-// JVMOptions make the one JVM start sooner and stay small: it loads many
-// small cases, so the C2 compiler's later speed-up is not worth its
-// start; the serial collector suits one thread.
-var JVMOptions = []string{"-XX:+UseSerialGC", "-Xss1m", "-Xshare:auto"}
+// JVMOptions keep the one JVM small on a two-core machine: the serial
+// collector, as the JVM loads case after case on one thread. The C2
+// compiler stays, since the JVM runs thousands of cases.
+var JVMOptions = []string{"-XX:+UseSerialGC"}
 
 // SpringLoader is one JVM running conformance/springenv, which loads case
 // after case: Load sends it one and reads its answer.
 type SpringLoader struct {
-	mu     sync.Mutex
+	mu     sync.Mutex // guards stderr
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout *bufio.Reader
@@ -52,10 +52,19 @@ type lockedWriter struct {
 }
 
 func (w *lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.b.Len() < 1<<16 {
 		w.b.Write(p)
 	}
 	return len(p), nil
+}
+
+// stderrText is what the JVM wrote on its standard error so far.
+func (s *SpringLoader) stderrText() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stderr.String()
 }
 
 // Load asks the JVM to load r.
@@ -73,11 +82,11 @@ func (s *SpringLoader) Load(r Request) (Result, error) {
 	}
 	b.WriteString("end\n")
 	if _, err := io.WriteString(s.stdin, b.String()); err != nil {
-		return Result{}, fmt.Errorf("springenv: %v (its standard error: %s)", err, s.stderr.String())
+		return Result{}, fmt.Errorf("springenv: %v (its standard error: %s)", err, s.stderrText())
 	}
 	line, err := s.stdout.ReadString('\n')
 	if err != nil {
-		return Result{}, fmt.Errorf("springenv: %v (its standard error: %s)", err, s.stderr.String())
+		return Result{}, fmt.Errorf("springenv: %v (its standard error: %s)", err, s.stderrText())
 	}
 	var res Result
 	if err := json.Unmarshal([]byte(line), &res); err != nil {
