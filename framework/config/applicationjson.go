@@ -16,7 +16,9 @@ import (
 //
 // sets app.greeting=Hi, hosts[0]=a and hosts[1]=b. Nested objects flatten
 // to dotted keys and arrays to indexed ones, as YAML does (see ParseYAML);
-// numbers keep their text, null is the empty string. The object ranks
+// numbers keep their text, null is the empty string. The text is parsed
+// as written: a placeholder in a value (${db.host:localhost}) resolves
+// when the setting is read, as any other. The object ranks
 // above the environment and below the command line, as in Spring; when
 // both the argument and the variable are given, the argument's object is
 // the one read.
@@ -30,20 +32,28 @@ const applicationJSONSourceName = "app.application.json"
 // given. Invalid JSON is a *SettingError that does not show the value,
 // which may hold secrets.
 func applicationJSON(env *Environment) (*source, error) {
-	v, ok, err := env.LookupStrict(keyApplicationJSON)
+	// The text as written, never resolved: Spring parses the variable's
+	// raw value, and the placeholders in the object's values resolve when
+	// each is read, against every source, files included.
+	src, ent, ok, err := env.raw(keyApplicationJSON)
 	if err != nil || !ok {
 		return nil, err
 	}
-	v.secrets = append(v.secrets, v.Raw, v.Resolved)
-	props, err := flattenJSON(v.Resolved)
+	key := ent.Key
+	if src.lookupEnv != nil {
+		key = keyApplicationJSON // the variable's name is in the origin
+	}
+	v := Value{Key: key, Raw: ent.Value, Resolved: ent.Value, Source: src.name, Origin: ent.Origin}
+	v.secrets = append(v.secrets, v.Raw)
+	props, err := flattenJSON(v.Raw)
 	if err != nil {
 		return nil, &SettingError{Value: v, Reason: err.Error()}
 	}
-	src := newSource(applicationJSONSourceName)
+	out := newSource(applicationJSONSourceName)
 	for _, p := range props {
-		src.set(p.Key, p.Value, OriginWithoutValue(v.Origin))
+		out.set(p.Key, p.Value, OriginWithoutValue(v.Origin))
 	}
-	return src, nil
+	return out, nil
 }
 
 // flattenJSON returns the settings of a JSON object, in document order.

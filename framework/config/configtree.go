@@ -16,7 +16,10 @@ import (
 //
 // A value of one line loses its trailing newline ("\n" or "\r\n"); a value
 // of several lines is kept as it is, so that a PEM file reads unchanged
-// (Spring's rule).
+// (Spring's rule). A value is read as written: a placeholder in it is
+// not resolved when its own key is read (Spring's binder resolves only
+// values that are strings, and a config tree's are files' contents), but
+// is when another setting's placeholder names the key.
 //
 // Kubernetes lays a mount out with links: the files are in a hidden,
 // timestamped folder (..2024_01_01_12_00_00.123), ..data links to it, and
@@ -48,6 +51,7 @@ func readConfigTree(dir, shown, name string) (*source, error) {
 		return nil, err
 	}
 	t := configTree{root: root, shown: shown, src: newSource(name), open: map[string]bool{}}
+	t.src.literal = true
 	if err := t.folder(dir, "", root); err != nil {
 		return nil, err
 	}

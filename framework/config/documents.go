@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -17,7 +18,8 @@ import (
 // Profiles are decided from the documents without such a condition; the
 // conditional ones are then kept or dropped by the profiles decided. So a
 // conditional document cannot activate profiles, and Load refuses one that
-// tries (see refuseProfileKeys).
+// tries, whether or not it applies (see parseDocuments and
+// refuseProfileKeys).
 
 // keyOnProfile makes a document conditional on the active profiles.
 const keyOnProfile = "app.config.activate.on-profile"
@@ -88,9 +90,26 @@ func parseDocuments(ext, text string, origin func(Property) string) ([]document,
 			return nil, &SettingError{Value: Value{Key: e.Key, Raw: e.Value, Origin: e.Origin}, Reason: err.Error()}
 		}
 		docs[i].onProfile, docs[i].conditional = c, true
+		// Refused whether or not the document applies, as Spring refuses
+		// app.profiles.include there (InactiveConfigDataAccessException):
+		// the profiles are decided before any condition is, so a key that
+		// decides them means nothing in a conditional document.
+		var errs []error
+		for _, p := range props {
+			if isProfileKey(appMatch(matchKey(p.Key))) {
+				errs = append(errs, &SettingError{Value: Value{Key: p.Key, Raw: p.Value, Origin: origin(p)}, Reason: profileKeyReason})
+			}
+		}
+		if len(errs) > 0 {
+			return nil, errors.Join(errs...)
+		}
 	}
 	return docs, nil
 }
+
+// profileKeyReason is why a profile key is refused where it is read only
+// after the profiles are decided.
+const profileKeyReason = "profiles can only be set on the command line, in the environment or in a document that is not profile-specific (not in a profile file, nor after " + keyOnProfile + ")"
 
 // applies reports whether the document is in effect under the active
 // profiles; nil profiles means they are not decided yet, when only an
@@ -123,7 +142,7 @@ func refuseProfileKeys(src *source) []error {
 		var reason string
 		switch {
 		case src.profileBound && isProfileKey(appMatch(src.matches[i])):
-			reason = "profiles can only be set on the command line, in the environment or in a document that is not profile-specific (not in a profile file, nor after " + keyOnProfile + ")"
+			reason = profileKeyReason
 		default:
 			continue
 		}

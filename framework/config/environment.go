@@ -29,6 +29,13 @@ type source struct {
 	// nearest first: listings show them beside each setting's origin.
 	originParents []string
 
+	// literal marks a config tree: its values are read as written, never
+	// resolved, as Spring's binder resolves placeholders only in values
+	// that are strings (a config tree's are its files' contents). A
+	// placeholder elsewhere that names one of its keys still resolves
+	// what the value holds, as Spring's does.
+	literal bool
+
 	// lookupEnv, when set, makes this the environment source: it holds no
 	// entries, but looks a key up on demand under the key's relaxed names.
 	lookupEnv func(string) (string, bool)
@@ -71,6 +78,12 @@ func (s *source) lookup(key string) (Entry, bool) {
 
 // lookupNames is lookup of the names lookupNames gives a key.
 func (s *source) lookupNames(names []lookupName) (Entry, bool) {
+	return s.lookupNamesLists(names, true)
+}
+
+// lookupNamesLists is lookupNames; lists says whether a list held element
+// by element (key[0], key[1]) is found as one value (see indexedList).
+func (s *source) lookupNamesLists(names []lookupName, lists bool) (Entry, bool) {
 	// An app. key is found under its spring. twin too (twins.go), in any
 	// form; app.X in any form wins over spring.X.
 	if s.lookupEnv == nil {
@@ -80,6 +93,9 @@ func (s *source) lookupNames(names []lookupName) (Entry, bool) {
 			}
 			if k, ok := s.byMatch[n.match]; ok {
 				return s.entries[k], true
+			}
+			if !lists {
+				continue
 			}
 			if e, ok := s.indexedList(n); ok {
 				return e, true
@@ -139,10 +155,15 @@ func (s *source) listElement(n lookupName, i int) (Entry, bool) {
 // find is lookup for every kind of source: the random source's can fail,
 // on a malformed range such as random.int(0).
 func (s *source) find(key string, names []lookupName) (Entry, bool, error) {
+	return s.findLists(key, names, true)
+}
+
+// findLists is find; lists as for lookupNamesLists.
+func (s *source) findLists(key string, names []lookupName, lists bool) (Entry, bool, error) {
 	if s.random != nil {
 		return s.random.lookup(key)
 	}
-	e, ok := s.lookupNames(names)
+	e, ok := s.lookupNamesLists(names, lists)
 	return e, ok, nil
 }
 
@@ -265,7 +286,10 @@ func (e *Environment) lookup(key string, lenient bool) (Value, bool, error) {
 		}
 		return raw, ok, err
 	}, lenient, secret)
-	resolved, err := resolveWith(r, ent.Value)
+	resolved, err := ent.Value, error(nil)
+	if !src.literal {
+		resolved, err = resolveWith(r, ent.Value)
+	}
 	if secret {
 		secrets = append(secrets, ent.Value, resolved)
 	}
@@ -315,9 +339,21 @@ func secretUnresolved(v Value, secret bool) error {
 // placeholder refers to. ${spring.X} is read as ${app.X}, as every
 // spring. key is (twins.go): so ${spring.application.name} finds
 // app.application.name.
+//
+// A list held element by element (YAML's hosts: [a, b], hosts[0]=a) is not
+// a value here, as a placeholder in Spring looks a property up by its
+// name and finds only hosts[0] and hosts[1]: ${hosts:none} is none,
+// though binding hosts reads the list (found by settings fuzzing,
+// conformance/settingsfuzz).
 func (e *Environment) rawValue(key string) (string, bool, error) {
-	_, ent, ok, err := e.raw(asApp(key))
-	return ent.Value, ok, err
+	key = asApp(key)
+	names := lookupNames(key)
+	for _, s := range e.sources {
+		if ent, ok, err := s.findLists(key, names, false); err != nil || ok {
+			return ent.Value, ok, err
+		}
+	}
+	return "", false, nil
 }
 
 // raw finds the source that wins for key and its entry there. Its error

@@ -136,7 +136,9 @@ func TestPropertySources(t *testing.T) {
 	}
 	want := []PropertySource{
 		{Name: "commandLineArgs", Entries: []Entry{
-			{Key: "b", Value: "3", Origin: "command-line argument --b=3"},
+			// A repeated argument takes both values, as Spring's
+			// command-line source joins them.
+			{Key: "b", Value: "2,3", Origin: "command-line argument --b=2,3 (repeated)"},
 			{Key: "a", Value: "1", Origin: "command-line argument --a=1"},
 		}},
 		{Name: "systemEnvironment"},

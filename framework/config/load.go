@@ -290,6 +290,10 @@ func (l *loader) documents(f settingsFile, id string) []document {
 	return docs
 }
 
+// argsSource reads the command line. A key given more than once takes
+// every value, joined by commas in order, as Spring's command-line
+// source joins an option's values: --app.profiles.active=a
+// --app.profiles.active=b activates a and b, and --k=1 --k=2 is k=1,2.
 func argsSource(args []string) (*source, error) {
 	src := newSource("commandLineArgs")
 	for _, arg := range args {
@@ -298,7 +302,12 @@ func argsSource(args []string) (*source, error) {
 		if !ok || !hasValue || strings.TrimSpace(key) == "" {
 			return nil, fmt.Errorf("argument %q is not of the form --key=value", arg)
 		}
-		src.set(key, value, commandLineOrigin+arg)
+		origin := commandLineOrigin + arg
+		if prev, ok := src.entries[key]; ok {
+			value = prev.Value + "," + value
+			origin = commandLineOrigin + "--" + key + "=" + value + " (repeated)"
+		}
+		src.set(key, value, origin)
 	}
 	return src, nil
 }
@@ -367,37 +376,50 @@ func (e *Environment) decideProfiles() error {
 	if err != nil {
 		return err
 	}
-	var expanded []string
-	var expand func(p string, depth int) error
-	expand = func(p string, depth int) error {
-		if slices.Contains(expanded, p) {
-			return nil
-		}
-		expanded = append(expanded, p)
-		if depth > 32 {
-			return fmt.Errorf("profile group %s nests deeper than 32 levels", p)
-		}
-		members, err := list(keyGroup + p)
-		if err != nil {
-			return err
-		}
-		for _, m := range members {
-			if err := expand(m, depth+1); err != nil {
+	// expandAll is profiles with each group's members after the group,
+	// recursively; the default profiles are expanded too, as Spring's
+	// Profiles expands them.
+	expandAll := func(profiles []string) ([]string, error) {
+		var expanded []string
+		var expand func(p string, depth int) error
+		expand = func(p string, depth int) error {
+			if slices.Contains(expanded, p) {
+				return nil
+			}
+			expanded = append(expanded, p)
+			if depth > 32 {
+				return fmt.Errorf("profile group %s nests deeper than 32 levels", p)
+			}
+			members, err := list(keyGroup + p)
+			if err != nil {
 				return err
 			}
+			for _, m := range members {
+				if err := expand(m, depth+1); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
-		return nil
-	}
-	for _, p := range append(include, active...) {
-		if err := expand(p, 0); err != nil {
-			return err
+		for _, p := range profiles {
+			if err := expand(p, 0); err != nil {
+				return nil, err
+			}
 		}
+		return expanded, nil
 	}
-	e.defaultProfile = []string{"default"}
+	expanded, err := expandAll(append(include, active...))
+	if err != nil {
+		return err
+	}
+	defaults := []string{"default"}
 	if d, err := list(keyDefault); err != nil {
 		return err
 	} else if d != nil {
-		e.defaultProfile = d
+		defaults = d
+	}
+	if e.defaultProfile, err = expandAll(defaults); err != nil {
+		return err
 	}
 	if len(expanded) == 0 {
 		e.active, e.defaultActive = slices.Clone(e.defaultProfile), true

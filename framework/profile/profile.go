@@ -65,13 +65,22 @@ func ValidateName(name string) error {
 }
 
 // ParseList splits a comma-separated list of profile names as Spring does:
-// whitespace around names trimmed, empty entries dropped, order kept,
-// duplicates dropped (first kept). It validates every name.
+// whitespace around names trimmed, order kept, duplicates dropped (first
+// kept). It validates every name. The empty string is no profile, but an
+// empty entry in a list ("a,,b", "a,", " ") is an error, as Spring Boot 4
+// validates profiles ("Invalid empty profile"; found by the settings
+// fuzzing, conformance/settingsfuzz).
 func ParseList(s string) ([]string, error) {
+	if s == "" {
+		return nil, nil
+	}
 	var names []string
 	for field := range strings.SplitSeq(s, ",") {
 		name := strings.TrimSpace(field)
-		if name == "" || slices.Contains(names, name) {
+		if name == "" {
+			return nil, fmt.Errorf("invalid empty profile in %q: remove the extra comma, or the blank between two", s)
+		}
+		if slices.Contains(names, name) {
 			continue
 		}
 		if err := ValidateName(name); err != nil {

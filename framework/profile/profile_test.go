@@ -55,11 +55,9 @@ func TestParseList(t *testing.T) {
 		want []string
 	}{
 		{"", nil},
-		{" ", nil},
-		{",,", nil},
 		{"dev", []string{"dev"}},
 		{"dev,qa", []string{"dev", "qa"}},
-		{" dev , qa ,, dev", []string{"dev", "qa"}},
+		{" dev , qa , dev", []string{"dev", "qa"}},
 		{"qa,dev,qa", []string{"qa", "dev"}},
 		{"\tdev\n,\u00a0qa", []string{"dev", "qa"}},
 		{"Dev,dev", []string{"Dev", "dev"}},
@@ -80,6 +78,11 @@ func TestParseListErrors(t *testing.T) {
 		{"dev,-qa", `invalid profile "-qa": a profile name must start and end with a letter or digit`},
 		{"dev, a b", `invalid profile "a b": ' ' is not allowed; a profile name contains only letters, digits and '-', '_', '.', '+', '@'`},
 		{"dev;qa", `invalid profile "dev;qa": ';' is not allowed; a profile name contains only letters, digits and '-', '_', '.', '+', '@'`},
+		// An empty entry, as Spring Boot 4's validation refuses it.
+		{" ", `invalid empty profile in " ": remove the extra comma, or the blank between two`},
+		{",,", `invalid empty profile in ",,": remove the extra comma, or the blank between two`},
+		{"dev,", `invalid empty profile in "dev,": remove the extra comma, or the blank between two`},
+		{" dev , qa ,, dev", `invalid empty profile in " dev , qa ,, dev": remove the extra comma, or the blank between two`},
 	}
 	for _, tt := range tests {
 		got, err := ParseList(tt.in)

@@ -201,7 +201,19 @@ type Instance struct {
 // failing the test if it did not stop cleanly.
 func Start[S any](t testing.TB, svc boot.Service[S], args []string, env map[string]string) *Instance {
 	t.Helper()
-	return Launch(t, svc, append([]string{"--server.port=0"}, args...), env)
+	return Launch(t, svc, onFreePort(args), env)
+}
+
+// onFreePort is args with --server.port=0 first, unless they set
+// server.port themselves: a repeated argument joins its values (0,8080),
+// as in Spring, rather than the later one winning.
+func onFreePort(args []string) []string {
+	for _, a := range args {
+		if strings.HasPrefix(a, "--server.port=") {
+			return args
+		}
+	}
+	return append([]string{"--server.port=0"}, args...)
 }
 
 // Launch is Start with exactly the given arguments: they must choose a
@@ -370,7 +382,7 @@ type Process struct {
 // until it listens, and kills it when the test ends if it still runs.
 func StartProcess(t testing.TB, args ...string) *Process {
 	t.Helper()
-	p := &Process{Program: newProgram(), Cmd: Command(append([]string{"--server.port=0"}, args...)...)}
+	p := &Process{Program: newProgram(), Cmd: Command(onFreePort(args)...)}
 	p.Cmd.Stdout, p.Cmd.Stderr = p.Stdout, p.Stderr
 	if err := p.Cmd.Start(); err != nil {
 		t.Fatal(err)
