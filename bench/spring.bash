@@ -6,9 +6,11 @@
 #
 #   spring_measure  start-up to the first 200 and idle VmRSS (bench/cmd/startup,
 #                   SPRING_STARTS starts of each, alternating); then each of
-#                   SPRING_ENDPOINTS: a warm-up of SPRING_WARMUP seconds of
-#                   each JVM (greeter WARMUP) in runs of DURATION whose
-#                   requests per second are kept, to show where they level
+#                   SPRING_ENDPOINTS: a warm-up of each JVM in runs of
+#                   DURATION, at least SPRING_WARMUP seconds and then until
+#                   its CPU time per request stops falling (at most
+#                   SPRING_WARMUP_MAX; greeter WARMUP), whose requests/s and
+#                   CPU per request are printed, to show where they level
 #                   off; then SPRING_ROUNDS rounds of DURATION of each server
 #                   in turn: requests/s, p99, CPU time per request (utime +
 #                   stime from /proc/PID/stat over the run, over the requests
@@ -45,7 +47,8 @@ SPRING_JAR=${SPRING_JAR:-conformance/spring/target/boot4/app.jar}
 SPRING_JAVA=${SPRING_JAVA:-$(command -v java || true)}
 SPRING_JAVA21=${SPRING_JAVA21:-}
 SPRING_JVM_FLAGS=${SPRING_JVM_FLAGS:-}
-SPRING_WARMUP=${SPRING_WARMUP:-30}
+SPRING_WARMUP=${SPRING_WARMUP:-60}
+SPRING_WARMUP_MAX=${SPRING_WARMUP_MAX:-180}
 SPRING_ROUNDS=${SPRING_ROUNDS:-5}
 SPRING_STARTS=${SPRING_STARTS:-5}
 SPRING_LIST_MESSAGES=${SPRING_LIST_MESSAGES:-100}
@@ -200,7 +203,7 @@ same_answer() {
 }
 
 CLK_TCK=$(getconf CLK_TCK)
-declare -A sp_port sp_pid sp_stat sp_hwm sp_start_us sp_idle_kib
+declare -A sp_port sp_pid sp_stat sp_hwm sp_start_us sp_idle_kib sp_warm
 # spring_endpoint NAME METHOD PATH: warms and measures one endpoint on the
 # running targets (sp_port, sp_pid), into sp_stat[NAME.WHO.MEASURE] ("median
 # min max") and sp_hwm[NAME.WHO].
@@ -208,17 +211,34 @@ spring_endpoint() {
 	local name=$1 method=$2 path=$3 who first i seconds rps p99 n ticks r
 	read -r first _ <<<"$SPRING_TARGETS"
 	for who in $SPRING_TARGETS; do
-		seconds=$SPRING_WARMUP
-		[[ $who == greeter ]] && seconds=$WARMUP
+		# A JVM runs at least SPRING_WARMUP seconds, then on until its CPU
+		# time per request has stopped falling (two runs in a row that do
+		# not lower the least so far by 5%: the JIT has compiled the hot
+		# path), or SPRING_WARMUP_MAX; greeter runs WARMUP seconds.
+		local spent=0 flat=0 least= cpu
 		: >"$work/spring.$name.$who.warmup"
-		while ((seconds > 0)); do
-			r=$((seconds < DURATION ? seconds : DURATION))
+		while :; do
+			if [[ $who == greeter ]]; then
+				((spent < WARMUP)) || break
+				r=$((WARMUP - spent < DURATION ? WARMUP - spent : DURATION))
+			else
+				((spent >= SPRING_WARMUP && flat >= 2 || spent >= SPRING_WARMUP_MAX)) && break
+				r=$DURATION
+			fi
 			spring_wrk "${sp_port[$who]}" "${sp_pid[$who]}" "$method" "$path" "$r"
-			read -r rps _ <"$work/spring.wrk"
-			printf '%.0f\n' "$rps" >>"$work/spring.$name.$who.warmup"
-			seconds=$((seconds - r))
+			read -r rps _ n ticks <"$work/spring.wrk"
+			cpu=$(awk -v t="$ticks" -v n="$n" -v hz="$CLK_TCK" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
+			printf '%.0f/%s\n' "$rps" "$cpu" >>"$work/spring.$name.$who.warmup"
+			if [[ -n $least ]] && (($(awk -v c="$cpu" -v l="$least" 'BEGIN {print (c >= 0.95 * l)}'))); then
+				flat=$((flat + 1))
+			else
+				flat=0
+			fi
+			[[ -n $least ]] && (($(awk -v c="$cpu" -v l="$least" 'BEGIN {print (c >= l)}'))) || least=$cpu
+			spent=$((spent + r))
 		done
-		log "spring: $method $path: $who warmed up, requests/s in runs of ${DURATION}s: $(tr '\n' ' ' <"$work/spring.$name.$who.warmup")"
+		sp_warm[$name.$who]=$spent
+		log "spring: $method $path: $who warmed up for ${spent}s, requests/s / µs CPU per request in runs of ${DURATION}s: $(tr '\n' ' ' <"$work/spring.$name.$who.warmup")"
 		for m in rps p99 cpu; do : >"$work/spring.$name.$who.$m"; done
 		: >"$work/spring.$name.$who.rps-ratio"
 		: >"$work/spring.$name.$who.p99-ratio"
@@ -358,8 +378,9 @@ spring_table() {
 	echo "commit $(git log -1 --format=%h)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' with changes'), $(nproc) x $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo),"
 	echo "$(go env GOVERSION); $("$SPRING_JAVA" -version 2>&1 | sed -n 2p)${SPRING_JAVA21:+; $("$SPRING_JAVA21" -version 2>&1 | sed -n 2p)};"
 	echo "JVM flags: ${SPRING_JVM_FLAGS:-none (java -jar app.jar)}; load average before $spring_load_before, after $(cut -d' ' -f1-3 /proc/loadavg);"
-	echo "wrk -t2 -c64 --latency, $SPRING_ROUNDS rounds of ${DURATION}s with the servers in turn, after ${SPRING_WARMUP}s of warm-up of each JVM"
-	echo "(greeter ${WARMUP}s) per endpoint; figures are medians of the rounds, ratios the medians of the rounds' ratios [min-max];"
+	echo "wrk -t2 -c64 --latency, $SPRING_ROUNDS rounds of ${DURATION}s with the servers in turn, after a warm-up of each JVM of at least"
+	echo "${SPRING_WARMUP}s and until its CPU per request stopped falling (at most ${SPRING_WARMUP_MAX}s; greeter ${WARMUP}s) per endpoint; figures are"
+	echo "medians of the rounds, ratios the medians of the rounds' ratios [min-max];"
 	echo "the list: $SPRING_LIST_MESSAGES messages in PostgreSQL; the step took $((spring_seconds / 60)) min $((spring_seconds % 60)) s."
 	echo
 	printf '| endpoint | measure |'
@@ -408,12 +429,12 @@ spring_table() {
 	for who in "${others[@]}"; do row+=" $(awk -v a="$(mid "${sp_idle_kib[$first]}")" -v b="$(mid "${sp_idle_kib[$who]}")" 'BEGIN {printf "%.3g", a / b}') |"; done
 	echo "$row"
 	echo
-	echo "Warm-up, requests/s of each ${DURATION}s run before the rounds, and the rounds' median:"
+	echo "Warm-up: requests/s / µs CPU per request of each ${DURATION}s run before the rounds, its length, and the rounds' medians:"
 	for name in $SPRING_ENDPOINTS; do
 		for ep in "${SPRING_ENDPOINT_LIST[@]}"; do [[ $ep == "$name "* ]] && read -r _ method path <<<"$ep"; done
 		for who in $SPRING_TARGETS; do
 			[[ $who == greeter ]] && continue
-			echo "  $method $path, $who: $(tr '\n' ' ' <"$work/spring.$name.$who.warmup")-> $(commas "$(mid "${sp_stat[$name.$who.rps]}")")"
+			echo "  $method $path, $who: $(tr '\n' ' ' <"$work/spring.$name.$who.warmup")(${sp_warm[$name.$who]}s) -> $(commas "$(mid "${sp_stat[$name.$who.rps]}")")/$(printf '%.1f' "$(mid "${sp_stat[$name.$who.cpu]}")")"
 		done
 	done
 }
