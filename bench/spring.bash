@@ -160,24 +160,42 @@ vm_kib() {
 	awk -v f="$2:" '$1 == f {print $2}' "/proc/$1/status"
 }
 
-# spring_wrk PORT PID METHOD PATH SECONDS: one wrk -t2 -c64 run; writes
-# "requests/s p99-ms requests cpu-ticks" to $work/spring.wrk, cpu-ticks
-# being the server's. An answer other than 2xx stops the step: its figures
-# would not compare. (Not called in a command substitution, so that its
-# exit ends the script.)
+# pg_ticks: the user and system time so far of the PostgreSQL server, in
+# clock ticks: every postgres process's, with their reaped children's (the
+# postmaster's cutime and cstime hold the backends that have exited: a
+# pool's connection whose query is cancelled, as wrk's closing its
+# connections at the end of a run cancels the requests in flight, is
+# closed, and another opened). It is the whole server's, so other users of
+# the engine during a run add to it.
+pg_ticks() {
+	local pid t=0
+	for pid in $(pgrep -x postgres); do
+		t=$((t + $(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{print $12 + $13 + $14 + $15}' || echo 0)))
+	done
+	echo "$t"
+}
+
+# spring_wrk PORT PID METHOD PATH SECONDS [DB]: one wrk -t2 -c64 run;
+# writes "requests/s p99-ms requests cpu-ticks db-ticks" to
+# $work/spring.wrk, cpu-ticks being the server's and db-ticks PostgreSQL's
+# (pg_ticks; 0 unless the server uses database DB). An answer other than 2xx stops
+# the step: its figures would not compare. (Not called in a command
+# substitution, so that its exit ends the script.)
 spring_wrk() {
-	local args=(-t2 -c64 "-d$5s" --latency) before out
+	local args=(-t2 -c64 "-d$5s" --latency) before out db=${6:-} db_before=0 db_after=0
 	[[ $3 == POST ]] && args+=(-s bench/post.lua)
+	[[ -n $db ]] && db_before=$(pg_ticks)
 	before=$(cpu_ticks "$2")
 	out=$(timeout $(($5 + 30)) wrk "${args[@]}" "http://127.0.0.1:$1$4")
-	echo "$out" | awk -v ticks=$(($(cpu_ticks "$2") - before)) '
+	[[ -n $db ]] && db_after=$(pg_ticks)
+	echo "$out" | awk -v ticks=$(($(cpu_ticks "$2") - before)) -v db=$((db_after - db_before)) '
 		/^Requests\/sec:/ {rps = $2}
 		/ requests in / {n = $1}
 		/^ +99%/ {v = $2; u = v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v)
 			ms = (u == "us") ? v / 1000 : (u == "s") ? v * 1000 : (u == "m") ? v * 60000 : v}
 		/Non-2xx/ {bad = $NF}
 		/Socket errors/ {print "wrk: " $0 > "/dev/stderr"}
-		END {if (bad > 0 || n == "") exit 1; printf "%s %s %s %s\n", rps, ms, n, ticks}' >"$work/spring.wrk" || {
+		END {if (bad > 0 || n == "") exit 1; printf "%s %s %s %s %s\n", rps, ms, n, ticks, db}' >"$work/spring.wrk" || {
 		echo "bench/run: spring: $3 $4 on port $1: some answers were not 2xx, or wrk failed:" >&2
 		echo "$out" >&2
 		exit 1
@@ -203,12 +221,12 @@ same_answer() {
 }
 
 CLK_TCK=$(getconf CLK_TCK)
-declare -A sp_port sp_pid sp_stat sp_hwm sp_start_us sp_idle_kib sp_warm
+declare -A sp_port sp_pid sp_db sp_stat sp_hwm sp_start_us sp_idle_kib sp_warm
 # spring_endpoint NAME METHOD PATH: warms and measures one endpoint on the
 # running targets (sp_port, sp_pid), into sp_stat[NAME.WHO.MEASURE] ("median
 # min max") and sp_hwm[NAME.WHO].
 spring_endpoint() {
-	local name=$1 method=$2 path=$3 who first i seconds rps p99 n ticks r
+	local name=$1 method=$2 path=$3 who first i rps p99 n ticks dbticks r
 	read -r first _ <<<"$SPRING_TARGETS"
 	for who in $SPRING_TARGETS; do
 		# A JVM runs at least SPRING_WARMUP seconds, then on until its CPU
@@ -226,7 +244,7 @@ spring_endpoint() {
 				r=$DURATION
 			fi
 			spring_wrk "${sp_port[$who]}" "${sp_pid[$who]}" "$method" "$path" "$r"
-			read -r rps _ n ticks <"$work/spring.wrk"
+			read -r rps _ n ticks _ <"$work/spring.wrk"
 			cpu=$(awk -v t="$ticks" -v n="$n" -v hz="$CLK_TCK" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
 			printf '%.0f/%s\n' "$rps" "$cpu" >>"$work/spring.$name.$who.warmup"
 			if [[ -n $least ]] && (($(awk -v c="$cpu" -v l="$least" 'BEGIN {print (c >= 0.95 * l)}'))); then
@@ -239,33 +257,36 @@ spring_endpoint() {
 		done
 		sp_warm[$name.$who]=$spent
 		log "spring: $method $path: $who warmed up for ${spent}s, requests/s / µs CPU per request in runs of ${DURATION}s: $(tr '\n' ' ' <"$work/spring.$name.$who.warmup")"
-		for m in rps p99 cpu; do : >"$work/spring.$name.$who.$m"; done
-		: >"$work/spring.$name.$who.rps-ratio"
-		: >"$work/spring.$name.$who.p99-ratio"
-		: >"$work/spring.$name.$who.cpu-ratio"
+		for m in rps p99 cpu dbcpu; do
+			: >"$work/spring.$name.$who.$m"
+			: >"$work/spring.$name.$who.$m-ratio"
+		done
 		echo 5 >"/proc/${sp_pid[$who]}/clear_refs" # resets VmHWM to VmRSS
 	done
 	for i in $(seq "$SPRING_ROUNDS"); do
 		local line=
 		for who in $SPRING_TARGETS; do
-			spring_wrk "${sp_port[$who]}" "${sp_pid[$who]}" "$method" "$path" "$DURATION"
-			read -r rps p99 n ticks <"$work/spring.wrk"
+			spring_wrk "${sp_port[$who]}" "${sp_pid[$who]}" "$method" "$path" "$DURATION" "${sp_db[$who]:-}"
+			read -r rps p99 n ticks dbticks <"$work/spring.wrk"
 			echo "$rps" >>"$work/spring.$name.$who.rps"
 			echo "$p99" >>"$work/spring.$name.$who.p99"
 			awk -v t="$ticks" -v n="$n" -v hz="$CLK_TCK" 'BEGIN {printf "%.1f\n", t / hz * 1e6 / n}' >>"$work/spring.$name.$who.cpu"
-			line+="$who $rps/s p99 ${p99} ms $(tail -1 "$work/spring.$name.$who.cpu") µs CPU; "
+			awk -v t="$dbticks" -v n="$n" -v hz="$CLK_TCK" 'BEGIN {printf "%.1f\n", t / hz * 1e6 / n}' >>"$work/spring.$name.$who.dbcpu"
+			line+="$who $rps/s p99 ${p99} ms $(tail -1 "$work/spring.$name.$who.cpu") µs CPU"
+			[[ -n ${sp_db[$who]:-} ]] && line+=" (PostgreSQL $(tail -1 "$work/spring.$name.$who.dbcpu") µs)"
+			line+="; "
 		done
 		for who in $SPRING_TARGETS; do
-			for m in rps p99 cpu; do
+			for m in rps p99 cpu dbcpu; do
 				awk -v a="$(tail -1 "$work/spring.$name.$first.$m")" -v b="$(tail -1 "$work/spring.$name.$who.$m")" \
-					'BEGIN {print a / b}' >>"$work/spring.$name.$who.$m-ratio"
+					'BEGIN {print (b > 0) ? a / b : 0}' >>"$work/spring.$name.$who.$m-ratio"
 			done
 		done
 		log "spring: $method $path round $i: ${line%; }"
 	done
 	for who in $SPRING_TARGETS; do
 		sp_hwm[$name.$who]=$(vm_kib "${sp_pid[$who]}" VmHWM)
-		for m in rps p99 cpu rps-ratio p99-ratio cpu-ratio; do
+		for m in rps p99 cpu dbcpu rps-ratio p99-ratio cpu-ratio dbcpu-ratio; do
 			sp_stat[$name.$who.$m]=$(stats "$work/spring.$name.$who.$m")
 		done
 	done
@@ -325,6 +346,7 @@ spring_measure() {
 				local db=greeter_spring_$$_${who//-/_}
 				psql -q "$BENCH_POSTGRES_URL" -c "CREATE DATABASE $db"
 				spring_dbs+=("$db")
+				sp_db[$who]=$db
 				if [[ $who == greeter ]]; then
 					args=("--app.datasource.url=${BENCH_POSTGRES_URL%/*}/$db")
 				else
@@ -354,6 +376,7 @@ spring_measure() {
 			spring_endpoint "$name" "$method" "$path"
 		done
 		for who in $SPRING_TARGETS; do stop_server "${sp_pid[$who]}"; done
+		sp_db=()
 	done
 	spring_seconds=$(($(date +%s) - spring_began))
 }
@@ -394,15 +417,16 @@ spring_table() {
 		for ep in "${SPRING_ENDPOINT_LIST[@]}"; do [[ $ep == "$name "* ]] && read -r _ method path <<<"$ep"; done
 		local label="\`$method $path\`"
 		[[ $name == pg-list ]] && label="\`$method $path\` ($SPRING_LIST_MESSAGES, PostgreSQL)"
-		for m in "rps requests/s" "p99 p99 (ms)" "cpu CPU per request (µs)" "hwm peak RSS under load (MiB)"; do
+		for m in "rps requests/s" "p99 p99 (ms)" "cpu CPU per request (µs)" "dbcpu PostgreSQL's CPU per request, the whole server's (µs)" "hwm peak RSS under load (MiB)"; do
 			read -r key what <<<"$m"
+			[[ $key == dbcpu && $name != pg-* ]] && continue
 			row="| $label | $what |"
 			label=
 			for who in $SPRING_TARGETS; do
 				case $key in
 				rps) row+=" $(commas "$(mid "${sp_stat[$name.$who.rps]}")") |" ;;
 				p99) row+=" $(printf '%.2f' "$(mid "${sp_stat[$name.$who.p99]}")") |" ;;
-				cpu) row+=" $(printf '%.1f' "$(mid "${sp_stat[$name.$who.cpu]}")") |" ;;
+				cpu | dbcpu) row+=" $(printf '%.1f' "$(mid "${sp_stat[$name.$who.$key]}")") |" ;;
 				hwm) row+=" $(awk -v k="${sp_hwm[$name.$who]}" 'BEGIN {printf "%.0f", k / 1024}') |" ;;
 				esac
 			done
