@@ -311,6 +311,8 @@ spring_measure() {
 	local who name method path i cmd ep group
 	spring_tools
 	spring_began=$(date +%s)
+	# The commit measured, read now: one made during the run is not it.
+	spring_commit="$(git log -1 --format=%h)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' with changes')"
 	spring_load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 	log "spring: targets $SPRING_TARGETS; $SPRING_STARTS starts of each, alternating"
 	for who in $SPRING_TARGETS; do : >"$work/spring.start.$who"; done
@@ -402,7 +404,7 @@ spring_table() {
 	for who in $SPRING_TARGETS; do [[ $who == "$first" ]] || others+=("$who"); done
 	echo
 	echo "greeter and Spring Boot side by side (bench/run spring; reported, not gated): $(date -u +%Y-%m-%d),"
-	echo "commit $(git log -1 --format=%h)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' with changes'), $(nproc) x $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo),"
+	echo "commit $spring_commit, $(nproc) x $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo),"
 	echo "$(go env GOVERSION); $("$SPRING_JAVA" -version 2>&1 | sed -n 2p)${SPRING_JAVA21:+; $("$SPRING_JAVA21" -version 2>&1 | sed -n 2p)};"
 	echo "JVM flags: ${SPRING_JVM_FLAGS:-none (java -jar app.jar)}; load average before $spring_load_before, after $(cut -d' ' -f1-3 /proc/loadavg);"
 	echo "wrk -t2 -c64 --latency, $SPRING_ROUNDS rounds of ${DURATION}s with the servers in turn, after a warm-up of each JVM of at least"
