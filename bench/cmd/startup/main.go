@@ -3,7 +3,11 @@
 // and the resident memory (VmRSS) once it has answered (-requests in all,
 // the first included) and been left idle.
 //
-//	startup [-runs 20] [-path /api/hello] [-requests 1] [-idle 500ms] BINARY [ARGS...]
+//	startup [-runs 20] [-path /api/hello] [-requests 1] [-idle 500ms] [-timeout 10s] BINARY [ARGS...]
+//
+// A JVM takes seconds to start on these machines (bench/run's spring step
+// measures the Spring application with BINARY java and ARGS -jar app.jar),
+// hence -timeout, the bound on waiting for the first 200.
 //
 // Each run starts BINARY with ARGS and --server.port=<a free port>, and
 // stops it with SIGTERM. It prints each run, then the medians on a last
@@ -30,15 +34,16 @@ func main() {
 	path := flag.String("path", "/api/hello", "the path polled until it answers 200")
 	requests := flag.Int("requests", 1, "how many requests the server answers 200, the first included, before it idles")
 	idle := flag.Duration("idle", 500*time.Millisecond, "how long the server idles after its last request before VmRSS is read")
+	timeout := flag.Duration("timeout", 10*time.Second, "how long to wait for the first 200")
 	flag.Parse()
 	if flag.NArg() < 1 || *requests < 1 {
-		fmt.Fprintln(os.Stderr, "usage: startup [-runs N] [-path P] [-requests N>=1] [-idle D] BINARY [ARGS...]")
+		fmt.Fprintln(os.Stderr, "usage: startup [-runs N] [-path P] [-requests N>=1] [-idle D] [-timeout D] BINARY [ARGS...]")
 		os.Exit(2)
 	}
 	var startups []time.Duration
 	var rss []int
 	for i := range *runs {
-		d, kib, err := once(flag.Arg(0), flag.Args()[1:], *path, *requests, *idle)
+		d, kib, err := once(flag.Arg(0), flag.Args()[1:], *path, *requests, *idle, *timeout)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "run %d: %v\n", i+1, err)
 			os.Exit(1)
@@ -49,9 +54,9 @@ func main() {
 	fmt.Printf("median startup_us=%d rss_kib=%d\n", median(startups).Microseconds(), median(rss))
 }
 
-// once starts the binary, waits for its first 200, sends the rest of the
-// requests, and reads its VmRSS after the idle time.
-func once(bin string, args []string, path string, requests int, idle time.Duration) (time.Duration, int, error) {
+// once starts the binary, waits at most timeout for its first 200, sends
+// the rest of the requests, and reads its VmRSS after the idle time.
+func once(bin string, args []string, path string, requests int, idle, timeout time.Duration) (time.Duration, int, error) {
 	port, err := freePort()
 	if err != nil {
 		return 0, 0, err
@@ -67,7 +72,7 @@ func once(bin string, args []string, path string, requests int, idle time.Durati
 		return 0, 0, err
 	}
 	defer stop(cmd)
-	deadline := began.Add(10 * time.Second)
+	deadline := began.Add(timeout)
 	var took time.Duration
 	for {
 		resp, err := client.Get(url)
@@ -79,7 +84,7 @@ func once(bin string, args []string, path string, requests int, idle time.Durati
 			}
 		}
 		if time.Now().After(deadline) {
-			return 0, 0, fmt.Errorf("no 200 from %s within 10s (last error: %v)", url, err)
+			return 0, 0, fmt.Errorf("no 200 from %s within %v (last error: %v)", url, timeout, err)
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
