@@ -60,7 +60,7 @@
 //     (codec.go; 400 when malformed, 415 for an XML charset other than
 //     UTF-8) and checked against the constraints its type's tags declare
 //     (validate.go, with constraint.go's rules, planned when the route is
-//     compiled); every parameter's fault and every body member's
+//     compiled, and constraintcheck.go's checks); every parameter's fault and every body member's
 //     violation is answered in one 400 that lists them (violation.go);
 //     its handler runs with the converted values (handler.go), and
 //     the result is written with the negotiated representation
