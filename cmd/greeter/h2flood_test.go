@@ -83,7 +83,11 @@ func TestHTTP2StreamFloodBounded(t *testing.T) {
 	var during []time.Duration
 	tick := time.NewTicker(100 * time.Millisecond)
 	for time.Since(began) < hold {
-		during = append(during, floodTimed(t, client, p.base+"/api/hello"))
+		d := floodTimed(t, client, p.base+"/api/hello")
+		if d > 20*time.Millisecond {
+			t.Logf("DEBUG at %v: %v", time.Since(began).Round(time.Millisecond), d)
+		}
+		during = append(during, d)
 		<-tick.C
 	}
 	tick.Stop()
