@@ -32,8 +32,8 @@ type http2Limits struct {
 
 func bindHTTP2Limits(b *config.Binder) http2Limits {
 	return http2Limits{
-		streams:   config.Bind(b, "server.http2.max-concurrent-streams", 100, config.IntIn(1, 1<<20), "streams an HTTP/2 client may have open at once on a connection (Tomcat's maxConcurrentStreams)"),
-		execution: config.Bind(b, "server.http2.max-concurrent-stream-execution", 20, config.IntIn(1, 1<<20), "of an HTTP/2 connection's streams, those running at once; the others wait their turn (Tomcat's maxConcurrentStreamExecution)"),
+		streams:   config.Bind(b, "server.http2.max-concurrent-streams", 100, config.IntIn(1, 1<<20), "streams an HTTP/2 client may have open at once on a connection (Tomcat's Http2Protocol maxConcurrentStreams, which Spring Boot leaves at 100; Go's own default is 250)"),
+		execution: config.Bind(b, "server.http2.max-concurrent-stream-execution", 20, config.IntIn(1, 1<<20), "of an HTTP/2 connection's streams, those running their handlers at once; the others wait their turn, holding no place under server.tomcat.threads.max (Tomcat's maxConcurrentStreamExecution)"),
 	}
 }
 
