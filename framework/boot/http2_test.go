@@ -7,9 +7,13 @@ package boot_test
 import (
 	"crypto/tls"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/net/http2"
 
 	"github.com/springport/greeter/framework/boot/boottest"
 	"github.com/springport/greeter/framework/testing/testpki"
@@ -115,6 +119,39 @@ func TestHTTP2OverTLS(t *testing.T) {
 		}
 		if proto, _, _, err := exchange(onlyHTTP2(ca), url); err == nil {
 			t.Errorf("%s with server.http2.enabled=false, a client speaking h2 alone: answered in %s, want refused", url, proto)
+		}
+	}
+}
+
+// TestHTTP2StreamsPerConnection: an h2c connection is told it may open
+// server.http2.max-concurrent-streams streams, 100 by default as
+// Tomcat's maxConcurrentStreams, not Go's 250.
+func TestHTTP2StreamsPerConnection(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args []string
+		want uint32
+	}{{nil, 100}, {[]string{"--server.http2.max-concurrent-streams=7"}, 7}} {
+		s := start(t, append([]string{"--server.http2.enabled=true"}, c.args...), nil)
+		conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		conn.SetDeadline(time.Now().Add(boottest.Timeout))
+		io.WriteString(conn, http2.ClientPreface)
+		fr := http2.NewFramer(conn, conn)
+		fr.WriteSettings()
+		f, err := fr.ReadFrame()
+		if err != nil {
+			t.Fatal(err)
+		}
+		settings, ok := f.(*http2.SettingsFrame)
+		if !ok {
+			t.Fatalf("the first frame is %v; want SETTINGS", f)
+		}
+		if v, ok := settings.Value(http2.SettingMaxConcurrentStreams); !ok || v != c.want {
+			t.Errorf("%v: MAX_CONCURRENT_STREAMS %d (sent: %v); want %d", c.args, v, ok, c.want)
 		}
 	}
 }

@@ -35,7 +35,7 @@ func TestUnknownKeysWarned(t *testing.T) {
 		"spring.jpa.show-sql=true",
 		"spring.jpa.open-in-view=false",
 		"app.jpa.hibernate.ddl-auto=none",
-		"server.tomcat.threads.max=10",
+		"server.tomcat.accept-count=10",
 		"logging.level.com.example=DEBUG",
 		"management.metrics.tags.region=eu",
 		"spring.redis.host=cache",

@@ -77,6 +77,13 @@ type problem struct {
 	TraceID string `json:"traceId,omitempty"`
 }
 
+// WriteProblem answers with a problem document of status and detail, as
+// a route's failure is answered: for what refuses a request before any
+// route sees it (framework/server's bound on requests handled at once).
+func WriteProblem(w http.ResponseWriter, r *http.Request, status int, detail string) {
+	writeProblem(w, r, status, detail, "", "")
+}
+
 // writeProblem answers with a problem document, whatever the client's
 // Accept says: an error is better reported in a type the client did not ask
 // for than not at all (Spring does the same).

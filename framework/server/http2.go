@@ -21,6 +21,22 @@ func bindHTTP2(b *config.Binder) bool {
 	return config.Bind(b, http2Key, false, config.Bool, "serve HTTP/2 beside HTTP/1.1: offered by ALPN over TLS, h2c with prior knowledge without; the management port of its own too")
 }
 
+// http2Limits are server.http2.*'s bounds on a connection's streams,
+// named after Tomcat's Http2Protocol attributes, which Spring Boot
+// leaves at their defaults (it has no settings of its own for them):
+// maxConcurrentStreams (100) and maxConcurrentStreamExecution (20).
+type http2Limits struct {
+	streams   int // streams open at once on a connection
+	execution int // of them, running their handlers at once (connection.go)
+}
+
+func bindHTTP2Limits(b *config.Binder) http2Limits {
+	return http2Limits{
+		streams:   config.Bind(b, "server.http2.max-concurrent-streams", 100, config.IntIn(1, 1<<20), "streams an HTTP/2 client may have open at once on a connection (Tomcat's Http2Protocol maxConcurrentStreams, which Spring Boot leaves at 100; Go's own default is 250)"),
+		execution: config.Bind(b, "server.http2.max-concurrent-stream-execution", 20, config.IntIn(1, 1<<20), "of an HTTP/2 connection's streams, those running their handlers at once; the others wait their turn, holding no place under server.tomcat.threads.max (Tomcat's maxConcurrentStreamExecution)"),
+	}
+}
+
 // serverProtocols is what an http.Server of a port accepts.
 func serverProtocols(http2, overTLS bool) *http.Protocols {
 	p := new(http.Protocols)

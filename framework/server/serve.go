@@ -160,7 +160,8 @@ func Serve(ctx context.Context, stop func(), ports []Port, s Settings, refuseTra
 	served := make(chan error, len(ports))
 	for i, p := range ports {
 		servers[i] = &http.Server{
-			Handler:           handling.wrap(p.handler),
+			// Each port its own places (bound.go).
+			Handler:           handling.wrap(newPlaces(s.maxThreads).wrap(p.handler)),
 			ReadHeaderTimeout: s.readHeaderTimeout,
 			ReadTimeout:       s.readTimeout,
 			WriteTimeout:      s.WriteTimeout,
@@ -168,6 +169,10 @@ func Serve(ctx context.Context, stop func(), ports []Port, s Settings, refuseTra
 			MaxHeaderBytes:    maxHeaderBytes,
 			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 			Protocols:         serverProtocols(p.http2, p.tls != nil),
+		}
+		if p.http2 {
+			servers[i].HTTP2 = &http.HTTP2Config{MaxConcurrentStreams: s.http2Limits.streams}
+			servers[i].ConnContext = withConnTurns(s.http2Limits.execution)
 		}
 		if p.tls == nil {
 			go func() { served <- servers[i].Serve(listeners[i]) }()

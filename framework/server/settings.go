@@ -37,6 +37,8 @@ type Settings struct {
 	shutdown          string        // graceful or immediate (shutdown.go)
 	compression       compressSettings
 	forwardStrategy   string // none, native or framework (forwarded.go)
+	maxThreads        int    // requests each port handles at once (bound.go)
+	http2Limits       http2Limits
 }
 
 // Bind reads server.* (and Spring's name for the shutdown wait) through
@@ -59,6 +61,8 @@ func Bind(b *config.Binder) Settings {
 		compression:       bindCompression(b),
 		forwardStrategy:   bindForwardStrategy(b),
 		HTTP2:             bindHTTP2(b),
+		http2Limits:       bindHTTP2Limits(b),
+		maxThreads:        bindMaxThreads(b),
 		TLS:               bindSSL(b, serverSSL).load(b),
 	}
 	s.SessionCookie = bindSessionCookie(b, s.ContextPath)

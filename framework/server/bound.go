@@ -1,0 +1,392 @@
+package server
+
+// The bound on requests handled at once (issue 37). Tomcat runs a
+// request on one of server.tomcat.threads.max threads (200) and an
+// HTTP/2 connection's streams on at most maxConcurrentStreamExecution
+// (20) of them; a Go server starts a goroutine for every request and
+// stream, with no bound across connections, so forty HTTP/2 connections
+// could hold 10,000 handlers at once. Here each port has places for
+// server.tomcat.threads.max requests, over HTTP/1.1 and HTTP/2 together:
+//
+//   - A request takes a place before its handler runs: one
+//     compare-and-swap when a place is free, nothing allocated, no timer.
+//     When none is, it waits up to placeWait for one, then is answered
+//     503 with Retry-After and a problem document.
+//   - A place is for work, not for a slow client: a handler whose write
+//     (or flush) has been blocked for stallRelease gives up its place, so
+//     that clients that stop reading cannot deny service to the others.
+//     It keeps writing; it does not take a place again.
+//   - An HTTP/2 stream whose write has been blocked for streamStall (the
+//     peer gives it no window) is reset at once, as Tomcat's
+//     streamWriteTimeout does, rather than after server.write-timeout: its
+//     handler's write fails and it ends. A download that progresses, however
+//     slowly, is not cut: writes are passed on in pieces of at most
+//     writePiece bytes, and the clock restarts with each piece.
+//   - An HTTP/2 connection runs at most
+//     server.http2.max-concurrent-stream-execution of its streams at once
+//     (connection.go); the others wait for their turn, holding no place.
+//
+// Each port has its own places, as Spring's management server on a port
+// of its own is a web server of its own with its own threads: a flood of
+// server.port leaves the health and metrics of the management port
+// answering.
+//
+// Blocked writes are seen without a clock on the request's path: a
+// writer counts each write it enters and leaves (an odd count is a write
+// under way), and one watcher, running only while writers are registered,
+// looks every watchTick for counts that have not moved.
+
+import (
+	"bufio"
+	"context"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/dispatch"
+)
+
+const (
+	// placeWait is how long a request waits for a place when all are
+	// taken: long enough to ride out a burst (a place turns over in the
+	// time of a request), short enough that a client retrying is better
+	// served than one queued.
+	placeWait = 500 * time.Millisecond
+	// retryAfter is the Retry-After, in seconds, of a request refused a
+	// place.
+	retryAfter = "1"
+	// watchTick is how often the watcher looks at the writers.
+	watchTick = 50 * time.Millisecond
+	// stallRelease is how long a write may be blocked before its
+	// handler gives up its place.
+	stallRelease = 100 * time.Millisecond
+	// streamStall is how long an HTTP/2 stream's write may be blocked
+	// before the stream is reset.
+	streamStall = 5 * time.Second
+	// writePiece is the most bytes passed on to the server in one write,
+	// so that a long write to a slow reader shows progress: at least
+	// writePiece/streamStall (3.2 KB/s) is never cut.
+	writePiece = 16 << 10
+)
+
+const maxThreadsKey = "server.tomcat.threads.max"
+
+// bindMaxThreads reads server.tomcat.threads.max: Spring's name for the
+// requests a port handles at once, and its default.
+func bindMaxThreads(b *config.Binder) int {
+	return config.Bind(b, maxThreadsKey, 200, config.IntIn(1, 1<<20), "requests each port handles at once, over HTTP/1.1 and HTTP/2 together (Tomcat's request threads, Spring's name and default); more wait up to 500ms for a place, then get 503 with Retry-After: 1 and a problem document")
+}
+
+// places bounds the requests a port handles at once.
+type places struct {
+	max     int64
+	taken   atomic.Int64
+	waiting atomic.Int64 // waiters, read without waitMu
+	// The requests waiting for a place, oldest first, in two lists (see
+	// next): a place given back is handed to one of them, and stays taken.
+	waitMu        sync.Mutex
+	alone, shared []chan struct{}
+
+	mu       sync.Mutex
+	writers  *boundWriter // those that have written, a list through next
+	watching bool         // the watcher runs
+	pool     sync.Pool    // of *boundWriter
+}
+
+func newPlaces(max int) *places {
+	return &places{max: int64(max)}
+}
+
+// wrap bounds h's requests by p's places, and an HTTP/2 connection's
+// running streams by its turns (connection.go).
+func (p *places) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		alone := true
+		if r.ProtoMajor == 2 {
+			if c := connTurnsOf(r.Context()); c != nil {
+				if !c.take(r.Context()) {
+					return // the stream was reset or the connection closed while it waited
+				}
+				defer c.give()
+				alone = len(c) == 1
+			}
+		}
+		if !p.take() && !p.wait(r.Context(), alone) {
+			if r.Context().Err() == nil {
+				w.Header().Set("Retry-After", retryAfter)
+				dispatch.WriteProblem(w, r, http.StatusServiceUnavailable, "The server is handling as many requests as it may; try again shortly.")
+			}
+			return
+		}
+		bw, _ := p.pool.Get().(*boundWriter)
+		if bw == nil {
+			bw = &boundWriter{p: p}
+		}
+		bw.w, bw.stream = w, r.ProtoMajor == 2
+		bw.held.Store(true)
+		defer p.done(bw)
+		h.ServeHTTP(bw, r)
+	})
+}
+
+// take takes a free place, if there is one.
+func (p *places) take() bool {
+	for {
+		n := p.taken.Load()
+		if n >= p.max {
+			return false
+		}
+		if p.taken.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// give gives a place back: to a waiter, if one waits, else to the free
+// places.
+func (p *places) give() {
+	if p.waiting.Load() > 0 {
+		p.waitMu.Lock()
+		if w := p.next(); w != nil {
+			p.waiting.Add(-1)
+			p.waitMu.Unlock()
+			w <- struct{}{}
+			return
+		}
+		p.waitMu.Unlock()
+	}
+	p.taken.Add(-1)
+}
+
+// next takes the waiter to hand a place to off its list, under waitMu:
+// the newest of those alone on their connection, else the newest of all.
+// Newest first (as Facebook's "adaptive LIFO" does): under a flood the
+// requests that came first have waited longest and are refused, and one
+// that has just come is served at the next place given back, not queued
+// behind the flood. Alone first: an HTTP/1.1 request, or the one stream
+// an HTTP/2 connection runs, goes before the streams of a connection that
+// already runs others, so that a few connections cannot take every place
+// from the rest.
+func (p *places) next() chan struct{} {
+	list := &p.alone
+	if len(*list) == 0 {
+		list = &p.shared
+	}
+	n := len(*list)
+	if n == 0 {
+		return nil
+	}
+	w := (*list)[n-1]
+	*list = (*list)[:n-1]
+	return w
+}
+
+// wait waits up to placeWait for a place, and reports whether it got
+// one. alone says the request's connection runs no other (next).
+func (p *places) wait(ctx context.Context, alone bool) bool {
+	w := make(chan struct{}, 1) // given a place
+	p.waitMu.Lock()
+	if alone {
+		p.alone = append(p.alone, w)
+	} else {
+		p.shared = append(p.shared, w)
+	}
+	p.waiting.Add(1)
+	p.waitMu.Unlock()
+	// A place given back before this one waited went to the free places.
+	if p.take() {
+		if !p.leave(w) {
+			<-w // also handed one: give it on
+			p.give()
+		}
+		return true
+	}
+	timer := time.NewTimer(placeWait)
+	defer timer.Stop()
+	select {
+	case <-w:
+		return true
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	if p.leave(w) {
+		return false
+	}
+	<-w // handed a place as it gave up: it is taken
+	return true
+}
+
+// leave takes w off the waiters, and reports false when it is not on it:
+// it was handed a place.
+func (p *places) leave(w chan struct{}) bool {
+	p.waitMu.Lock()
+	defer p.waitMu.Unlock()
+	for _, list := range []*[]chan struct{}{&p.alone, &p.shared} {
+		for i, x := range *list {
+			if x == w {
+				*list = append((*list)[:i], (*list)[i+1:]...)
+				p.waiting.Add(-1)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// done ends a request: its writer leaves the watcher's list and its
+// place, unless given up already, is given back.
+func (p *places) done(bw *boundWriter) {
+	if bw.registered {
+		p.mu.Lock()
+		if bw.prev != nil {
+			bw.prev.next = bw.next
+		} else {
+			p.writers = bw.next
+		}
+		if bw.next != nil {
+			bw.next.prev = bw.prev
+		}
+		p.mu.Unlock()
+	}
+	if bw.held.CompareAndSwap(true, false) {
+		p.give()
+	}
+	bw.w, bw.registered, bw.prev, bw.next = nil, false, nil, nil
+	bw.writes.Store(0)
+	bw.seen, bw.stalled = 0, 0
+	p.pool.Put(bw)
+}
+
+// register puts bw on the watcher's list, starting the watcher when it
+// does not run.
+func (p *places) register(bw *boundWriter) {
+	bw.registered = true
+	p.mu.Lock()
+	bw.next = p.writers
+	if bw.next != nil {
+		bw.next.prev = bw
+	}
+	p.writers = bw
+	if !p.watching {
+		p.watching = true
+		go p.watch()
+	}
+	p.mu.Unlock()
+}
+
+// watch looks at the writers every watchTick until none is left: a
+// writer blocked for stallRelease gives up its place, and an HTTP/2
+// stream blocked for streamStall is reset.
+func (p *places) watch() {
+	tick := time.NewTicker(watchTick)
+	defer tick.Stop()
+	for range tick.C {
+		p.mu.Lock()
+		if p.writers == nil {
+			p.watching = false
+			p.mu.Unlock()
+			return
+		}
+		for bw := p.writers; bw != nil; bw = bw.next {
+			n := bw.writes.Load()
+			if n&1 == 0 || n != bw.seen {
+				bw.seen, bw.stalled = n, 0
+				continue
+			}
+			// Blocked in the same write since the last look: for at
+			// least stalled ticks.
+			bw.stalled++
+			if blocked := time.Duration(bw.stalled) * watchTick; blocked >= stallRelease && bw.held.CompareAndSwap(true, false) {
+				p.give()
+			}
+			if bw.stream && time.Duration(bw.stalled)*watchTick == streamStall {
+				// A deadline in the past resets the stream at once; its
+				// handler's write fails. The handler is still in its
+				// write (it leaves the list only under p.mu), so its
+				// server writer is still its stream's.
+				http.NewResponseController(bw.w).SetWriteDeadline(time.Unix(1, 0))
+			}
+		}
+		p.mu.Unlock()
+	}
+}
+
+// boundWriter is a request's writer under the bound: it counts the
+// writes it enters and leaves, for the watcher.
+type boundWriter struct {
+	p          *places
+	w          http.ResponseWriter
+	stream     bool         // an HTTP/2 stream, reset when stalled
+	held       atomic.Bool  // holds a place
+	writes     atomic.Int64 // odd while a write is under way
+	registered bool         // on p's list (the handler's alone)
+	prev, next *boundWriter // p's list, under p.mu
+
+	// The watcher's, under p.mu.
+	seen    int64 // writes when last looked at
+	stalled int   // looks that found the same write under way
+}
+
+func (bw *boundWriter) Header() http.Header { return bw.w.Header() }
+
+func (bw *boundWriter) WriteHeader(code int) { bw.w.WriteHeader(code) }
+
+// Unwrap lets http.ResponseController reach the server's writer.
+func (bw *boundWriter) Unwrap() http.ResponseWriter { return bw.w }
+
+func (bw *boundWriter) Write(b []byte) (int, error) {
+	if !bw.registered {
+		bw.p.register(bw)
+	}
+	written := 0
+	for {
+		piece := b[written:min(len(b), written+writePiece)]
+		bw.writes.Add(1)
+		n, err := bw.w.Write(piece)
+		bw.writes.Add(1)
+		written += n
+		if err != nil || written == len(b) {
+			return written, err
+		}
+	}
+}
+
+// Flush sends what was written, watched as a write is: over HTTP/2 it
+// waits for the peer's window.
+func (bw *boundWriter) Flush() {
+	f, ok := bw.w.(http.Flusher)
+	if !ok {
+		return
+	}
+	if !bw.registered {
+		bw.p.register(bw)
+	}
+	bw.writes.Add(1)
+	f.Flush()
+	bw.writes.Add(1)
+}
+
+// Hijack hands the connection over, and with it the place: what the
+// handler does with the connection (a WebSocket's life) is not a
+// request's work.
+func (bw *boundWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, rw, err := http.NewResponseController(bw.w).Hijack()
+	if err == nil && bw.held.CompareAndSwap(true, false) {
+		bw.p.give()
+	}
+	return c, rw, err
+}
+
+// FlushError is Flush with the error, which http.ResponseController
+// prefers.
+func (bw *boundWriter) FlushError() error {
+	if !bw.registered {
+		bw.p.register(bw)
+	}
+	bw.writes.Add(1)
+	defer bw.writes.Add(1)
+	return http.NewResponseController(bw.w).Flush()
+}
