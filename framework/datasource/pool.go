@@ -26,6 +26,11 @@
 //   - The pool lets go of every connection it holds when a statement
 //     finds its server gone or read-only, so that a failover to a
 //     promoted standby is followed at once (failover.go).
+//   - Idle connections are pinged before they are lent and every
+//     keepalive, within the validation timeout, and a connection given
+//     up says goodbye within the connection timeout, so that a network
+//     partition that lost the connections leaves none in the pool, and
+//     holds no place of it for long (keepalive.go, closing.go).
 package datasource
 
 import (
