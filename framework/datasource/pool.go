@@ -26,6 +26,11 @@
 //   - The pool lets go of every connection it holds when a statement
 //     finds its server gone or read-only, so that a failover to a
 //     promoted standby is followed at once (failover.go).
+//   - Idle connections are pinged before they are lent and every
+//     keepalive, within the validation timeout, and a connection given
+//     up says goodbye within the connection timeout, so that a network
+//     partition that lost the connections leaves none in the pool, and
+//     holds no place of it for long (keepalive.go, closing.go).
 package datasource
 
 import (
@@ -52,6 +57,12 @@ const (
 	DefaultIdleTimeout       = 10 * time.Minute
 	DefaultMaxLifetime       = 30 * time.Minute
 	DefaultQueryTimeout      = 5 * time.Second
+	// DefaultValidationTimeout is shorter than Hikari's 5 s, which would
+	// fill the whole 5 s connection timeout it must fit in: a dead idle
+	// connection costs an acquire this long before it goes on to another
+	// (keepalive.go).
+	DefaultValidationTimeout = time.Second
+	DefaultKeepaliveTime     = 2 * time.Minute // Hikari's since 5.1
 )
 
 // Options configure Open, with HikariCP's meanings. The zero value of
@@ -90,6 +101,16 @@ type Options struct {
 	// them so that they do not all end at once (hikari.max-lifetime;
 	// default 30 min).
 	MaxLifetime time.Duration
+	// ValidationTimeout bounds the ping that checks an idle connection
+	// before it is lent, and the keepalive's (hikari.validation-timeout;
+	// default 1 s, Hikari's 5 s; at most ConnectionTimeout). A connection
+	// that does not answer within it is closed (keepalive.go).
+	ValidationTimeout time.Duration
+	// KeepaliveTime is how often the idle connections are pinged, so that
+	// those a network cut off without a word are found and closed
+	// (hikari.keepalive-time; default 2 min, as Hikari's; none when it is
+	// not below MaxLifetime, as in Hikari).
+	KeepaliveTime time.Duration
 	// QueryTimeout bounds each statement: the server cancels one that
 	// runs longer (statement_timeout), and the Pool's methods wait no
 	// longer for one (app.jdbc.template.query-timeout; default 5 s).
@@ -118,6 +139,7 @@ type Pool struct {
 	// timeout, for a migration, which may rightly take longer.
 	migration *pgx.ConnConfig
 	meter     *meter
+	validator *validator
 }
 
 // Open builds the pool, and checks that the server answers (bounded by
@@ -146,6 +168,9 @@ func open(ctx context.Context, opts Options) (*Pool, error) {
 	p := &Pool{name: cmp.Or(opts.PoolName, DefaultPoolName), target: describe(cfg)}
 	connectionTimeout := duration(opts.ConnectionTimeout, DefaultConnectionTimeout)
 	cfg.ConnConfig.ConnectTimeout = connectionTimeout
+	if connectionTimeout < never {
+		cfg.ConnConfig.DialFunc = boundedDial(cfg.ConnConfig.DialFunc, connectionTimeout) // closing.go
+	}
 	cfg.MaxConns = cmp.Or(opts.MaxPoolSize, DefaultMaxPoolSize)
 	p.minIdle = min(max(opts.MinIdle, 0), cfg.MaxConns)
 	// Hikari keeps minimum-idle connections idle, and retires idle ones
@@ -164,6 +189,12 @@ func open(ctx context.Context, opts Options) (*Pool, error) {
 	// Hikari's housekeeper runs every 30 s: idle connections are retired
 	// and the idle ones made up as often (pgx's default is a minute).
 	cfg.HealthCheckPeriod = 30 * time.Second
+	p.validator = newValidator(min(duration(opts.ValidationTimeout, DefaultValidationTimeout), connectionTimeout))
+	cfg.ShouldPing = p.validator.shouldPing
+	keepalive := duration(opts.KeepaliveTime, DefaultKeepaliveTime)
+	if keepalive >= never || keepalive >= duration(opts.MaxLifetime, DefaultMaxLifetime) {
+		keepalive = 0 // none, as Hikari disables one not below max-lifetime
+	}
 
 	p.queryTimeout = duration(opts.QueryTimeout, DefaultQueryTimeout)
 	_, ownTimeout := cfg.ConnConfig.RuntimeParams["statement_timeout"]
@@ -200,10 +231,11 @@ func open(ctx context.Context, opts Options) (*Pool, error) {
 		return nil, fmt.Errorf("connecting to %s: %w", p.target, err)
 	}
 	reset.watch(p.pool)
+	p.validator.start(p.pool, keepalive)
 	ctx, cancel := context.WithTimeout(ctx, connectionTimeout)
 	defer cancel()
 	if err := p.pool.Ping(ctx); err != nil {
-		p.pool.Close()
+		p.Close()
 		return nil, fmt.Errorf("connecting to %s: %w", p.target, Classify(err))
 	}
 	if opts.Logger != nil {
@@ -232,7 +264,10 @@ func duration(d, def time.Duration) time.Duration {
 
 // Close waits for every connection in use to be released, and closes
 // the pool. It may be called more than once.
-func (p *Pool) Close() { p.pool.Close() }
+func (p *Pool) Close() {
+	p.validator.close()
+	p.pool.Close()
+}
 
 // Pgx is pgx's pool itself, for what the Pool's methods do not offer
 // (SendBatch, CopyFrom, a listener's connection). Its errors are pgx's:

@@ -47,6 +47,8 @@ func bind(b *config.Binder) settings {
 	o.ConnectionTimeout = hikariTimeout(config.Bind(b, hikari+"connection-timeout", datasource.DefaultConnectionTimeout, zeroOrAtLeast(250*time.Millisecond), "bound on waiting for a connection of the pool, opening one included; past it the request is a 503 (0: none; at least 250ms)"))
 	o.IdleTimeout = hikariTimeout(config.Bind(b, hikari+"idle-timeout", datasource.DefaultIdleTimeout, zeroOrAtLeast(10*time.Second), "a connection idle this long is closed while more than minimum-idle are (0: never; at least 10s)"))
 	o.MaxLifetime = hikariTimeout(config.Bind(b, hikari+"max-lifetime", datasource.DefaultMaxLifetime, zeroOrAtLeast(30*time.Second), "a connection this old is closed once idle, each up to 2.5% sooner (0: never; at least 30s)"))
+	o.ValidationTimeout = config.Bind(b, hikari+"validation-timeout", datasource.DefaultValidationTimeout, config.DurationAtLeast(250*time.Millisecond), "bound on the ping that checks an idle connection before it is lent, and the keepalive's; one that does not answer is closed and another used (at least 250ms; at most connection-timeout)")
+	o.KeepaliveTime = hikariTimeout(config.Bind(b, hikari+"keepalive-time", datasource.DefaultKeepaliveTime, zeroOrAtLeast(30*time.Second), "how often the idle connections are pinged, to close those a network cut off without a word (0: never, as when not below max-lifetime; at least 30s)"))
 	o.QueryTimeout = config.Bind(b, "app.jdbc.template.query-timeout", datasource.DefaultQueryTimeout, config.DurationAtLeast(100*time.Millisecond), "bound on each statement, on the server (statement_timeout) and in the client; past it the request is a 503")
 	if o.URL == "" {
 		// A reactive Spring application names its database with R2DBC's

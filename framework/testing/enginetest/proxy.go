@@ -1,6 +1,7 @@
 package enginetest
 
 import (
+	"io"
 	"net"
 	"sync"
 	"testing"
@@ -10,7 +11,8 @@ import (
 // engine away without stopping it: Cut closes every connection and refuses
 // new ones at once (as an engine that restarts does), Hang lets nothing
 // through any connection, old or new, either way (as a network that drops
-// packets does), and Restore forwards again.
+// packets does), and Restore forwards again. Partition and Heal are a
+// partition whose connections never come back (partition.go).
 type Proxy struct {
 	target string
 	ln     net.Listener
@@ -19,6 +21,7 @@ type Proxy struct {
 	moved *sync.Cond // signalled when mode changes
 	mode  proxyMode
 	conns map[net.Conn]struct{}
+	links map[*link]struct{} // the connections forwarded or caught, open on the client's side
 	wg    sync.WaitGroup
 }
 
@@ -28,6 +31,7 @@ const (
 	forwarding proxyMode = iota
 	cut
 	hanging
+	partitioned
 )
 
 // NewProxy listens on a free loopback port and forwards to target
@@ -38,7 +42,7 @@ func NewProxy(t testing.TB, target string) *Proxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Proxy{target: target, ln: ln, conns: map[net.Conn]struct{}{}}
+	p := &Proxy{target: target, ln: ln, conns: map[net.Conn]struct{}{}, links: map[*link]struct{}{}}
 	p.moved = sync.NewCond(&p.mu)
 	p.wg.Add(1)
 	go p.accept()
@@ -76,20 +80,32 @@ func (p *Proxy) set(m proxyMode) {
 	}
 }
 
-// passing reports whether the proxy forwards now. While it hangs, it
-// waits, and then reports false whatever comes next: a connection that
-// hung is dropped with what it held, as a network that lost its state
-// drops it, so that nothing a client gave up on arrives late.
-func (p *Proxy) passing() bool {
+// verdict says what l does with the bytes it read: pass them on, drop
+// them (a connection a partition caught, read on only to see when its
+// client closes it), or end. While the proxy hangs, it waits, and then
+// ends whatever comes next: a connection that hung is dropped with what
+// it held, as a network that lost its state drops it, so that nothing a
+// client gave up on arrives late.
+func (p *Proxy) verdict(l *link) verdict {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.mode != hanging {
-		return p.mode == forwarding
+	if p.mode == partitioned {
+		l.lost = true
+	}
+	switch {
+	case l.lost && p.mode == cut:
+		return end
+	case l.lost:
+		return drop
+	case p.mode == forwarding:
+		return pass
+	case p.mode != hanging:
+		return end
 	}
 	for p.mode == hanging {
 		p.moved.Wait()
 	}
-	return false
+	return end
 }
 
 func (p *Proxy) closeAll() {
@@ -100,23 +116,26 @@ func (p *Proxy) closeAll() {
 	}
 }
 
-// track adds c to the open connections, unless the proxy is no longer
-// forwarding; it reports whether it did.
-func (p *Proxy) track(cs ...net.Conn) bool {
+// track adds l and its connections to the open ones, unless the proxy
+// is no longer forwarding, or l was caught by a partition; it reports
+// whether it did.
+func (p *Proxy) track(l *link, cs ...net.Conn) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.mode != forwarding {
+	if p.mode != forwarding && !l.lost {
 		return false
 	}
+	p.links[l] = struct{}{}
 	for _, c := range cs {
 		p.conns[c] = struct{}{}
 	}
 	return true
 }
 
-func (p *Proxy) untrack(cs ...net.Conn) {
+func (p *Proxy) untrack(l *link, cs ...net.Conn) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	delete(p.links, l)
 	for _, c := range cs {
 		delete(p.conns, c)
 		c.Close()
@@ -144,8 +163,18 @@ func (p *Proxy) accept() {
 
 func (p *Proxy) forward(client net.Conn) {
 	defer p.wg.Done()
-	if !p.passing() { // a connection made while hanging waits here, then closes
+	l := &link{}
+	switch p.verdict(l) {
+	case end: // a connection made while hanging waits there, then closes
 		client.Close()
+		return
+	case drop: // made during a partition: it never reaches the engine
+		if p.track(l, client) {
+			defer p.untrack(l, client)
+			io.Copy(io.Discard, client)
+		} else {
+			client.Close()
+		}
 		return
 	}
 	server, err := net.Dial("tcp", p.target)
@@ -153,12 +182,12 @@ func (p *Proxy) forward(client net.Conn) {
 		client.Close()
 		return
 	}
-	if !p.track(client, server) {
+	if !p.track(l, client, server) {
 		client.Close()
 		server.Close()
 		return
 	}
-	defer p.untrack(client, server)
+	defer p.untrack(l, client, server)
 	done := make(chan struct{}, 2)
 	pipe := func(dst, src net.Conn) {
 		defer func() { done <- struct{}{} }()
@@ -166,11 +195,13 @@ func (p *Proxy) forward(client net.Conn) {
 		for {
 			n, err := src.Read(buf)
 			if n > 0 {
-				if !p.passing() { // hanging: hold the bytes, and drop them at Restore
+				switch p.verdict(l) {
+				case end: // hanging: hold the bytes, and drop them at Restore
 					return
-				}
-				if _, werr := dst.Write(buf[:n]); werr != nil {
-					return
+				case pass:
+					if _, werr := dst.Write(buf[:n]); werr != nil {
+						return
+					}
 				}
 			}
 			if err != nil {

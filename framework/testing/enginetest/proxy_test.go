@@ -8,6 +8,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/springport/greeter/framework/testing/polltest"
 )
 
 // echo serves a line-echo server until the test ends and returns its
@@ -89,5 +91,43 @@ func TestProxyCutHangRestore(t *testing.T) {
 	}
 	if err := roundTrip(dial(t, p.Addr()), 5*time.Second); err != nil {
 		t.Errorf("a new connection after Restore from hanging: %v", err)
+	}
+}
+
+func TestProxyPartitionHeal(t *testing.T) {
+	p := NewProxy(t, echo(t))
+	before := dial(t, p.Addr())
+	if err := roundTrip(before, 5*time.Second); err != nil {
+		t.Fatalf("forwarding: %v", err)
+	}
+
+	p.Partition()
+	// As with Hang, asserting that nothing arrives needs a short wait.
+	if err := roundTrip(before, 200*time.Millisecond); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("an open connection during the partition: %v, want no answer", err)
+	}
+	during := dial(t, p.Addr())
+	if err := roundTrip(during, 200*time.Millisecond); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("a new connection during the partition: %v, want no answer", err)
+	}
+
+	p.Heal()
+	if err := roundTrip(dial(t, p.Addr()), 5*time.Second); err != nil {
+		t.Errorf("a new connection after Heal: %v", err)
+	}
+	for name, c := range map[string]net.Conn{"before": before, "during": during} {
+		if err := roundTrip(c, 200*time.Millisecond); !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("a connection caught by the partition (%s), after Heal: %v, want it open and silent", name, err)
+		}
+	}
+	if n := p.Caught(); n != 2 {
+		t.Errorf("Caught = %d, want 2", n)
+	}
+	before.Close()
+	during.Close()
+	// The proxy sees each close when its read of the client ends.
+	if !polltest.Poll(5*time.Second, func() bool { return p.Caught() == 0 }) {
+		n := p.Caught()
+		t.Errorf("Caught = %d after the client closed both, want 0", n)
 	}
 }
