@@ -35,6 +35,10 @@ var Starter = boot.Starter{
 	},
 }
 
+// logger is where the keys of a JWK set that are skipped are reported:
+// security's, as the framework's refusals.
+const logger = "security"
+
 // start makes the authenticator, and serves the protected resource
 // metadata its challenges name. It fetches the keys (or the issuer's
 // discovery document) once, bounded by the fetch timeout: a key source
@@ -43,6 +47,7 @@ var Starter = boot.Starter{
 // with its value and origin. jwt.New's errors are each a
 // *jwt.OptionError.
 func start(ctx context.Context, a *boot.App, opts jwt.Options) error {
+	opts.Logger = a.Logger(logger)
 	authn, err := jwt.New(ctx, opts)
 	if bad, ok := errors.AsType[*jwt.OptionError](err); ok {
 		return a.SettingError(jwtPrefix+bad.Option, bad.Reason)
