@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -65,6 +66,9 @@ type Options struct {
 	Client *http.Client
 	// Now is the clock tokens are checked against; unset, time.Now.
 	Now func() time.Time
+	// Logger is told of the keys of a JWK set that are skipped, each
+	// once; unset, slog.Default().
+	Logger *slog.Logger
 }
 
 // Defaults, as Spring Security's and Nimbus's.
@@ -102,6 +106,7 @@ type Authenticator struct {
 	prefix     string
 	principal  string
 	now        func() time.Time
+	verified   *verifiedTokens
 }
 
 var _ security.Authenticator = (*Authenticator)(nil)
@@ -132,6 +137,7 @@ func New(ctx context.Context, opts Options) (*Authenticator, error) {
 		prefix:     "SCOPE_",
 		principal:  opts.PrincipalClaimName,
 		now:        opts.Now,
+		verified:   newVerifiedTokens(),
 	}
 	if len(a.algorithms) == 0 {
 		a.algorithms = []string{"RS256"}
@@ -153,13 +159,17 @@ func New(ctx context.Context, opts Options) (*Authenticator, error) {
 	if a.now == nil {
 		a.now = time.Now
 	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
 	client := opts.Client
 	if client == nil {
 		client = &http.Client{Timeout: FetchTimeout}
 	}
 	switch {
 	case opts.JWKSetURI != "":
-		a.keys = newRemoteKeys(client, a.now, func(context.Context) (string, error) { return opts.JWKSetURI, nil })
+		a.keys = newRemoteKeys(client, a.now, logger, func(context.Context) (string, error) { return opts.JWKSetURI, nil })
 	case opts.IssuerURI != "":
 		d := &discovery{client: client, issuer: opts.IssuerURI}
 		ctx, cancel := context.WithTimeout(ctx, FetchTimeout)
@@ -167,7 +177,7 @@ func New(ctx context.Context, opts Options) (*Authenticator, error) {
 		if err := d.resolve(ctx); err != nil && !errors.Is(err, errIssuerUnreachable) {
 			return nil, &OptionError{"issuer-uri", err.Error()}
 		}
-		a.keys = newRemoteKeys(client, a.now, d.jwkSetURI)
+		a.keys = newRemoteKeys(client, a.now, logger, d.jwkSetURI)
 	case opts.PublicKeyLocation != "":
 		// As Spring Boot, the key fixes the algorithm: exactly one, RSA.
 		if len(a.algorithms) != 1 || !isRSA(a.algorithms[0]) {
@@ -209,35 +219,55 @@ var _ security.DeniedChallenger = (*Authenticator)(nil)
 // without one; a *security.Failure when it is malformed, badly signed,
 // expired or not for this service; another error when the keys to check
 // it could not be had (the issuer is unreachable), which is the server's
-// trouble, not the client's, as Spring answers it with a 500.
+// trouble, not the client's, as Spring answers it with a 500. A token
+// verified before is not checked again while it is good (see
+// verified.go).
 func (a *Authenticator) Authenticate(r *http.Request) (*security.Principal, error) {
-	token, found, ok := bearerToken(r)
+	token, found, spaced := bearerToken(r)
 	if !found {
 		return nil, nil
 	}
-	if !ok {
+	ctx := r.Context()
+	if spaced {
+		// Only a b64token that was verified is remembered: the check of
+		// its form comes after, for a token that is not.
+		if p := a.verified.principal(ctx, token, a.now(), a.keys); p != nil {
+			return p, nil
+		}
+	}
+	if !spaced || !isB64Token(token) {
 		return nil, invalid(r, "Bearer token is malformed")
 	}
-	tok, err := a.verify(r.Context(), token)
+	tok, kid, keys, err := a.verify(ctx, token)
 	if reason, refused := errors.AsType[reasonError](err); refused {
 		return nil, invalid(r, "An error occurred while attempting to decode the Jwt: "+string(reason))
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &security.Principal{Name: a.name(tok), Authorities: a.authorities(tok)}, nil
+	p := &security.Principal{Name: a.name(tok), Authorities: a.authorities(tok)}
+	now := a.now()
+	until := now.Add(unexpiringFor)
+	if exp, ok := tok.Expiration(); ok {
+		// As jwx's check of exp: good while now, in whole seconds, is
+		// before exp plus the skew.
+		until = exp.Truncate(time.Second).Add(clockSkew)
+	}
+	a.verified.add(token, kid, keys, p, until, now)
+	return p, nil
 }
 
 // bearerToken finds the token of r's Authorization header, as Spring's
 // DefaultBearerTokenResolver does: found when the header's scheme is
-// Bearer (in any case), ok when the token has RFC 6750's b64token form.
-func bearerToken(r *http.Request) (token string, found, ok bool) {
+// Bearer (in any case), spaced when a space follows the scheme; the
+// token must then have RFC 6750's b64token form (isB64Token).
+func bearerToken(r *http.Request) (token string, found, spaced bool) {
 	h := r.Header.Get("Authorization")
 	if len(h) < len("bearer") || !strings.EqualFold(h[:len("bearer")], "bearer") {
 		return "", false, false
 	}
-	token, ok = strings.CutPrefix(h[len("bearer"):], " ")
-	return token, true, ok && isB64Token(token)
+	token, spaced = strings.CutPrefix(h[len("bearer"):], " ")
+	return token, true, spaced
 }
 
 // isB64Token reports whether s is RFC 6750's b64token: one or more of
@@ -273,12 +303,17 @@ func invalid(r *http.Request, reason string) *security.Failure {
 // attempting to decode the Jwt: ", which Authenticate puts before them.
 func decodeFailure(reason string) reasonError { return reasonError(reason) }
 
-// verify checks token's signature and claims, and returns it parsed.
-func (a *Authenticator) verify(ctx context.Context, token string) (jwxjwt.Token, error) {
+// verify checks token's signature and claims, and returns it parsed, with
+// its kid and the keys it may have been verified by (one, unless it names
+// no kid and several keys fit).
+func (a *Authenticator) verify(ctx context.Context, token string) (jwxjwt.Token, string, []*publicKey, error) {
 	// A JWS in compact form has three parts; a JWE (five) is refused
 	// here, as Spring's default decoder refuses encrypted tokens.
 	if strings.Count(token, ".") != 2 {
-		return nil, decodeFailure("Malformed token")
+		return nil, "", nil, decodeFailure("Malformed token")
+	}
+	if reason := headerRefusal(token); reason != "" {
+		return nil, "", nil, decodeFailure(reason)
 	}
 	p := &keyPicker{a: a, ctx: ctx}
 	tok, err := jwxjwt.ParseString(token,
@@ -292,26 +327,26 @@ func (a *Authenticator) verify(ctx context.Context, token string) (jwxjwt.Token,
 		jwxjwt.WithClock(jwxjwt.ClockFunc(a.now)),
 	)
 	if err == nil {
-		return tok, nil
+		return tok, p.kid, p.picked, nil
 	}
 	// What went wrong, in words of ours: jwx's own messages may quote
 	// the token's header (its kid), which is the caller's input.
 	var reason reasonError
 	switch {
 	case p.err != nil:
-		return nil, p.err
+		return nil, "", nil, p.err
 	case p.reason != "":
-		return nil, decodeFailure(p.reason)
+		return nil, "", nil, decodeFailure(p.reason)
 	case errors.As(err, &reason):
-		return nil, decodeFailure(string(reason))
+		return nil, "", nil, decodeFailure(string(reason))
 	case errors.Is(err, jwxjwt.TokenExpiredError()):
-		return nil, decodeFailure("Jwt expired" + claimTime(token, jwxjwt.ExpirationKey))
+		return nil, "", nil, decodeFailure("Jwt expired" + claimTime(token, jwxjwt.ExpirationKey))
 	case errors.Is(err, jwxjwt.TokenNotYetValidError()):
-		return nil, decodeFailure("Jwt used before" + claimTime(token, jwxjwt.NotBeforeKey))
-	case p.picked:
-		return nil, decodeFailure("Signed JWT rejected: Invalid signature")
+		return nil, "", nil, decodeFailure("Jwt used before" + claimTime(token, jwxjwt.NotBeforeKey))
+	case len(p.picked) > 0:
+		return nil, "", nil, decodeFailure("Signed JWT rejected: Invalid signature")
 	}
-	return nil, decodeFailure("Malformed token")
+	return nil, "", nil, decodeFailure("Malformed token")
 }
 
 // claimTime is " at" and the token's time claim (exp or nbf) as Spring's

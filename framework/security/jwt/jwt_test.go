@@ -563,19 +563,3 @@ func TestPublicKeyLocation(t *testing.T) {
 		t.Errorf("a public key with ES256: got %v; want a jws-algorithms OptionError", err)
 	}
 }
-
-// BenchmarkAuthenticate measures a request with a valid RS256 token, the
-// keys cached: what each authenticated request costs.
-func BenchmarkAuthenticate(b *testing.B) {
-	c := newClock()
-	k := rsaKey(b, "k")
-	is := newIssuer(b, k)
-	a := newAuthenticator(b, jwt.Options{JWKSetURI: is.srv.URL + "/jwks", Now: c.Now})
-	r := bearer(k.sign(b, jwa.RS256(), map[string]any{"sub": "alice", "exp": c.unix(time.Hour), "scope": "read write"}))
-	b.ReportAllocs()
-	for b.Loop() {
-		if p, err := a.Authenticate(r); err != nil || p == nil {
-			b.Fatal(err)
-		}
-	}
-}

@@ -2,10 +2,14 @@ package jwt
 
 import (
 	"context"
+	"crypto"
 	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"slices"
@@ -24,11 +28,14 @@ type keySource interface {
 	// lookup returns the keys whose kid is kid, or every key when the
 	// token names none. An error means the keys could not be had at
 	// all (the issuer is unreachable), not that the token is bad.
-	lookup(ctx context.Context, kid string) ([]publicKey, error)
+	lookup(ctx context.Context, kid string) ([]*publicKey, error)
 }
 
 // publicKey is one verification key, exported from its JWK once, when the
-// set is fetched, rather than at every token.
+// set is fetched, rather than at every token. A key is the same
+// *publicKey from one fetch of the set to the next while the set holds it
+// unchanged, so that a token verified by it (see verified.go) stays
+// verified until the key leaves the set.
 type publicKey struct {
 	kid string
 	kty jwa.KeyType
@@ -39,7 +46,7 @@ type publicKey struct {
 // fits reports whether k may check a signature made with alg: a key of
 // the algorithm's type, restricted to no other algorithm (as Nimbus's
 // JWSVerificationKeySelector matches a JWK).
-func (k publicKey) fits(alg string) bool {
+func (k *publicKey) fits(alg string) bool {
 	if k.alg != "" && k.alg != alg {
 		return false
 	}
@@ -47,9 +54,16 @@ func (k publicKey) fits(alg string) bool {
 	case "RS", "PS":
 		return k.kty == jwa.RSA()
 	case "ES":
-		return k.kty == jwa.EC()
+		return k.kty == jwa.EC() && fitsCurve(k, alg)
 	}
 	return false
+}
+
+// same reports whether k and o are one key: the same kid, type, algorithm
+// and public key.
+func (k *publicKey) same(o *publicKey) bool {
+	eq, ok := k.raw.(interface{ Equal(crypto.PublicKey) bool })
+	return k.kid == o.kid && k.kty == o.kty && k.alg == o.alg && ok && eq.Equal(o.raw)
 }
 
 // SignatureAlgorithms are the algorithms Options.JWSAlgorithms may name:
@@ -71,9 +85,10 @@ func isRSA(alg string) bool { return strings.HasPrefix(alg, "RS") || strings.Has
 type keyPicker struct {
 	a      *Authenticator
 	ctx    context.Context
-	picked bool   // some key was handed over: a failure after is the signature's
-	reason string // why no key was handed over
-	err    error  // the keys could not be had
+	kid    string       // the token's
+	picked []*publicKey // the keys handed over: a failure after is the signature's
+	reason string       // why no key was handed over
+	err    error        // the keys could not be had
 }
 
 // errNoKey stops jwx when keyPicker has no key for the token; the reason
@@ -90,18 +105,23 @@ func (p *keyPicker) FetchKeys(_ context.Context, sink jws.KeySink, sig *jws.Sign
 		return errNoKey
 	}
 	kid, _ := h.KeyID()
+	p.kid = kid
 	keys, err := p.a.keys.lookup(p.ctx, kid)
 	if err != nil {
 		p.err = err
 		return err
 	}
-	for _, k := range keys {
+	for i, k := range keys {
 		if k.fits(alg.String()) {
 			sink.Key(alg, k.raw)
-			p.picked = true
+			if len(p.picked) == 0 && i == len(keys)-1 {
+				p.picked = keys[i:] // the usual one key, without a copy
+			} else {
+				p.picked = append(p.picked, k)
+			}
 		}
 	}
-	if !p.picked {
+	if len(p.picked) == 0 {
 		p.reason = "Signed JWT rejected: Another algorithm expected, or no matching key(s) found"
 		return errNoKey
 	}
@@ -110,9 +130,9 @@ func (p *keyPicker) FetchKeys(_ context.Context, sink jws.KeySink, sig *jws.Sign
 
 // staticKey is the one RSA public key of public-key-location, used
 // whatever kid a token names, as Spring's decoder built withPublicKey.
-type staticKey []publicKey
+type staticKey []*publicKey
 
-func (k staticKey) lookup(context.Context, string) ([]publicKey, error) { return k, nil }
+func (k staticKey) lookup(context.Context, string) ([]*publicKey, error) { return k, nil }
 
 // readPublicKey reads the PEM file at location (file: prefix allowed): an
 // RSA public key, as Spring Boot reads public-key-location.
@@ -120,6 +140,10 @@ func readPublicKey(location, algorithm string) (staticKey, error) {
 	data, err := os.ReadFile(strings.TrimPrefix(location, "file:"))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the public key file: %w", err)
+	}
+	if bits := rsaBits(data); bits > 0 && bits < minRSABits {
+		// Said here, as jwx refuses a short key as an unreadable one.
+		return nil, fmt.Errorf("the RSA key has %d bits: want at least %d", bits, minRSABits)
 	}
 	key, err := jwk.ParseKey(data, jwk.WithPEM(true))
 	if err != nil {
@@ -129,7 +153,28 @@ func readPublicKey(location, algorithm string) (staticKey, error) {
 	if err := jwk.Export(key, &raw); err != nil || key.KeyType() != jwa.RSA() {
 		return nil, errors.New("the key is not an RSA public key")
 	}
+	if bits := raw.N.BitLen(); bits < minRSABits {
+		return nil, fmt.Errorf("the RSA key has %d bits: want at least %d", bits, minRSABits)
+	}
 	return staticKey{{kty: jwa.RSA(), alg: algorithm, raw: &raw}}, nil
+}
+
+// rsaBits is the size of the RSA public key in the PEM data (X.509's
+// PUBLIC KEY or PKCS #1's RSA PUBLIC KEY); 0 when it holds none.
+func rsaBits(data []byte) int {
+	block, _ := pem.Decode(data)
+	if block == nil {
+		return 0
+	}
+	if pub, err := x509.ParsePKCS1PublicKey(block.Bytes); err == nil {
+		return pub.N.BitLen()
+	}
+	if pub, err := x509.ParsePKIXPublicKey(block.Bytes); err == nil {
+		if pub, ok := pub.(*rsa.PublicKey); ok {
+			return pub.N.BitLen()
+		}
+	}
+	return 0
 }
 
 // remoteKeys is an issuer's JWK set, fetched over HTTP and cached. It is
@@ -140,25 +185,27 @@ type remoteKeys struct {
 	client *http.Client
 	now    func() time.Time
 	uri    func(context.Context) (string, error) // the JWK set's URI: set, or discovered
+	logger *slog.Logger
 
 	current atomic.Pointer[keySet] // read without a lock by every token
 
-	mu        sync.Mutex // held while fetching, so that one fetch runs at a time
-	lastFetch time.Time  // when the last fetch started, under mu
+	mu        sync.Mutex          // held while fetching, so that one fetch runs at a time
+	lastFetch time.Time           // when the last fetch started, under mu
+	logged    map[string]struct{} // the skipped keys the last fetch logged, under mu
 }
 
 // keySet is one fetch of the JWK set.
 type keySet struct {
-	keys    []publicKey
+	keys    []*publicKey
 	fetched time.Time
 }
 
-func newRemoteKeys(client *http.Client, now func() time.Time, uri func(context.Context) (string, error)) *remoteKeys {
-	return &remoteKeys{client: client, now: now, uri: uri}
+func newRemoteKeys(client *http.Client, now func() time.Time, logger *slog.Logger, uri func(context.Context) (string, error)) *remoteKeys {
+	return &remoteKeys{client: client, now: now, uri: uri, logger: logger}
 }
 
 // match returns the keys of s for kid; every key for "".
-func (s *keySet) match(kid string) []publicKey {
+func (s *keySet) match(kid string) []*publicKey {
 	if kid == "" {
 		return s.keys
 	}
@@ -175,7 +222,7 @@ func (s *keySet) fresh(now time.Time) bool {
 	return s != nil && now.Sub(s.fetched) < KeysLifetime
 }
 
-func (r *remoteKeys) lookup(ctx context.Context, kid string) ([]publicKey, error) {
+func (r *remoteKeys) lookup(ctx context.Context, kid string) ([]*publicKey, error) {
 	if s := r.current.Load(); s.fresh(r.now()) {
 		if keys := s.match(kid); keys != nil {
 			return keys, nil
@@ -193,7 +240,7 @@ func (r *remoteKeys) lookup(ctx context.Context, kid string) ([]publicKey, error
 	}
 	if r.lastFetch.IsZero() || now.Sub(r.lastFetch) >= RefetchInterval {
 		r.lastFetch = now
-		fetched, err := r.fetch(ctx)
+		fetched, err := r.fetch(ctx, s)
 		switch {
 		case err == nil:
 			fetched.fetched = now
@@ -202,8 +249,9 @@ func (r *remoteKeys) lookup(ctx context.Context, kid string) ([]publicKey, error
 		case s == nil:
 			return nil, err
 		}
-		// On a failed fetch, the set fetched before goes on being used
-		// until the issuer answers again.
+		// On a failed fetch, or one of a set with no usable key, the set
+		// fetched before goes on being used until the issuer answers
+		// again with one.
 	}
 	if s == nil {
 		return nil, errors.New("the JWK set could not be fetched yet; the next try is after " + RefetchInterval.String())
@@ -211,10 +259,12 @@ func (r *remoteKeys) lookup(ctx context.Context, kid string) ([]publicKey, error
 	return s.match(kid), nil
 }
 
-// fetch gets and parses the JWK set. The request outlives neither
-// FetchTimeout nor, unless it is cancelled, the token's request: a client
-// that goes away does not cancel a fetch other requests wait on.
-func (r *remoteKeys) fetch(ctx context.Context) (*keySet, error) {
+// fetch gets and parses the JWK set; the keys that prev (the set fetched
+// before, nil at first) holds unchanged are carried over as they are. The
+// request outlives neither FetchTimeout nor, unless it is cancelled, the
+// token's request: a client that goes away does not cancel a fetch other
+// requests wait on.
+func (r *remoteKeys) fetch(ctx context.Context, prev *keySet) (*keySet, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), FetchTimeout)
 	defer cancel()
 	uri, err := r.uri(ctx)
@@ -225,28 +275,52 @@ func (r *remoteKeys) fetch(ctx context.Context) (*keySet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("couldn't retrieve remote JWK set: %w", err)
 	}
-	set, err := jwk.Parse(body)
+	keys, skipped, err := parseKeySet(body)
 	if err != nil {
 		return nil, fmt.Errorf("couldn't retrieve remote JWK set: %s does not hold a JWK set: %w", uri, err)
 	}
-	s := &keySet{}
-	for i := range set.Len() {
-		key, _ := set.Key(i)
-		if use, ok := key.KeyUsage(); ok && use != "" && use != jwk.ForSignature.String() {
-			continue // an encryption key
+	r.logSkipped(uri, skipped)
+	if len(keys) == 0 {
+		why := "it holds no key"
+		if len(skipped) > 0 {
+			names := make([]string, len(skipped))
+			for i, s := range skipped {
+				names[i] = s.String()
+			}
+			why = "every key is skipped: " + strings.Join(names, "; ")
 		}
-		raw, err := jwk.PublicRawKeyOf(key)
-		if err != nil {
-			continue // a key type this package cannot verify with
-		}
-		k := publicKey{kty: key.KeyType(), raw: raw}
-		k.kid, _ = key.KeyID()
-		if alg, ok := key.Algorithm(); ok {
-			k.alg = alg.String()
-		}
-		s.keys = append(s.keys, k)
+		return nil, fmt.Errorf("the JWK set at %s has no usable key: %s", uri, why)
 	}
-	return s, nil
+	if prev != nil {
+		for i, k := range keys {
+			for _, old := range prev.keys {
+				if k.same(old) {
+					keys[i] = old
+					break
+				}
+			}
+		}
+	}
+	return &keySet{keys: keys}, nil
+}
+
+// logSkipped logs each key of the set that is skipped, with why, once:
+// not again at the next fetch of the same set, which happens every few
+// minutes. An encryption key beside the signing keys is not news.
+func (r *remoteKeys) logSkipped(uri string, skipped []skippedKey) {
+	logged := make(map[string]struct{}, len(skipped))
+	for _, s := range skipped {
+		if s.quiet {
+			continue
+		}
+		line := s.String()
+		logged[line] = struct{}{}
+		if _, before := r.logged[line]; before || r.logger == nil {
+			continue
+		}
+		r.logger.Warn("a key of the JWK set is skipped", "jwk_set_uri", uri, "key", s.kid, "reason", s.reason)
+	}
+	r.logged = logged
 }
 
 // getDocument GETs uri and returns its body: a 200 of at most

@@ -35,14 +35,20 @@ var Starter = boot.Starter{
 	},
 }
 
+// logger is where the keys of a JWK set that are skipped are reported:
+// security's, as the framework's refusals.
+const logger = "security"
+
 // start makes the authenticator, and serves the protected resource
-// metadata its challenges name. It fetches the keys (or the issuer's
-// discovery document) once, bounded by the fetch timeout: a key source
-// that cannot be used (a public key file that cannot be read, an issuer
+// metadata its challenges name. It reads the public key file, or the
+// issuer's discovery document (bounded by the fetch timeout); the JWK set
+// is fetched with the first token: a key source that cannot be used (a
+// public key file that cannot be read or holds a short RSA key, an issuer
 // whose discovery document names another) stops start-up as its setting,
 // with its value and origin. jwt.New's errors are each a
 // *jwt.OptionError.
 func start(ctx context.Context, a *boot.App, opts jwt.Options) error {
+	opts.Logger = a.Logger(logger)
 	authn, err := jwt.New(ctx, opts)
 	if bad, ok := errors.AsType[*jwt.OptionError](err); ok {
 		return a.SettingError(jwtPrefix+bad.Option, bad.Reason)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,15 +43,18 @@ func NewRSA(t testing.TB) *Issuer {
 // Serve serves an issuer that signs with key and alg until the test ends.
 func Serve(t testing.TB, key crypto.Signer, alg jwa.SignatureAlgorithm) *Issuer {
 	t.Helper()
+	return ServeWith(t, key, alg)
+}
+
+// ServeWith is Serve with other keys in the JWK set before the issuer's:
+// each a JWK's JSON as written (a key the service cannot use, say).
+func ServeWith(t testing.TB, key crypto.Signer, alg jwa.SignatureAlgorithm, raw ...string) *Issuer {
+	t.Helper()
 	pub, err := jwk.Import(key.Public())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := pub.Set(jwk.KeyIDKey, "k1"); err != nil {
-		t.Fatal(err)
-	}
-	set := jwk.NewSet()
-	if err := set.AddKey(pub); err != nil {
 		t.Fatal(err)
 	}
 	is := &Issuer{key: key, alg: alg}
@@ -60,9 +64,14 @@ func Serve(t testing.TB, key crypto.Signer, alg jwa.SignatureAlgorithm) *Issuer 
 		fmt.Fprintf(w, `{"issuer":%q,"jwks_uri":%q,"subject_types_supported":["public"],"response_types_supported":["code"],"id_token_signing_alg_values_supported":[%q]}`,
 			is.URL, is.URL+"/jwks", alg.String())
 	})
+	own, err := json.Marshal(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := strings.Join(append(append([]string(nil), raw...), string(own)), ",")
 	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(set)
+		fmt.Fprintf(w, `{"keys":[%s]}`, keys)
 	})
 	// The URL is set before the server starts, so that its handlers,
 	// which read it, run after the write: a request may come from
@@ -80,6 +89,13 @@ func Serve(t testing.TB, key crypto.Signer, alg jwa.SignatureAlgorithm) *Issuer 
 // that was not).
 func (is *Issuer) Token(t testing.TB, claims map[string]any) string {
 	t.Helper()
+	return is.TokenWithHeaders(t, nil, claims)
+}
+
+// TokenWithHeaders is Token with these protected headers besides alg and
+// kid (crit, say).
+func (is *Issuer) TokenWithHeaders(t testing.TB, headers map[string]any, claims map[string]any) string {
+	t.Helper()
 	all := map[string]any{"iss": is.URL, "aud": "greeter", "exp": time.Now().Add(time.Hour).Unix()}
 	for k, v := range claims {
 		all[k] = v
@@ -96,6 +112,11 @@ func (is *Issuer) Token(t testing.TB, claims map[string]any) string {
 	h := jws.NewHeaders()
 	if err := h.Set(jws.KeyIDKey, "k1"); err != nil {
 		t.Fatal(err)
+	}
+	for name, v := range headers {
+		if err := h.Set(name, v); err != nil {
+			t.Fatal(err)
+		}
 	}
 	out, err := jws.Sign(payload, jws.WithKey(is.alg, is.key, jws.WithProtectedHeaders(h)))
 	if err != nil {
