@@ -44,6 +44,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	if err := a.openMetrics(exportsSpans); err != nil {
 		return nil, err
 	}
+	a.reportTLS() // ssl.go
 	if err := startService(ctx, a, svc, bound); err != nil {
 		return nil, err
 	}
@@ -277,6 +278,8 @@ func (a *App) managementRoutes(r *Running, catalog *dispatch.Catalog, exchanges 
 		Access:        s.management.actuator.Access,
 		Shutdown:      sync.OnceFunc(func() { close(r.shutdownRequested) }),
 		Loggers:       a.loggers,
+		SSL: actuator.SSL{Bundles: a.sslBundles, Health: s.management.actuator.SSL.Health,
+			Info: s.management.actuator.SSL.Info},
 	}
 	if err := actuator.CheckHealthGroups(opts); err != nil {
 		if group, ok := errors.AsType[*actuator.HealthGroupError](err); ok {
