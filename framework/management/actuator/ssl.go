@@ -46,8 +46,8 @@ func bindSSL(b *config.Binder) SSLSettings {
 	return SSLSettings{
 		Health: config.Bind(b, "management.health.ssl.enabled", true, config.Bool, "the ssl health component: the served certificate chains, OUT_OF_SERVICE once one has expired or is not yet valid"),
 		Threshold: config.Bind(b, "management.health.ssl.certificate-validity-warning-threshold", defaultValidityThreshold, config.Duration,
-			"a served certificate that ends within this is WILL_EXPIRE_SOON (in the ssl health component, /actuator/info and ssl.chains); 14d by default"),
-		Info: config.Bind(b, "management.info.ssl.enabled", false, config.Bool, "shows the served certificate chains in /actuator/info under ssl"),
+			"a served certificate that ends within this is WILL_EXPIRE_SOON (in the ssl health component, /actuator/info and ssl_chains)"),
+		Info: config.Bind(b, "management.info.ssl.enabled", false, config.Bool, "shows the served certificate chains in /actuator/info under ssl, as Spring's SslInfoContributor (off by default there too)"),
 	}
 }
 
