@@ -3,30 +3,25 @@ package metrics
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/springport/greeter/framework/ssl"
 )
 
-// SSLChain is one certificate chain a port serves, as Spring Boot's
-// SslMeterBinder reports it: the bundle it comes from, the alias of its
-// key, the serial number of its certificate that expires first, that
-// certificate's seconds left (negative once expired), and the chain's
-// status (VALID, WILL_EXPIRE_SOON, NOT_YET_VALID or EXPIRED).
-type SSLChain struct {
-	Bundle, Chain, Certificate string
-	ExpirySeconds              float64
-	Status                     string
-}
-
-// SSL reports the served chains under the names of Spring Boot's
-// SslMeterBinder: ssl.chain.expiry (a time gauge in seconds, tagged
-// bundle, chain and certificate), which Micrometer's Prometheus registry
-// writes as ssl_chain_expiry_seconds; and ssl.chains, the chains by
-// status (valid, expired, not-yet-valid, will-expire-soon), as Boot 3.5
-// has it (Boot 4 dropped it). chains is read once per scrape, so that a
-// reloaded certificate replaces the one it replaced.
-func (m *HTTP) SSL(chains func() []SSLChain) {
-	m.registerer.MustRegister(sslCollector(chains))
+// TLS reports the ports' TLS: the handshakes that failed, by reason
+// (every one of reasons), and the served chains under the names of
+// Spring Boot's SslMeterBinder: ssl.chain.expiry (a time gauge in
+// seconds, tagged bundle, chain and certificate: the serial number of
+// the chain's certificate that expires first), which Micrometer's
+// Prometheus registry writes as ssl_chain_expiry_seconds; and
+// ssl.chains, the chains by status (valid, expired, not-yet-valid,
+// will-expire-soon), as Boot 3.5 has it (Boot 4 dropped it). Both are
+// read once per scrape, so that a reloaded certificate replaces the one
+// it replaced.
+func (m *HTTP) TLS(reasons []string, failures func() map[string]uint64, bundles func() []ssl.BundleInfo) {
+	m.registerer.MustRegister(handshakeCollector{reasons: reasons, read: failures}, sslCollector(bundles))
 }
 
 var (
@@ -35,9 +30,9 @@ var (
 )
 
 // sslStatuses are ssl.chains' status tags, for the statuses of SslInfo.
-var sslStatuses = []string{"VALID", "EXPIRED", "NOT_YET_VALID", "WILL_EXPIRE_SOON"}
+var sslStatuses = []string{ssl.Valid, ssl.Expired, ssl.NotYetValid, ssl.WillExpireSoon}
 
-type sslCollector func() []SSLChain
+type sslCollector func() []ssl.BundleInfo
 
 func (sslCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- sslChainExpiry
@@ -46,10 +41,19 @@ func (sslCollector) Describe(ch chan<- *prometheus.Desc) {
 
 func (read sslCollector) Collect(ch chan<- prometheus.Metric) {
 	counts := make([]int, len(sslStatuses))
-	for _, c := range read() {
-		ch <- prometheus.MustNewConstMetric(sslChainExpiry, prometheus.GaugeValue, c.ExpirySeconds, c.Bundle, c.Certificate, c.Chain)
-		if i := slices.Index(sslStatuses, c.Status); i >= 0 {
-			counts[i]++
+	now := time.Now()
+	for _, b := range read() {
+		for _, c := range b.CertificateChains {
+			soonest, ok := c.Soonest()
+			if !ok {
+				continue
+			}
+			// Whole seconds, as Spring's Duration.get(SECONDS).
+			left := float64(soonest.ValidityEnds.Sub(now).Truncate(time.Second) / time.Second)
+			ch <- prometheus.MustNewConstMetric(sslChainExpiry, prometheus.GaugeValue, left, b.Name, soonest.SerialNumber, c.Alias)
+			if i := slices.Index(sslStatuses, c.Status()); i >= 0 {
+				counts[i]++
+			}
 		}
 	}
 	for i, s := range sslStatuses {
@@ -59,17 +63,11 @@ func (read sslCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// TLSHandshakeFailures reports the TLS handshakes that failed, by
-// reason, read once per scrape: tls.handshake.failures, written
-// tls_handshake_failures_total. Micrometer has no such meter for Tomcat
-// (Jetty's jetty.ssl.handshakes counts by result, protocol and suite,
-// which a failed handshake has not), so the name is the framework's own.
-// reasons lists every reason, so that each series is there from the
-// start.
-func (m *HTTP) TLSHandshakeFailures(reasons []string, failures func() map[string]uint64) {
-	m.registerer.MustRegister(handshakeCollector{reasons: reasons, read: failures})
-}
-
+// tlsHandshakeFailures is tls.handshake.failures. Micrometer has no such
+// meter for Tomcat (Jetty's jetty.ssl.handshakes counts by result,
+// protocol and suite, which a failed handshake has not), so the name is
+// the framework's own; every reason is written, so that each series is
+// there from the start.
 var tlsHandshakeFailures = prometheus.NewDesc("tls_handshake_failures_total", "TLS handshakes that failed, by reason.", []string{"reason"}, nil)
 
 type handshakeCollector struct {
