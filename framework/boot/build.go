@@ -44,6 +44,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	if err := a.openMetrics(exportsSpans); err != nil {
 		return nil, err
 	}
+	a.reportTLS()
 	if err := startService(ctx, a, svc, bound); err != nil {
 		return nil, err
 	}
@@ -137,6 +138,19 @@ func (a *App) openMetrics(exportsSpans bool) (err error) {
 	a.metrics, err = metrics.New(metrics.Options{PercentilesHistogram: m.PercentilesHistogram(exportsSpans), CommonTags: m.Tags,
 		Exemplars: exportsSpans, Logger: a.Logger(metricsLogger)})
 	return err
+}
+
+// tls is what the ports' TLS publishes (server/tlsinfo.go).
+func (a *App) tls() server.Published {
+	return server.Publish(a.settings.server, a.settings.management.server, a.settings.management.actuator.SSL.Threshold)
+}
+
+// reportTLS adds the meters of the ports' TLS; none without TLS, as
+// Spring Boot 4 has no ssl.chains and no chain to time.
+func (a *App) reportTLS() {
+	if p := a.tls(); p.Serves() {
+		a.metrics.TLS(server.HandshakeReasons, p.HandshakeFailures, p.Bundles)
+	}
 }
 
 // startService runs the starters, opens the session store (in memory
@@ -277,6 +291,7 @@ func (a *App) managementRoutes(r *Running, catalog *dispatch.Catalog, exchanges 
 		Access:        s.management.actuator.Access,
 		Shutdown:      sync.OnceFunc(func() { close(r.shutdownRequested) }),
 		Loggers:       a.loggers,
+		SSL:           actuator.SSL{Bundles: a.tls().Bundles, Health: s.management.actuator.SSL.Health, Info: s.management.actuator.SSL.Info},
 	}
 	if err := actuator.CheckHealthGroups(opts); err != nil {
 		if group, ok := errors.AsType[*actuator.HealthGroupError](err); ok {

@@ -167,7 +167,7 @@ func Serve(ctx context.Context, stop func(), ports []Port, s Settings, refuseTra
 			WriteTimeout:      s.WriteTimeout,
 			IdleTimeout:       s.idleTimeout,
 			MaxHeaderBytes:    maxHeaderBytes,
-			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+			ErrorLog:          errorLog(logger, p.tls), // tlsfailures.go
 			Protocols:         serverProtocols(p.http2, p.tls != nil),
 		}
 		if p.http2 {
@@ -179,7 +179,7 @@ func Serve(ctx context.Context, stop func(), ports []Port, s Settings, refuseTra
 		} else {
 			// ServeTLS, not Serve on a tls.NewListener: it sets the
 			// server up for HTTP/2 when Protocols asks for it.
-			servers[i].TLSConfig = p.tls.config(alpnProtocols(p.http2))
+			servers[i].TLSConfig = p.tls.config(alpnProtocols(p.http2), logger)
 			go func() { served <- servers[i].ServeTLS(listeners[i], "", "") }()
 		}
 		logger.Info(p.announce, "addr", listeners[i].Addr().String())

@@ -18,6 +18,7 @@ package server
 // HTTP/2 is offered by ALPN is server.http2.enabled's to say (http2.go).
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -181,7 +182,9 @@ func (s sslSettings) load(b *config.Binder) *TLS {
 	if !read {
 		return nil
 	}
-	return newTLS(stores, s.clientAuth, cert, trusted, opts)
+	t := newTLS(stores, s.clientAuth, cert, trusted, opts)
+	t.name = cmp.Or(s.bundle, strings.TrimSuffix(k.prefix, "."))
+	return t
 }
 
 // bundleStores are the stores of the bundle that <prefix>bundle names.

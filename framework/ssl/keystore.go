@@ -119,20 +119,34 @@ func malformed(location Setting, what string, err *error) {
 	}
 }
 
-func (k StoreKey) read() (cert *tls.Certificate, err error) {
+func (k StoreKey) read() (cert *tls.Certificate, alias string, err error) {
 	data, err := readLocation(k.Location, false)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer malformed(k.Location, "key store", &err)
 	switch format := storeFormat(data); format {
 	case formatPKCS12:
-		return k.readPKCS12(data)
+		cert, err = k.readPKCS12(data)
+		return cert, pkcs12Alias(k.Alias, data), err
 	case formatJKS:
 		return k.readJKS(data)
 	default:
-		return nil, notAStore(k.Location, data, format, "key store")
+		return nil, "", notAStore(k.Location, data, format, "key store")
 	}
+}
+
+// pkcs12Alias is the alias Java gives the key of a PKCS#12 store: the
+// one set (in lower case, as Java compares them), or the key's
+// friendlyName, or 1 for a key without one.
+func pkcs12Alias(set Setting, data []byte) string {
+	if set.Set() {
+		return strings.ToLower(set.Value)
+	}
+	if bags := pkcs12KeyBags(data); len(bags) == 1 && bags[0].named {
+		return strings.ToLower(bags[0].name)
+	}
+	return "1"
 }
 
 func (k StoreKey) readPKCS12(data []byte) (*tls.Certificate, error) {
@@ -189,13 +203,13 @@ func (k StoreKey) checkPKCS12Alias(data []byte) error {
 	return nil
 }
 
-func (k StoreKey) readJKS(data []byte) (*tls.Certificate, error) {
+func (k StoreKey) readJKS(data []byte) (*tls.Certificate, string, error) {
 	ks := jks.New()
 	if err := ks.Load(bytes.NewReader(data), []byte(k.Password.Value)); err != nil {
 		if strings.Contains(err.Error(), "invalid digest") {
-			return nil, wrongPassword(k.Password, k.Location, "key store")
+			return nil, "", wrongPassword(k.Password, k.Location, "key store")
 		}
-		return nil, fault(k.Location, "cannot be read as a JKS key store: "+scrub(err.Error(), k.Password.Value))
+		return nil, "", fault(k.Location, "cannot be read as a JKS key store: "+scrub(err.Error(), k.Password.Value))
 	}
 	aliases := ks.Aliases()
 	slices.Sort(aliases)
@@ -208,14 +222,14 @@ func (k StoreKey) readJKS(data []byte) (*tls.Certificate, error) {
 	alias := strings.ToLower(k.Alias.Value)
 	switch {
 	case k.Alias.Set() && !slices.Contains(aliases, alias):
-		return nil, fault(k.Alias, "the key store has no entry of this alias; its keys: "+listOrNone(keys))
+		return nil, "", fault(k.Alias, "the key store has no entry of this alias; its keys: "+listOrNone(keys))
 	case k.Alias.Set() && !ks.IsPrivateKeyEntry(alias):
-		return nil, fault(k.Alias, "the entry of this alias is a trusted certificate, without a private key; the store's keys: "+listOrNone(keys))
+		return nil, "", fault(k.Alias, "the entry of this alias is a trusted certificate, without a private key; the store's keys: "+listOrNone(keys))
 	case !k.Alias.Set() && len(keys) == 0:
-		return nil, fault(k.Location, "the key store holds no private key, only trusted certificates: a trust store? "+
+		return nil, "", fault(k.Location, "the key store holds no private key, only trusted certificates: a trust store? "+
 			"The server's certificate needs its key in the key store")
 	case !k.Alias.Set() && len(keys) > 1:
-		return nil, fault(k.Location, "the key store holds several keys ("+strings.Join(keys, ", ")+"): set "+k.Alias.Key+" to the one to serve")
+		return nil, "", fault(k.Location, "the key store holds several keys ("+strings.Join(keys, ", ")+"): set "+k.Alias.Key+" to the one to serve")
 	case !k.Alias.Set():
 		alias = keys[0]
 	}
@@ -226,25 +240,26 @@ func (k StoreKey) readJKS(data []byte) (*tls.Certificate, error) {
 	entry, err := ks.GetPrivateKeyEntry(alias, []byte(keyPassword))
 	switch {
 	case err != nil && strings.Contains(err.Error(), "invalid digest") && k.KeyPassword.Set():
-		return nil, fault(k.KeyPassword, "does not open the key "+alias+" (wrong password)")
+		return nil, "", fault(k.KeyPassword, "does not open the key "+alias+" (wrong password)")
 	case err != nil && strings.Contains(err.Error(), "invalid digest"):
-		return nil, fault(k.Location, "the password of the key "+alias+" is not the store's: set "+k.KeyPassword.Key)
+		return nil, "", fault(k.Location, "the password of the key "+alias+" is not the store's: set "+k.KeyPassword.Key)
 	case err != nil:
-		return nil, fault(k.Location, "the key "+alias+" cannot be read: "+scrub(err.Error(), k.Password.Value, keyPassword))
+		return nil, "", fault(k.Location, "the key "+alias+" cannot be read: "+scrub(err.Error(), k.Password.Value, keyPassword))
 	}
 	key, err := x509.ParsePKCS8PrivateKey(entry.PrivateKey)
 	if err != nil {
-		return nil, fault(k.Location, "the key "+alias+" cannot be read: "+err.Error())
+		return nil, "", fault(k.Location, "the key "+alias+" cannot be read: "+err.Error())
 	}
 	var chain []*x509.Certificate
 	for _, c := range entry.CertificateChain {
 		cert, err := x509.ParseCertificate(c.Content)
 		if err != nil {
-			return nil, fault(k.Location, "a certificate of the key "+alias+" cannot be read: "+err.Error())
+			return nil, "", fault(k.Location, "a certificate of the key "+alias+" cannot be read: "+err.Error())
 		}
 		chain = append(chain, cert)
 	}
-	return k.pair(key, chain, alias)
+	cert, err := k.pair(key, chain, alias)
+	return cert, alias, err
 }
 
 // pair is the server's certificate: the key, and its chain with the

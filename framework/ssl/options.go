@@ -18,6 +18,9 @@ import (
 type Options struct {
 	MinVersion, MaxVersion uint16
 	CipherSuites           []uint16 // TLS 1.2's; TLS 1.3's are always Go's three
+	// Keys are the settings the options come from, for a warning that
+	// names the one that refuses clients.
+	Keys OptionKeys
 	// Warnings are what was set but is not offered, for the start-up
 	// log: suites that Go's TLS does not implement, left out as Tomcat
 	// leaves out the ones its JSSE lacks.
@@ -83,7 +86,7 @@ func BindOptions(b *config.Binder, keys OptionKeys, m [3]string) OptionSettings 
 // Resolve returns the options to serve with. What cannot be offered is
 // refused, and false returned.
 func (s OptionSettings) Resolve(b *config.Binder) (Options, bool) {
-	var o Options
+	o := Options{Keys: s.keys}
 	if len(s.versions) > 0 {
 		o.MinVersion, o.MaxVersion = slices.Min(s.versions), slices.Max(s.versions)
 	}

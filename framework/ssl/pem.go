@@ -35,22 +35,26 @@ func (k PEMKey) check() error {
 func (k PEMKey) files() []string      { return files(true, k.Certificate, k.PrivateKey) }
 func (k PEMKey) unwatched() []Setting { return unwatched(true, k.Certificate, k.PrivateKey) }
 
-func (k PEMKey) read() (*tls.Certificate, error) {
+// pemAlias is the alias of the key that Spring's PEM key store holds
+// (PemSslStoreBundle's default), for SslInfo.
+const pemAlias = "ssl"
+
+func (k PEMKey) read() (*tls.Certificate, string, error) {
 	certPEM, certErr := readLocation(k.Certificate, true)
 	keyPEM, keyErr := readLocation(k.PrivateKey, true)
 	if certErr != nil || keyErr != nil {
-		return nil, errors.Join(certErr, keyErr)
+		return nil, "", errors.Join(certErr, keyErr)
 	}
 	keyPEM, err := k.decrypt(keyPEM)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	pair, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
 		// X509KeyPair's errors name what is wrong, never the key itself.
-		return nil, fault(k.Certificate, "with "+k.PrivateKey.Key+": "+err.Error())
+		return nil, "", fault(k.Certificate, "with "+k.PrivateKey.Key+": "+err.Error())
 	}
-	return &pair, nil
+	return &pair, pemAlias, nil
 }
 
 // decrypt returns keyPEM with its key decrypted, when it is an encrypted

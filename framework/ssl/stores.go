@@ -8,6 +8,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"sync/atomic"
 
 	"github.com/springport/greeter/framework/config"
 )
@@ -18,7 +19,9 @@ type KeySource interface {
 	check() error
 	files() []string
 	unwatched() []Setting
-	read() (*tls.Certificate, error)
+	// read returns the certificate and the alias of its key, as Java's
+	// key store names it.
+	read() (*tls.Certificate, string, error)
 }
 
 // A TrustSource is where trusted CA certificates come from: a PEMTrust
@@ -36,6 +39,7 @@ type Stores struct {
 	key    KeySource
 	trust  TrustSource
 	reload bool
+	alias  atomic.Pointer[string] // of the key last loaded, for Alias
 }
 
 // NewStores checks key and trust (either nil for none) as far as can be
@@ -98,8 +102,9 @@ func (s *Stores) Load() (*tls.Certificate, []*x509.Certificate, error) {
 	var cert *tls.Certificate
 	var trusted []*x509.Certificate
 	var keyErr, trustErr error
+	var alias string
 	if s.key != nil {
-		cert, keyErr = s.key.read()
+		cert, alias, keyErr = s.key.read()
 	}
 	if s.trust != nil {
 		trusted, trustErr = s.trust.read()
@@ -107,7 +112,20 @@ func (s *Stores) Load() (*tls.Certificate, []*x509.Certificate, error) {
 	if err := errors.Join(keyErr, trustErr); err != nil {
 		return nil, nil, err
 	}
+	if cert != nil {
+		s.alias.Store(&alias)
+	}
 	return cert, trusted, nil
+}
+
+// Alias is the alias of the key that Load last read, as Java's key store
+// names the entry: the key store's own, or ssl for PEM files, as Spring's
+// PEM key store names it; "" before a key was read.
+func (s *Stores) Alias() string {
+	if a := s.alias.Load(); a != nil {
+		return *a
+	}
+	return ""
 }
 
 // Pool is certs as a pool; nil for none.

@@ -147,6 +147,9 @@ type Options struct {
 	// Shutdown begins the graceful shutdown that SIGTERM begins; nil
 	// leaves the endpoint out.
 	Shutdown func()
+	// SSL is what the ssl health component and /actuator/info's ssl
+	// section report (ssl.go).
+	SSL SSL
 }
 
 // jsonTypes are what the JSON endpoints produce, Spring's actuator types
@@ -181,7 +184,7 @@ func Routes(opts Options) []dispatch.Route {
 			if opts.InfoEnv {
 				env = opts.Env
 			}
-			return []dispatch.Route{get("/info", dispatch.Returns(handleInfo(opts.Build, env)))}
+			return []dispatch.Route{get("/info", dispatch.Returns(opts.SSL.withSSL(handleInfo(opts.Build, env))))}
 		}},
 		{Env, true, func() []dispatch.Route {
 			property := get("/env/{toMatch}", dispatch.Returns(handleEnvProperty(opts)))

@@ -168,6 +168,9 @@ func newHealthEndpoint(opts Options) *healthEndpoint {
 	}
 	h.checks["ping"] = func(context.Context) health { return health{Status: statusUp} }
 	h.checks["diskSpace"] = opts.DiskSpace.check
+	if opts.SSL.Health && opts.SSL.Bundles != nil {
+		h.checks[sslName] = opts.SSL.health // ssl.go
+	}
 	var dependencies []string
 	for _, ind := range p.indicators {
 		h.checks[ind.Name] = ind.health

@@ -21,6 +21,7 @@ type Settings struct {
 	Access                map[string]string   // each endpoint's access: none, read-only, unrestricted (access.go)
 	RecordExchanges       bool                // keep the recent exchanges for /actuator/httpexchanges
 	InfoEnv               bool                // management.info.env.enabled: /actuator/info shows the info.* settings
+	SSL                   SSLSettings         // management.health.ssl.*, management.info.ssl.enabled (ssl.go)
 
 	basePath       string // the endpoints' base path; "" is the root
 	serverBasePath string // prefixes basePath on a management port of its own
@@ -48,6 +49,7 @@ func Bind(b *config.Binder) Settings {
 		RecordExchanges:       config.Bind(b, "management.httpexchanges.recording.enabled", false, config.Bool, "keep the last 100 requests for /actuator/httpexchanges"),
 		InfoEnv:               config.Bind(b, "management.info.env.enabled", false, config.Bool, "shows the info.* settings of the files and the command line in /actuator/info"),
 		ConfigPropsShowValues: config.Bind(b, "management.endpoint.configprops.show-values", "never", showValues, "always shows values in /actuator/configprops (secrets stay masked); never, when-authorized"),
+		SSL:                   bindSSL(b),
 	}
 }
 

@@ -97,7 +97,7 @@ type labels struct {
 
 // reservedTags are the label names the framework's own metrics use: a
 // common tag of the same name would make two labels of one name.
-var reservedTags = append([]string{"le", "quantile", "name", "pool", "version"}, timerLabels...)
+var reservedTags = append([]string{"le", "quantile", "name", "pool", "version", "bundle", "certificate", "chain", "reason"}, timerLabels...)
 
 // TagName is the label name of a common tag's key, as Micrometer's
 // PrometheusNamingConvention writes a tag key: every character that may

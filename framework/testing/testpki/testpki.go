@@ -66,6 +66,14 @@ func (ca *CA) Server(t testing.TB, name string) (certPEM, keyPEM []byte) {
 	return ca.issue(t, name, x509.ExtKeyUsageServerAuth)
 }
 
+// ServerValid is Server for a certificate valid from notBefore to
+// notAfter: one about to expire, expired, or not yet valid, for the
+// tests of what watches the certificates' validity.
+func (ca *CA) ServerValid(t testing.TB, name string, notBefore, notAfter time.Time) (certPEM, keyPEM []byte) {
+	t.Helper()
+	return ca.issueValid(t, name, x509.ExtKeyUsageServerAuth, notBefore, notAfter)
+}
+
 // Client signs a client certificate whose subject is name, and returns
 // it and its private key (PKCS #8) in PEM.
 func (ca *CA) Client(t testing.TB, name string) (certPEM, keyPEM []byte) {
@@ -85,8 +93,18 @@ func (ca *CA) ClientCertificate(t testing.TB, name string) tls.Certificate {
 
 func (ca *CA) issue(t testing.TB, name string, usage x509.ExtKeyUsage) (certPEM, keyPEM []byte) {
 	t.Helper()
+	return ca.issueValid(t, name, usage, time.Time{}, time.Time{})
+}
+
+// issueValid is issue for a certificate valid from notBefore to
+// notAfter; zero times keep the template's.
+func (ca *CA) issueValid(t testing.TB, name string, usage x509.ExtKeyUsage, notBefore, notAfter time.Time) (certPEM, keyPEM []byte) {
+	t.Helper()
 	key := newKey(t)
 	tmpl := template(t, name)
+	if !notBefore.IsZero() {
+		tmpl.NotBefore, tmpl.NotAfter = notBefore, notAfter
+	}
 	tmpl.ExtKeyUsage = []x509.ExtKeyUsage{usage}
 	if usage == x509.ExtKeyUsageServerAuth {
 		tmpl.IPAddresses = []net.IP{net.IPv4(127, 0, 0, 1)}
