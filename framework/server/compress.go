@@ -103,7 +103,9 @@ func userAgentPatterns(s string) ([]string, error) {
 // the handler flushes (http.Flusher) before then, a stream sent in pieces
 // smaller than the minimum, goes as it is too. The dispatcher's Stream
 // writes its 32KB pieces without flushing them, so a streamed list is
-// compressed once it passes the minimum.
+// compressed once it passes the minimum. The gzip stream is written a
+// chunk at a time (gzipstream.go), and at most maxCompressing responses
+// of a handler are compressed at once.
 func compress(h http.Handler, s compressSettings) http.Handler {
 	if !s.enabled {
 		return h
@@ -152,14 +154,15 @@ func acceptsGzip(h http.Header) bool {
 	return false
 }
 
-// maxCompressing bounds the responses of a port that are being gzipped
-// at once; past it, a response that would be is sent as it is (still
-// with Vary: Accept-Encoding). Spring Boot has no such setting (Tomcat
-// compresses whatever it is given), so it is a constant. Each such
-// response holds at most about a chunk (32KB) while it is written, so
-// this bounds them to some 4MB beside the compressors busy at a given
-// moment (about 650KB each, one per chunk being compressed, so about one
-// per core); before issue 37 each held a compressor throughout.
+// maxCompressing bounds the responses of a port (of a compress handler)
+// that are being gzipped at once; past it, a response that would be is
+// sent as it is (still with Vary: Accept-Encoding). Spring Boot has no
+// such setting (Tomcat compresses whatever it is given), so it is a
+// constant. Each such response holds at most about a chunk of its own
+// (32KB gathered, or its compressed chunk while it is written), some
+// 0.5MB for all, beside the shared compressors (maxCompressors, 650KB
+// each): a few MB at worst. Before issue 37 each held a compressor for
+// as long as its client took to read it.
 const maxCompressing = 16
 
 // compressionSlots counts the responses being gzipped.
