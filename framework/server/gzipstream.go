@@ -16,17 +16,19 @@ import (
 // through it to the response: a response whose client stops reading kept
 // one for as long as it stalled, so 300 such clients held some 290MB.
 // Here the handler's output is gathered into chunks of gzipChunk bytes;
-// each chunk is compressed by a flate.Writer from a pool, Reset onto an
-// output buffer, ending with a sync flush (or, for the last, a final
-// block), and the writer goes back to the pool before the compressed
-// bytes are written to the client. The chunks are byte-aligned runs of
+// each chunk is compressed by one of a few shared flate.Writers
+// (maxCompressors), Reset onto an output buffer, ending with a sync
+// flush (or, for the last, a final block), and the writer is given back
+// before the compressed bytes are written to the client. The chunks are byte-aligned runs of
 // blocks of one deflate stream, none of them final but the last, so
 // together they are a single valid stream; no match reaches back into an
 // earlier chunk, which costs a little ratio (a window is 32KB anyway).
 // The gzip header and trailer (CRC-32 and length) around that stream are
 // written here, as compress/gzip writes them, since compress/gzip can
 // only write through one writer. A stalled response so holds its
-// compressed chunk (a few KB of text), not a compressor.
+// compressed chunk (a few KB of text), not a compressor. A handler's
+// Flush ends a chunk early; one that flushes often pays a writer's Reset
+// (clearing its tables) for each piece.
 
 // gzipChunk is how much of a response is compressed at a time: the
 // deflate window, and the dispatcher's Stream pieces (32KB).
