@@ -2,8 +2,6 @@ package server
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"mime"
@@ -13,7 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/springport/greeter/framework/config"
 )
@@ -105,11 +103,14 @@ func userAgentPatterns(s string) ([]string, error) {
 // the handler flushes (http.Flusher) before then, a stream sent in pieces
 // smaller than the minimum, goes as it is too. The dispatcher's Stream
 // writes its 32KB pieces without flushing them, so a streamed list is
-// compressed once it passes the minimum.
+// compressed once it passes the minimum. The gzip stream is written a
+// chunk at a time (gzipstream.go), and at most maxCompressing responses
+// of a handler are compressed at once.
 func compress(h http.Handler, s compressSettings) http.Handler {
 	if !s.enabled {
 		return h
 	}
+	slots := new(compressionSlots)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodHead {
 			// No body to compress, and a HEAD's Content-Length must say
@@ -117,7 +118,7 @@ func compress(h http.Handler, s compressSettings) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		cw := &compressWriter{w: w, s: s, gzipOK: acceptsGzip(r.Header) && !s.excludes(r.UserAgent())}
+		cw := &compressWriter{w: w, s: s, slots: slots, gzipOK: acceptsGzip(r.Header) && !s.excludes(r.UserAgent())}
 		defer cw.finish()
 		h.ServeHTTP(cw, r)
 	})
@@ -153,8 +154,30 @@ func acceptsGzip(h http.Header) bool {
 	return false
 }
 
-// gzipWriters are reused: a gzip.Writer holds some 800KB of tables.
-var gzipWriters = sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
+// maxCompressing bounds the responses of a port (of a compress handler)
+// that are being gzipped at once; past it, a response that would be is
+// sent as it is (still with Vary: Accept-Encoding). Spring Boot has no
+// such setting (Tomcat compresses whatever it is given), so it is a
+// constant. Each such response holds at most about a chunk of its own
+// (32KB gathered, or its compressed chunk while it is written), some
+// 0.5MB for all, beside the shared compressors (maxCompressors, 650KB
+// each): a few MB at worst. Before issue 37 each held a compressor for
+// as long as its client took to read it.
+const maxCompressing = 16
+
+// compressionSlots counts the responses being gzipped.
+type compressionSlots struct{ n atomic.Int32 }
+
+// take reports whether a response may be gzipped, counting it if so.
+func (s *compressionSlots) take() bool {
+	if s.n.Add(1) > maxCompressing {
+		s.n.Add(-1)
+		return false
+	}
+	return true
+}
+
+func (s *compressionSlots) give() { s.n.Add(-1) }
 
 // The states of a compressWriter's response.
 const (
@@ -169,11 +192,12 @@ const (
 type compressWriter struct {
 	w      http.ResponseWriter
 	s      compressSettings
+	slots  *compressionSlots
 	gzipOK bool // the client takes gzip and is not excluded
 	state  int
 	status int
-	held   bytes.Buffer
-	gz     *gzip.Writer
+	held   *[]byte // the first bytes while holding; nil until some are
+	gz     gzipStream
 }
 
 func (cw *compressWriter) Header() http.Header { return cw.w.Header() }
@@ -236,14 +260,19 @@ func (cw *compressWriter) sendPlain() {
 	cw.w.WriteHeader(cw.status)
 }
 
+// startGzip begins the gzip stream, or, when maxCompressing responses
+// are being gzipped already, sends the response as it is.
 func (cw *compressWriter) startGzip() {
+	if !cw.slots.take() {
+		cw.sendPlain()
+		return
+	}
 	cw.state = gzipped
 	h := cw.w.Header()
 	h.Del("Content-Length")
 	h.Set("Content-Encoding", "gzip")
 	cw.w.WriteHeader(cw.status)
-	cw.gz = gzipWriters.Get().(*gzip.Writer)
-	cw.gz.Reset(cw.w)
+	cw.gz.w = cw.w
 }
 
 func (cw *compressWriter) Write(p []byte) (int, error) {
@@ -252,17 +281,33 @@ func (cw *compressWriter) Write(p []byte) (int, error) {
 	}
 	switch cw.state {
 	case holding:
-		cw.held.Write(p)
-		if cw.held.Len() < cw.s.minSize {
+		held := 0
+		if cw.held != nil {
+			held = len(*cw.held)
+		}
+		if held+len(p) < cw.s.minSize {
+			if cw.held == nil {
+				cw.held = getChunkBuf()
+			}
+			*cw.held = append(*cw.held, p...)
 			return len(p), nil
 		}
+		// Long enough: what is held goes first, then p, which is
+		// not copied.
 		cw.startGzip()
-		_, err := cw.gz.Write(cw.held.Bytes())
-		cw.held.Reset()
-		if err != nil {
-			return 0, err
+		if cw.state == plain {
+			cw.releaseHeld()
+			return cw.w.Write(p)
 		}
-		return len(p), nil
+		if cw.held != nil {
+			_, err := cw.gz.Write(*cw.held)
+			putChunkBuf(cw.held)
+			cw.held = nil
+			if err != nil {
+				return 0, err
+			}
+		}
+		return cw.gz.Write(p)
 	case gzipped:
 		return cw.gz.Write(p)
 	}
@@ -278,7 +323,8 @@ func (cw *compressWriter) Flush() {
 	}
 	switch cw.state {
 	case holding:
-		cw.releasePlain()
+		cw.sendPlain()
+		cw.releaseHeld()
 	case gzipped:
 		if cw.gz.Flush() != nil {
 			return
@@ -289,13 +335,14 @@ func (cw *compressWriter) Flush() {
 	}
 }
 
-// releasePlain sends a held response as it is. Its Vary stays: another
-// time the same resource may be compressed.
-func (cw *compressWriter) releasePlain() {
-	cw.sendPlain()
-	if cw.held.Len() > 0 {
-		cw.w.Write(cw.held.Bytes())
-		cw.held.Reset()
+// releaseHeld sends the bytes held, once the response is known to go as
+// it is. Its Vary stays: another time the same resource may be
+// compressed.
+func (cw *compressWriter) releaseHeld() {
+	if cw.held != nil {
+		cw.w.Write(*cw.held)
+		putChunkBuf(cw.held)
+		cw.held = nil
 	}
 }
 
@@ -318,18 +365,21 @@ func (cw *compressWriter) finish() {
 		// Known to be short, as Tomcat would have known from its length:
 		// it is never compressed, and so does not vary.
 		h := cw.w.Header()
-		h.Set("Content-Length", strconv.Itoa(cw.held.Len()))
+		n := 0
+		if cw.held != nil {
+			n = len(*cw.held)
+		}
+		h.Set("Content-Length", strconv.Itoa(n))
 		if vary := h["Vary"]; len(vary) > 0 && vary[len(vary)-1] == "Accept-Encoding" {
 			h["Vary"] = vary[:len(vary)-1]
 			if len(h["Vary"]) == 0 {
 				delete(h, "Vary")
 			}
 		}
-		cw.releasePlain()
+		cw.sendPlain()
+		cw.releaseHeld()
 	case gzipped:
 		cw.gz.Close()
-		cw.gz.Reset(nil)
-		gzipWriters.Put(cw.gz)
-		cw.gz = nil
+		cw.slots.give()
 	}
 }
