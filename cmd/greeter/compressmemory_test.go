@@ -29,9 +29,15 @@ import (
 
 // TestCompressionMemoryForStalledReaders: 300 HTTP/1.1 clients ask for a
 // 2 MB list and never read, and then 4 h2c connections open 100 streams
-// each for it, with a 1-byte window, and never give more. The memory
-// greeter gains while they stall, when they take gzip, must be at most
-// 1.5 times what it gains when they do not. Before issue 37 each
+// each for it, with a 1-byte window, and never give more. greeter's
+// resident memory while they stall, when they take gzip, must be at most
+// 1.5 times what it is when they do not: the whole process's VmRSS, as
+// the issue measured it (273 MB against 33 MB before). What it gains
+// over its memory before the clients came is printed beside, not gated:
+// without gzip, Linux takes most of each answer into the socket's send
+// buffer and the handlers finish, so that growth is a few MB that vary
+// with the kernel's buffering from run to run (6 to 10 MB here), and a
+// ratio of two such figures swings with it. Before issue 37 each
 // compressed answer held a compressor, some 0.8 MB, as long as its
 // client stalled; now it holds its compressed chunk, and at most 16 are
 // compressed at once (the others go as they are, still with Vary:
@@ -54,18 +60,19 @@ func TestCompressionMemoryForStalledReaders(t *testing.T) {
 			if t.Failed() || plain.clients == 0 || gzipped.clients == 0 {
 				return // failed, or skipped
 			}
-			t.Logf("%s: %d stalled clients of a %.1f MB list: greeter's live memory grew by %.1f MB uncompressed (%.0f KB each), by %.1f MB with gzip (%.0f KB each, %d of them compressed): %.2fx; its VmRSS by %.1f MB and %.1f MB: %.2fx",
+			t.Logf("%s: %d stalled clients of a %.1f MB list: greeter's live memory grew by %.1f MB uncompressed (%.0f KB each), by %.1f MB with gzip (%.0f KB each, %d of them compressed): %.2fx; its VmRSS by %.1f MB and %.1f MB: %.2fx; its VmRSS in all %.1f MB and %.1f MB: %.2fx (gated at 1.5x)",
 				proto, gzipped.clients, float64(plain.listBytes)/1e6, float64(plain.growth)/1e6, float64(plain.growth)/1e3/float64(plain.clients),
 				float64(gzipped.growth)/1e6, float64(gzipped.growth)/1e3/float64(gzipped.clients), gzipped.compressed,
 				float64(gzipped.growth)/float64(plain.growth),
-				float64(plain.rssGrowth)/1e6, float64(gzipped.rssGrowth)/1e6, float64(gzipped.rssGrowth)/float64(plain.rssGrowth))
+				float64(plain.rssGrowth)/1e6, float64(gzipped.rssGrowth)/1e6, float64(gzipped.rssGrowth)/float64(plain.rssGrowth),
+				float64(plain.rss)/1e6, float64(gzipped.rss)/1e6, float64(gzipped.rss)/float64(plain.rss))
 			if gzipped.compressed == 0 || gzipped.compressed == gzipped.clients {
 				t.Errorf("%s: %d of %d stalled clients got their answers gzipped; want some, and not all: the number compressed at once is bounded",
 					proto, gzipped.compressed, gzipped.clients)
 			}
-			if gzipped.growth > plain.growth*3/2 {
-				t.Errorf("%s: stalled compressed answers took %.1f MB, more than 1.5 times the %.1f MB of uncompressed ones",
-					proto, float64(gzipped.growth)/1e6, float64(plain.growth)/1e6)
+			if gzipped.rss > plain.rss*3/2 {
+				t.Errorf("%s: greeter's VmRSS was %.1f MB with stalled compressed answers, more than 1.5 times the %.1f MB with uncompressed ones",
+					proto, float64(gzipped.rss)/1e6, float64(plain.rss)/1e6)
 			}
 		})
 	}
@@ -77,6 +84,7 @@ type stalled struct {
 	listBytes           int    // the list's length, uncompressed
 	growth              uint64 // greeter's live memory while they stall less before, in bytes
 	rssGrowth           uint64 // the same of its VmRSS
+	rss                 uint64 // its VmRSS while they stall
 }
 
 // stalledGrowth starts greeter with compression on, fills its collection
@@ -129,7 +137,7 @@ func stalledGrowth(t *testing.T, proto string, gzipped bool) stalled {
 		}()
 	}
 	rss, live := vmRSS(t, pid), liveMemory(t, p.base)
-	s.growth, s.rssGrowth = live-min(before, live), rss-min(rssBefore, rss)
+	s.growth, s.rssGrowth, s.rss = live-min(before, live), rss-min(rssBefore, rss), rss
 	t.Logf("%s, gzip %v: live heap and stacks %.1f MB before, %.1f MB with %d clients stalled (%d gzipped); VmRSS %.1f MB, %.1f MB",
 		proto, gzipped, float64(before)/1e6, float64(live)/1e6, s.clients, s.compressed, float64(rssBefore)/1e6, float64(rss)/1e6)
 	return s
