@@ -214,3 +214,32 @@ func TestBoundSlowStreamNotCut(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundWaiterComingAsAPlaceIsFreed: a request that begins to wait
+// between give's look for waiters and its freeing of the place, and
+// finds no place free, is handed the place; it was missed, and waited
+// out placeWait beside a free place, to be refused 503.
+func TestBoundWaiterComingAsAPlaceIsFreed(t *testing.T) {
+	p := newPlaces(1)
+	if !p.take() {
+		t.Fatal("the one place of a new bound is not free")
+	}
+	var w chan struct{}
+	p.beforeFree = func() {
+		p.beforeFree = nil
+		// What wait does first: enlist, then look for a free place.
+		w = p.enlist(true)
+		if p.take() {
+			t.Fatal("a place was free before the only one was given back")
+		}
+	}
+	p.give()
+	select {
+	case <-w:
+	default:
+		t.Fatalf("the waiter was not handed the place given back (taken %d, waiting %d)", p.taken.Load(), p.waiting.Load())
+	}
+	if p.taken.Load() != 1 || p.waiting.Load() != 0 {
+		t.Errorf("after the hand-over: taken %d, waiting %d; want 1 and 0", p.taken.Load(), p.waiting.Load())
+	}
+}
