@@ -20,11 +20,18 @@ import (
 // address.
 func serveBound(t *testing.T, max int, h http.Handler) string {
 	t.Helper()
+	return servePlaces(t, newPlaces(max), h)
+}
+
+// servePlaces is serveBound with the places given, for a test that looks
+// at them.
+func servePlaces(t *testing.T, p *places, h http.Handler) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: newPlaces(max).wrap(h), Protocols: serverProtocols(true, false),
+	srv := &http.Server{Handler: p.wrap(h), Protocols: serverProtocols(true, false),
 		HTTP2: &http.HTTP2Config{MaxConcurrentStreams: 100}, ConnContext: withConnTurns(20)}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
@@ -81,7 +88,8 @@ func TestBoundRefusesPastItsPlaces(t *testing.T) {
 func TestBoundWaiterGetsPlaceGivenBack(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{})
-	addr := serveBound(t, 1, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	p := newPlaces(1)
+	addr := servePlaces(t, p, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/hold" {
 			entered <- struct{}{}
 			<-release
@@ -90,9 +98,19 @@ func TestBoundWaiterGetsPlaceGivenBack(t *testing.T) {
 	}))
 	go http.Get("http://" + addr + "/hold")
 	<-entered
+	served := make(chan struct{})
+	defer close(served)
 	go func() {
-		time.Sleep(placeWait / 5) // within the wait, by design
-		close(release)
+		// Given back once the request below waits for it, however long
+		// it takes to come: what is tested is a waiter's hand-over.
+		defer close(release)
+		for p.waiting.Load() == 0 {
+			select {
+			case <-served:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
 	}()
 	if resp, err := http.Get("http://" + addr + "/hello"); err != nil || resp.StatusCode != 200 {
 		t.Errorf("a place given back while waiting: %v %v; want 200", resp, err)
