@@ -94,6 +94,11 @@ type places struct {
 	writers  *boundWriter // those that have written, a list through next
 	watching bool         // the watcher runs
 	pool     sync.Pool    // of *boundWriter
+
+	// beforeFree, set by a test alone, runs as give frees a place that
+	// no waiter was seen for: where a request beginning to wait is
+	// missed unless give looks again.
+	beforeFree func()
 }
 
 func newPlaces(max int) *places {
@@ -148,17 +153,30 @@ func (p *places) take() bool {
 // give gives a place back: to a waiter, if one waits, else to the free
 // places.
 func (p *places) give() {
-	if p.waiting.Load() > 0 {
-		p.waitMu.Lock()
-		if w := p.next(); w != nil {
-			p.waiting.Add(-1)
+	for {
+		if p.waiting.Load() > 0 {
+			p.waitMu.Lock()
+			if w := p.next(); w != nil {
+				p.waiting.Add(-1)
+				p.waitMu.Unlock()
+				w <- struct{}{}
+				return
+			}
 			p.waitMu.Unlock()
-			w <- struct{}{}
+		}
+		if p.beforeFree != nil {
+			p.beforeFree()
+		}
+		p.taken.Add(-1)
+		// A request that began to wait after the look above, and looked
+		// for a free place before this one was freed, found none and
+		// would wait out placeWait beside it (and be refused, if no
+		// other place is given back meanwhile): look again, and take the
+		// place back to hand it over.
+		if p.waiting.Load() == 0 || !p.take() {
 			return
 		}
-		p.waitMu.Unlock()
 	}
-	p.taken.Add(-1)
 }
 
 // next takes the waiter to hand a place to off its list, under waitMu:
@@ -187,15 +205,7 @@ func (p *places) next() chan struct{} {
 // wait waits up to placeWait for a place, and reports whether it got
 // one. alone says the request's connection runs no other (next).
 func (p *places) wait(ctx context.Context, alone bool) bool {
-	w := make(chan struct{}, 1) // given a place
-	p.waitMu.Lock()
-	if alone {
-		p.alone = append(p.alone, w)
-	} else {
-		p.shared = append(p.shared, w)
-	}
-	p.waiting.Add(1)
-	p.waitMu.Unlock()
+	w := p.enlist(alone)
 	// A place given back before this one waited went to the free places.
 	if p.take() {
 		if !p.leave(w) {
@@ -217,6 +227,21 @@ func (p *places) wait(ctx context.Context, alone bool) bool {
 	}
 	<-w // handed a place as it gave up: it is taken
 	return true
+}
+
+// enlist puts a waiter on its list (next), and returns the channel a
+// place is handed to it on.
+func (p *places) enlist(alone bool) chan struct{} {
+	w := make(chan struct{}, 1)
+	p.waitMu.Lock()
+	if alone {
+		p.alone = append(p.alone, w)
+	} else {
+		p.shared = append(p.shared, w)
+	}
+	p.waiting.Add(1)
+	p.waitMu.Unlock()
+	return w
 }
 
 // leave takes w off the waiters, and reports false when it is not on it:

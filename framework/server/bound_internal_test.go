@@ -20,11 +20,18 @@ import (
 // address.
 func serveBound(t *testing.T, max int, h http.Handler) string {
 	t.Helper()
+	return servePlaces(t, newPlaces(max), h)
+}
+
+// servePlaces is serveBound with the places given, for a test that looks
+// at them.
+func servePlaces(t *testing.T, p *places, h http.Handler) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: newPlaces(max).wrap(h), Protocols: serverProtocols(true, false),
+	srv := &http.Server{Handler: p.wrap(h), Protocols: serverProtocols(true, false),
 		HTTP2: &http.HTTP2Config{MaxConcurrentStreams: 100}, ConnContext: withConnTurns(20)}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
@@ -81,7 +88,8 @@ func TestBoundRefusesPastItsPlaces(t *testing.T) {
 func TestBoundWaiterGetsPlaceGivenBack(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{})
-	addr := serveBound(t, 1, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	p := newPlaces(1)
+	addr := servePlaces(t, p, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/hold" {
 			entered <- struct{}{}
 			<-release
@@ -90,9 +98,19 @@ func TestBoundWaiterGetsPlaceGivenBack(t *testing.T) {
 	}))
 	go http.Get("http://" + addr + "/hold")
 	<-entered
+	served := make(chan struct{})
+	defer close(served)
 	go func() {
-		time.Sleep(placeWait / 5) // within the wait, by design
-		close(release)
+		// Given back once the request below waits for it, however long
+		// it takes to come: what is tested is a waiter's hand-over.
+		defer close(release)
+		for p.waiting.Load() == 0 {
+			select {
+			case <-served:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
 	}()
 	if resp, err := http.Get("http://" + addr + "/hello"); err != nil || resp.StatusCode != 200 {
 		t.Errorf("a place given back while waiting: %v %v; want 200", resp, err)
@@ -212,5 +230,34 @@ func TestBoundSlowStreamNotCut(t *testing.T) {
 				fr.WriteWindowUpdate(1, uint32(n))
 			}
 		}
+	}
+}
+
+// TestBoundWaiterComingAsAPlaceIsFreed: a request that begins to wait
+// between give's look for waiters and its freeing of the place, and
+// finds no place free, is handed the place; it was missed, and waited
+// out placeWait beside a free place, to be refused 503.
+func TestBoundWaiterComingAsAPlaceIsFreed(t *testing.T) {
+	p := newPlaces(1)
+	if !p.take() {
+		t.Fatal("the one place of a new bound is not free")
+	}
+	var w chan struct{}
+	p.beforeFree = func() {
+		p.beforeFree = nil
+		// What wait does first: enlist, then look for a free place.
+		w = p.enlist(true)
+		if p.take() {
+			t.Fatal("a place was free before the only one was given back")
+		}
+	}
+	p.give()
+	select {
+	case <-w:
+	default:
+		t.Fatalf("the waiter was not handed the place given back (taken %d, waiting %d)", p.taken.Load(), p.waiting.Load())
+	}
+	if p.taken.Load() != 1 || p.waiting.Load() != 0 {
+		t.Errorf("after the hand-over: taken %d, waiting %d; want 1 and 0", p.taken.Load(), p.waiting.Load())
 	}
 }

@@ -291,3 +291,42 @@ func TestPublicKeyLocationRefusesAShortRSAKey(t *testing.T) {
 		t.Errorf("a 1024-bit public key: got %v; want a public-key-location OptionError saying why", err)
 	}
 }
+
+// TestJWKSetWithoutUsableKeyWithdrawsTheKeysBefore: an issuer that
+// publishes a set with no usable key, emptied or holding only keys that
+// cannot be used, no longer publishes the keys it had: once the set is
+// fetched again, a token of one of them is not accepted, whether it was
+// verified before or not, but is the server's trouble (a 503), as for a
+// first set without a usable key. Such a set was taken for an outage,
+// and the withdrawn keys went on opening requests for good.
+func TestJWKSetWithoutUsableKeyWithdrawsTheKeysBefore(t *testing.T) {
+	raw, _ := unusableKeys(t)
+	for _, tc := range []struct {
+		name string
+		raw  []string
+	}{{"emptied", nil}, {"only unusable keys", raw}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newClock()
+			k := rsaKey(t, "k")
+			set := newRawSet(t)
+			set.publish(nil, k)
+			a := newAuthenticator(t, jwt.Options{JWKSetURI: set.srv.URL, Now: c.Now, Logger: slog.New(slog.DiscardHandler)})
+			remembered := k.sign(t, jwa.RS256(), claims(c, "exp", c.unix(time.Hour)))
+			mustAccept(t, a, bearer(remembered))
+
+			set.publish(tc.raw)
+			c.Advance(jwt.KeysLifetime)
+			for _, token := range []string{remembered, k.sign(t, jwa.RS256(), claims(c))} {
+				p, err := a.Authenticate(bearer(token))
+				if f := (*security.Failure)(nil); p != nil || err == nil || errors.As(err, &f) || !strings.Contains(err.Error(), "has no usable key") {
+					t.Errorf("a token of a key withdrawn: got %v, %v; want an error that is not the client's, saying the set has no usable key", p, err)
+				}
+			}
+
+			// Published again, the key opens requests again.
+			set.publish(nil, k)
+			c.Advance(jwt.RefetchInterval)
+			mustAccept(t, a, bearer(k.sign(t, jwa.RS256(), claims(c))))
+		})
+	}
+}

@@ -192,7 +192,14 @@ type remoteKeys struct {
 	mu        sync.Mutex          // held while fetching, so that one fetch runs at a time
 	lastFetch time.Time           // when the last fetch started, under mu
 	logged    map[string]struct{} // the skipped keys the last fetch logged, under mu
+	withdrawn error               // why the last fetch left no key to use, under mu; nil after one that did
 }
+
+// noUsableKeyError is a fetched JWK set's lack of a key that can be used:
+// the issuer answered, unlike in an outage.
+type noUsableKeyError string
+
+func (e noUsableKeyError) Error() string { return string(e) }
 
 // keySet is one fetch of the JWK set.
 type keySet struct {
@@ -245,15 +252,25 @@ func (r *remoteKeys) lookup(ctx context.Context, kid string) ([]*publicKey, erro
 		case err == nil:
 			fetched.fetched = now
 			r.current.Store(fetched)
+			r.withdrawn = nil
 			s = fetched
+		case errors.As(err, new(noUsableKeyError)):
+			// Not an outage: the issuer answered, and no longer
+			// publishes the keys fetched before, which must not go on
+			// opening requests.
+			r.current.Store(nil)
+			r.withdrawn = err
+			return nil, err
 		case s == nil:
 			return nil, err
 		}
-		// On a failed fetch, or one of a set with no usable key, the set
-		// fetched before goes on being used until the issuer answers
-		// again with one.
+		// On a failed fetch, the set fetched before goes on being used
+		// until the issuer answers again.
 	}
 	if s == nil {
+		if r.withdrawn != nil {
+			return nil, r.withdrawn
+		}
 		return nil, errors.New("the JWK set could not be fetched yet; the next try is after " + RefetchInterval.String())
 	}
 	return s.match(kid), nil
@@ -289,7 +306,7 @@ func (r *remoteKeys) fetch(ctx context.Context, prev *keySet) (*keySet, error) {
 			}
 			why = "every key is skipped: " + strings.Join(names, "; ")
 		}
-		return nil, fmt.Errorf("the JWK set at %s has no usable key: %s", uri, why)
+		return nil, noUsableKeyError(fmt.Sprintf("the JWK set at %s has no usable key: %s", uri, why))
 	}
 	if prev != nil {
 		for i, k := range keys {
