@@ -44,7 +44,12 @@ type validator struct {
 	sweeping atomic.Bool
 	stop     chan struct{}
 	stopOnce sync.Once
-	done     sync.WaitGroup
+	// mu orders a sweep's start against close: none starts once close
+	// has begun to wait (sync.WaitGroup forbids an Add that races its
+	// Wait, and a sweep must not take connections from a closing pool).
+	mu     sync.Mutex
+	closed bool
+	done   sync.WaitGroup
 }
 
 func newValidator(timeout time.Duration) *validator {
@@ -74,6 +79,9 @@ func (v *validator) start(pool *pgxpool.Pool, keepalive time.Duration) {
 
 // close stops the keepalive and waits for a sweep under way.
 func (v *validator) close() {
+	v.mu.Lock()
+	v.closed = true
+	v.mu.Unlock()
 	v.stopOnce.Do(func() { close(v.stop) })
 	v.done.Wait()
 }
@@ -101,6 +109,12 @@ func (v *validator) shouldPing(ctx context.Context, p pgxpool.ShouldPingParams) 
 func (v *validator) sweep() {
 	pool := v.pool.Load()
 	if pool == nil || !v.sweeping.CompareAndSwap(false, true) {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.closed {
+		v.sweeping.Store(false)
 		return
 	}
 	v.done.Go(func() {
