@@ -15,7 +15,9 @@ package server
 //   - A place is for work, not for a slow client: a handler whose write
 //     (or flush) has been blocked for stallRelease gives up its place, so
 //     that clients that stop reading cannot deny service to the others.
-//     It keeps writing; it does not take a place again.
+//     It keeps writing, and takes a place again, waiting as a new
+//     request does but never refused, once that write returns: what it
+//     does next is work again.
 //   - An HTTP/2 stream whose write has been blocked for streamStall (the
 //     peer gives it no window) is reset at once, as Tomcat's
 //     streamWriteTimeout does, rather than after server.write-timeout: its
@@ -130,7 +132,7 @@ func (p *places) wrap(h http.Handler) http.Handler {
 		if bw == nil {
 			bw = &boundWriter{p: p}
 		}
-		bw.w, bw.stream = w, r.ProtoMajor == 2
+		bw.w, bw.stream, bw.ctx, bw.alone = w, r.ProtoMajor == 2, r.Context(), alone
 		bw.held.Store(true)
 		defer p.done(bw)
 		h.ServeHTTP(bw, r)
@@ -279,7 +281,8 @@ func (p *places) done(bw *boundWriter) {
 	if bw.held.CompareAndSwap(true, false) {
 		p.give()
 	}
-	bw.w, bw.registered, bw.prev, bw.next = nil, false, nil, nil
+	bw.w, bw.registered, bw.prev, bw.next, bw.ctx = nil, false, nil, nil, nil
+	bw.gaveUp.Store(false)
 	bw.writes.Store(0)
 	bw.seen, bw.stalled = 0, 0
 	p.pool.Put(bw)
@@ -325,6 +328,7 @@ func (p *places) watch() {
 			// least stalled ticks.
 			bw.stalled++
 			if blocked := time.Duration(bw.stalled) * watchTick; blocked >= stallRelease && bw.held.CompareAndSwap(true, false) {
+				bw.gaveUp.Store(true)
 				p.give()
 			}
 			if bw.stream && time.Duration(bw.stalled)*watchTick == streamStall {
@@ -344,8 +348,11 @@ func (p *places) watch() {
 type boundWriter struct {
 	p          *places
 	w          http.ResponseWriter
-	stream     bool         // an HTTP/2 stream, reset when stalled
-	held       atomic.Bool  // holds a place
+	stream     bool        // an HTTP/2 stream, reset when stalled
+	held       atomic.Bool // holds a place
+	gaveUp     atomic.Bool // gave its place up to a stalled write, and takes one again after
+	ctx        context.Context
+	alone      bool         // alone on its connection, as it waited first (next)
 	writes     atomic.Int64 // odd while a write is under way
 	registered bool         // on p's list (the handler's alone)
 	prev, next *boundWriter // p's list, under p.mu
@@ -372,6 +379,7 @@ func (bw *boundWriter) Write(b []byte) (int, error) {
 		bw.writes.Add(1)
 		n, err := bw.w.Write(piece)
 		bw.writes.Add(1)
+		bw.retake()
 		written += n
 		if err != nil || written == len(b) {
 			return written, err
@@ -392,6 +400,7 @@ func (bw *boundWriter) Flush() {
 	bw.writes.Add(1)
 	f.Flush()
 	bw.writes.Add(1)
+	bw.retake()
 }
 
 // Hijack hands the connection over, and with it the place: what the
@@ -412,6 +421,27 @@ func (bw *boundWriter) FlushError() error {
 		bw.p.register(bw)
 	}
 	bw.writes.Add(1)
-	defer bw.writes.Add(1)
-	return http.NewResponseController(bw.w).Flush()
+	err := http.NewResponseController(bw.w).Flush()
+	bw.writes.Add(1)
+	bw.retake()
+	return err
+}
+
+// retake takes a place again after a write that gave its place up
+// (stallRelease): the client reads again, and what the handler does next
+// is work under the bound like any request's, or a client that stalls a
+// moment at the start would have the rest of an expensive answer made
+// outside it. It waits as a new request does, but is never refused (its
+// answer has begun): it waits again until a place is free, or its
+// request ends.
+func (bw *boundWriter) retake() {
+	if !bw.gaveUp.Load() || !bw.gaveUp.CompareAndSwap(true, false) {
+		return
+	}
+	for !bw.p.take() && !bw.p.wait(bw.ctx, bw.alone) {
+		if bw.ctx.Err() != nil {
+			return // ends without a place; done gives none back
+		}
+	}
+	bw.held.Store(true)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/springport/greeter/framework/testing/polltest"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 )
@@ -259,5 +260,72 @@ func TestBoundWaiterComingAsAPlaceIsFreed(t *testing.T) {
 	}
 	if p.taken.Load() != 1 || p.waiting.Load() != 0 {
 		t.Errorf("after the hand-over: taken %d, waiting %d; want 1 and 0", p.taken.Load(), p.waiting.Load())
+	}
+}
+
+// TestBoundStalledWriterTakesAPlaceAgain: a handler whose write stalled
+// gave its place up; once its client reads again and the write returns,
+// it waits for a place like a new request before it goes on, so that
+// what it does next is under the bound.
+func TestBoundStalledWriterTakesAPlaceAgain(t *testing.T) {
+	p := newPlaces(1)
+	release := make(chan struct{})
+	holding := make(chan struct{})
+	wrote := make(chan bool, 1) // whether the handler held a place after its write
+	// More than the kernel takes into the sockets' buffers, so that the
+	// write blocks; and read at loopback's full speed once reading (no
+	// small receive buffer, which would make each piece take seconds).
+	big := strings.Repeat("x", 64<<20)
+	addr := servePlaces(t, p, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/big":
+			io.WriteString(w, big)
+			wrote <- w.(*boundWriter).held.Load()
+		case "/hold":
+			close(holding)
+			<-release
+		}
+	}))
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	// Not read yet: the write blocks and gives its place up, which the
+	// next request takes and holds.
+	held := make(chan error, 1)
+	go func() {
+		resp, err := http.Get("http://" + addr + "/hold")
+		if err == nil {
+			resp.Body.Close()
+		}
+		held <- err
+	}()
+	<-holding
+	// Now the client reads: the write returns, and the handler waits for
+	// the place the other request holds.
+	read := make(chan error, 1)
+	go func() { _, err := io.Copy(io.Discard, c); read <- err }()
+	if !polltest.Poll(10*time.Second, func() bool { return p.waiting.Load() == 1 }) {
+		t.Fatalf("the handler whose write stalled does not wait for a place once it returns (waiting %d, taken %d, wrote %d)", p.waiting.Load(), p.taken.Load(), len(wrote))
+	}
+	select {
+	case <-wrote:
+		t.Fatal("the handler went on without a place")
+	default:
+	}
+	close(release)
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	if !<-wrote {
+		t.Error("the handler went on after its write without holding a place")
+	}
+	if err := <-read; err != nil {
+		t.Fatal(err)
+	}
+	if n := p.taken.Load(); n != 0 {
+		t.Errorf("places taken after both requests ended: %d", n)
 	}
 }
