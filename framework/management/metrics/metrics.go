@@ -25,6 +25,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/prometheus/common/expfmt"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/springport/greeter/framework/dispatch"
@@ -323,13 +324,24 @@ var ContentTypes = []string{
 
 // Handler serves every metric with promhttp, in the format the scraper
 // asks for, gzipped when it accepts gzip. What cannot be gathered is
-// logged and left out; the rest is served.
-func (m *HTTP) Handler() http.Handler {
-	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{
-		EnableOpenMetrics: true,
-		ErrorHandling:     promhttp.ContinueOnError,
-		ErrorLog:          scrapeLog{m.logger},
-	})
+// logged and left out; the rest is served. Concurrent scrapes share
+// renderings (see scrapeShare).
+func (m *HTTP) Handler() http.Handler { return m.handler(m.registry) }
+
+// handler serves what g gathers.
+func (m *HTTP) handler(g prometheus.Gatherer) http.Handler {
+	// The formats and compressions are named rather than left to
+	// promhttp's defaults, since scrapeShare tells representations apart
+	// by them: these are the defaults with OpenMetrics, without zstd
+	// (which promhttp offers only when its zstd package is linked in).
+	formats := expfmt.DefaultOpenMetricsAcceptedFormats()
+	return newScrapeShare(promhttp.HandlerFor(g, promhttp.HandlerOpts{
+		EnableOpenMetrics:   true,
+		AcceptedFormats:     formats,
+		OfferedCompressions: []promhttp.Compression{promhttp.Identity, promhttp.Gzip},
+		ErrorHandling:       promhttp.ContinueOnError,
+		ErrorLog:            scrapeLog{m.logger},
+	}), formats, m.logger)
 }
 
 // scrapeLog is promhttp's error log on a slog.Logger.
