@@ -191,3 +191,31 @@ func formatDuration(d time.Duration) string {
 	}
 	return d.String()
 }
+
+// FormatJavaDuration writes d as java.time.Duration's toString does
+// (PT1H30M, PT0.023S, PT0S; a negative duration signs each part,
+// PT-1H-30M), which is how Spring's JSON shows a Duration.
+func FormatJavaDuration(d time.Duration) string {
+	if d == 0 {
+		return "PT0S"
+	}
+	sign := ""
+	if d < 0 {
+		sign, d = "-", -d
+	}
+	var b strings.Builder
+	b.WriteString("PT")
+	if h := d / time.Hour; h > 0 {
+		b.WriteString(sign + strconv.FormatInt(int64(h), 10) + "H")
+		d -= h * time.Hour
+	}
+	if m := d / time.Minute; m > 0 {
+		b.WriteString(sign + strconv.FormatInt(int64(m), 10) + "M")
+		d -= m * time.Minute
+	}
+	if d > 0 {
+		secs := strconv.FormatFloat(d.Seconds(), 'f', 9, 64)
+		b.WriteString(sign + strings.TrimRight(strings.TrimRight(secs, "0"), ".") + "S")
+	}
+	return b.String()
+}

@@ -13,8 +13,9 @@ import (
 	"crypto/x509"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/springport/greeter/framework/config"
 )
 
 // Validity statuses of a certificate, as SslInfo's
@@ -81,7 +82,7 @@ func describe(c *x509.Certificate, now time.Time, threshold time.Duration) Certi
 	case now.After(ends):
 		info.Validity = ValidityInfo{Expired, "Not valid after " + instant(ends)}
 	case now.Add(threshold).After(ends):
-		info.Validity = ValidityInfo{WillExpireSoon, fmt.Sprintf("Certificate will expire within threshold (%s) at %s", javaDuration(threshold), instant(ends))}
+		info.Validity = ValidityInfo{WillExpireSoon, fmt.Sprintf("Certificate will expire within threshold (%s) at %s", config.FormatJavaDuration(threshold), instant(ends))}
 	}
 	return info
 }
@@ -127,32 +128,6 @@ func (c ChainInfo) Soonest() (CertificateInfo, bool) {
 // instant writes t as Java's Instant.toString does: ISO 8601 in UTC,
 // with the fraction of a second only when there is one.
 func instant(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
-
-// javaDuration writes d as Java's Duration.toString does (PT336H for 14
-// days, PT1H30M, PT0.5S), as Spring's message quotes the threshold.
-func javaDuration(d time.Duration) string {
-	if d == 0 {
-		return "PT0S"
-	}
-	var b strings.Builder
-	b.WriteString("PT")
-	if d < 0 {
-		b.WriteString("-")
-		d = -d
-	}
-	if h := d / time.Hour; h > 0 {
-		b.WriteString(strconv.FormatInt(int64(h), 10) + "H")
-		d -= h * time.Hour
-	}
-	if m := d / time.Minute; m > 0 {
-		b.WriteString(strconv.FormatInt(int64(m), 10) + "M")
-		d -= m * time.Minute
-	}
-	if d > 0 {
-		b.WriteString(strings.TrimRight(strings.TrimRight(strconv.FormatFloat(d.Seconds(), 'f', 9, 64), "0"), ".") + "S")
-	}
-	return b.String()
-}
 
 // javaSignatureName is the name Java's X509Certificate.getSigAlgName
 // gives a signature algorithm, so that a dashboard or a script reads

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -87,7 +86,7 @@ func (e *Exchanges) Observe(o dispatch.Observation) {
 		Timestamp: time.Now().Add(-o.Duration).UTC().Format(time.RFC3339Nano),
 		Request:   exchangeRequest{URI: clip(scheme+"://"+r.Host+r.URL.RequestURI(), maxKeptURI), Method: r.Method, Headers: keptHeaders(r.Header)},
 		Response:  exchangeResponse{Status: o.Status, Headers: keptHeaders(o.ResponseHeader())},
-		TimeTaken: isoDuration(o.Duration),
+		TimeTaken: config.FormatJavaDuration(o.Duration),
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -133,30 +132,6 @@ func clip(s string, n int) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:n], "") + "…"
-}
-
-// isoDuration writes d as Java's Duration.toString does, which is how
-// Spring writes timeTaken: PT0.0015S, PT1M30S, PT2H.
-func isoDuration(d time.Duration) string {
-	if d == 0 {
-		return "PT0S"
-	}
-	var b strings.Builder
-	b.WriteString("PT")
-	if h := d / time.Hour; h > 0 {
-		b.WriteString(strconv.FormatInt(int64(h), 10) + "H")
-		d -= h * time.Hour
-	}
-	if m := d / time.Minute; m > 0 {
-		b.WriteString(strconv.FormatInt(int64(m), 10) + "M")
-		d -= m * time.Minute
-	}
-	if d > 0 {
-		secs := strconv.FormatFloat(d.Seconds(), 'f', 9, 64)
-		secs = strings.TrimRight(strings.TrimRight(secs, "0"), ".")
-		b.WriteString(secs + "S")
-	}
-	return b.String()
 }
 
 type exchangesDescriptor struct {

@@ -12,21 +12,6 @@ import (
 	"github.com/springport/greeter/framework/dispatch"
 )
 
-func TestISODuration(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		0:                           "PT0S",
-		1500 * time.Microsecond:     "PT0.0015S",
-		23 * time.Millisecond:       "PT0.023S",
-		90 * time.Second:            "PT1M30S",
-		2 * time.Hour:               "PT2H",
-		time.Hour + time.Nanosecond: "PT1H0.000000001S",
-	} {
-		if got := isoDuration(d); got != want {
-			t.Errorf("%v: %s, want %s", d, got, want)
-		}
-	}
-}
-
 // TestExchanges records requests through a dispatcher's observer and
 // reads them back: Spring's shape, newest first, at most 100, secrets
 // never kept, each exchange bounded.
