@@ -85,4 +85,3 @@ func reachableBytes(v reflect.Value) []string {
 	walk(v)
 	return out
 }
-
