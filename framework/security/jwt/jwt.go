@@ -264,7 +264,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (*security.Principal, erro
 // Bearer (in any case), spaced when a space follows the scheme; the
 // token must then have RFC 6750's b64token form (isB64Token).
 func bearerToken(r *http.Request) (token string, found, spaced bool) {
-	h := r.Header.Get("Authorization")
+	h := security.Authorization(r)
 	if len(h) < len("bearer") || !strings.EqualFold(h[:len("bearer")], "bearer") {
 		return "", false, false
 	}
