@@ -87,7 +87,7 @@ func (b *Basic) Challenge(*http.Request) string { return BasicChallenge }
 // or the password is wrong, so that neither the answer nor its time says
 // which users exist: a wrong name still costs one check of the password.
 func (b *Basic) Authenticate(r *http.Request) (*Principal, error) {
-	header := r.Header.Get("Authorization")
+	header := Authorization(r)
 	scheme, token, _ := strings.Cut(header, " ")
 	if !strings.EqualFold(scheme, "Basic") {
 		return nil, nil

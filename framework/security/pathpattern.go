@@ -19,7 +19,29 @@ type PathPattern struct {
 	raw      string
 	segments []string
 	rest     bool // ends in ** or {*name}: the segments after are any
+	// form and prefix are the pattern compiled for Matches, which the
+	// rules try one after the other on every request (thirty-odd with
+	// the management endpoints'): most patterns are plain paths, or plain
+	// paths and everything under them, which a comparison of strings
+	// decides.
+	form   patternForm
+	prefix string // see patternForm
 }
+
+// patternForm is how Matches decides.
+type patternForm uint8
+
+const (
+	// general: segment by segment, after a look at prefix, the literal
+	// segments the pattern starts with and their slashes, which every
+	// path it matches starts with.
+	general patternForm = iota
+	// exact: no wildcard; the path is the pattern.
+	exact
+	// under: literal segments, then ** or {*name}; the path is prefix
+	// (those segments; empty for /**) or starts with prefix and a slash.
+	under
+)
 
 // ParsePathPattern reads a pattern; it must start with /, and ** or
 // {*name} may only end it.
@@ -44,7 +66,32 @@ func ParsePathPattern(raw string) (PathPattern, error) {
 		}
 		p.segments = append(p.segments, s)
 	}
+	p.compile()
 	return p, nil
+}
+
+// compile sets form and prefix.
+func (p *PathPattern) compile() {
+	literals := 0 // the segments before the first with a wildcard
+	for literals < len(p.segments) && !strings.ContainsAny(p.segments[literals], "*?{") {
+		literals++
+	}
+	switch {
+	case literals == len(p.segments) && !p.rest:
+		p.form, p.prefix = exact, p.raw
+	case literals == len(p.segments):
+		p.form = under
+		if literals > 0 {
+			p.prefix = "/" + strings.Join(p.segments, "/")
+		}
+	default:
+		// A wildcard segment follows the literals, so a path that
+		// matches has one more segment after them.
+		p.form, p.prefix = general, "/"
+		if literals > 0 {
+			p.prefix = "/" + strings.Join(p.segments[:literals], "/") + "/"
+		}
+	}
 }
 
 // MustPathPattern is ParsePathPattern for a pattern written in code.
@@ -58,9 +105,36 @@ func MustPathPattern(raw string) PathPattern {
 
 func (p PathPattern) String() string { return p.raw }
 
+// firstSegment is the first segment of every path p matches, named when
+// p's first segment has no wildcard ("api" for /api/** and /api/*.json);
+// "/**" and "/*.json" name none.
+func (p PathPattern) firstSegment() (string, bool) {
+	if len(p.segments) == 0 || strings.ContainsAny(p.segments[0], "*?{") {
+		return "", false
+	}
+	return p.segments[0], true
+}
+
 // Matches reports whether path, a request's path without the context
 // path, matches.
 func (p PathPattern) Matches(path string) bool {
+	switch p.form {
+	case exact:
+		return path == p.prefix
+	case under:
+		// "/api/**" matches "/api" and what is under "/api/"; "/**"
+		// any path (which starts with a slash).
+		return path == p.prefix && path != "" ||
+			len(path) > len(p.prefix) && path[len(p.prefix)] == '/' && path[:len(p.prefix)] == p.prefix
+	}
+	if !strings.HasPrefix(path, p.prefix) {
+		return false
+	}
+	return p.matchSegments(path)
+}
+
+// matchSegments is Matches segment by segment, whatever the pattern.
+func (p PathPattern) matchSegments(path string) bool {
 	rest, ok := strings.CutPrefix(path, "/")
 	if !ok {
 		return false

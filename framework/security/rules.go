@@ -1,6 +1,9 @@
 package security
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Rules say which requests need what, as Spring Security's
 // authorizeHttpRequests does: each rule is a path pattern and what it
@@ -15,6 +18,15 @@ import "slices"
 //		Permit("/api/**")
 type Rules struct {
 	rules []rule
+	// Decide tries, of the rules, only those that may match a path with
+	// the path's first segment: byFirst holds, for each first segment
+	// that some rule's pattern names ("actuator", "api"), the indexes of
+	// the rules that name it and of those that name none ("/**",
+	// "/*.json"), in order; anyFirst those that name none, for a segment
+	// no rule names. A request to /api/hello then tries one or two rules
+	// of the thirty-odd that the management endpoints make.
+	byFirst  map[string][]int
+	anyFirst []int
 }
 
 type rule struct {
@@ -28,7 +40,7 @@ type rule struct {
 // see ParsePathPattern, which settings are checked with first.
 func (rs *Rules) Permit(patterns ...string) *Rules {
 	for _, p := range patterns {
-		rs.rules = append(rs.rules, rule{pattern: MustPathPattern(p), permit: true})
+		rs.add(rule{pattern: MustPathPattern(p), permit: true})
 	}
 	return rs
 }
@@ -37,8 +49,29 @@ func (rs *Rules) Permit(patterns ...string) *Rules {
 // authorities (Spring's hasAnyAuthority; a role is "ROLE_" and its name);
 // with none, any authenticated principal (Spring's authenticated).
 func (rs *Rules) Require(pattern string, authorities ...string) *Rules {
-	rs.rules = append(rs.rules, rule{pattern: MustPathPattern(pattern), anyOf: slices.Clone(authorities)})
+	rs.add(rule{pattern: MustPathPattern(pattern), anyOf: slices.Clone(authorities)})
 	return rs
+}
+
+// add appends r and indexes it by the first segment its pattern names.
+func (rs *Rules) add(r rule) {
+	i := len(rs.rules)
+	rs.rules = append(rs.rules, r)
+	first, named := r.pattern.firstSegment()
+	if !named {
+		rs.anyFirst = append(rs.anyFirst, i)
+		for s := range rs.byFirst {
+			rs.byFirst[s] = append(rs.byFirst[s], i)
+		}
+		return
+	}
+	if rs.byFirst == nil {
+		rs.byFirst = map[string][]int{}
+	}
+	if _, ok := rs.byFirst[first]; !ok {
+		rs.byFirst[first] = slices.Clone(rs.anyFirst)
+	}
+	rs.byFirst[first] = append(rs.byFirst[first], i)
 }
 
 // Decision is what the rules say of a request.
@@ -56,9 +89,17 @@ const (
 // Decide applies the rules to a request for path (without the context
 // path) made by p, nil when anonymous.
 func (rs *Rules) Decide(path string, p *Principal) Decision {
-	for _, r := range rs.rules {
-		if r.pattern.Matches(path) {
-			return r.decide(p)
+	if rest, ok := strings.CutPrefix(path, "/"); ok {
+		// A path without its slash matches no pattern.
+		first, _, _ := strings.Cut(rest, "/")
+		candidates, named := rs.byFirst[first]
+		if !named {
+			candidates = rs.anyFirst
+		}
+		for _, i := range candidates {
+			if r := &rs.rules[i]; r.pattern.Matches(path) {
+				return r.decide(p)
+			}
 		}
 	}
 	if p == nil {
@@ -67,7 +108,7 @@ func (rs *Rules) Decide(path string, p *Principal) Decision {
 	return Allowed
 }
 
-func (r rule) decide(p *Principal) Decision {
+func (r *rule) decide(p *Principal) Decision {
 	switch {
 	case r.permit:
 		return Allowed

@@ -65,6 +65,16 @@ type Failure struct {
 
 func (f *Failure) Error() string { return f.Reason }
 
+// Authorization is r's Authorization header (its first), as
+// r.Header.Get("Authorization") is, without canonicalizing the name again
+// at every request: it is canonical, as net/http keeps a request's.
+func Authorization(r *http.Request) string {
+	if v := r.Header["Authorization"]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 type principalKey struct{}
 
 // WithPrincipal returns ctx carrying p, for handlers and the access log.

@@ -228,10 +228,12 @@ func (a *Authenticator) Authenticate(r *http.Request) (*security.Principal, erro
 		return nil, nil
 	}
 	ctx := r.Context()
+	var key tokenKey
 	if spaced {
 		// Only a b64token that was verified is remembered: the check of
 		// its form comes after, for a token that is not.
-		if p := a.verified.principal(ctx, token, a.now(), a.keys); p != nil {
+		key = keyOf(token)
+		if p := a.verified.principal(ctx, key, a.now(), a.keys); p != nil {
 			return p, nil
 		}
 	}
@@ -253,7 +255,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (*security.Principal, erro
 		// before exp plus the skew.
 		until = exp.Truncate(time.Second).Add(clockSkew)
 	}
-	a.verified.add(token, kid, keys, p, until, now)
+	a.verified.add(key, kid, keys, p, until, now)
 	return p, nil
 }
 
@@ -262,7 +264,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (*security.Principal, erro
 // Bearer (in any case), spaced when a space follows the scheme; the
 // token must then have RFC 6750's b64token form (isB64Token).
 func bearerToken(r *http.Request) (token string, found, spaced bool) {
-	h := r.Header.Get("Authorization")
+	h := security.Authorization(r)
 	if len(h) < len("bearer") || !strings.EqualFold(h[:len("bearer")], "bearer") {
 		return "", false, false
 	}

@@ -66,7 +66,7 @@ func TestVerifiedTokenWithoutExpIsKeptBriefly(t *testing.T) {
 	if p, err := a.Authenticate(r); err != nil || p == nil {
 		t.Fatalf("a token without exp: %v, %v; want it accepted, as Spring does", p, err)
 	}
-	e := a.verified.entries[token]
+	e := a.verified.entries[keyOf(token)]
 	if e == nil || !e.until.Equal(now.Add(unexpiringFor)) {
 		t.Fatalf("a token without exp is remembered until %v; want %v", e, now.Add(unexpiringFor))
 	}
@@ -78,38 +78,40 @@ func TestVerifiedTokensAreBounded(t *testing.T) {
 	keys := staticKey{{kty: jwa.RSA()}}
 	p := &security.Principal{Name: "alice", Authorities: []string{"SCOPE_read"}}
 	for i := range 3 * maxVerified {
-		c.add(fmt.Sprintf("token-%d", i), "", keys, p, now.Add(time.Hour), now)
+		c.add(keyOf(fmt.Sprintf("token-%d", i)), "", keys, p, now.Add(time.Hour), now)
 		if n := c.count(); n > maxVerified {
 			t.Fatalf("after %d tokens, %d are remembered; want at most %d", i+1, n, maxVerified)
 		}
 	}
 	// The latest is always kept.
-	if c.principal(context.Background(), fmt.Sprintf("token-%d", 3*maxVerified-1), now, keys) != p {
+	if c.principal(context.Background(), keyOf(fmt.Sprintf("token-%d", 3*maxVerified-1)), now, keys) != p {
 		t.Error("the token added last was evicted")
 	}
 	// Expired tokens go first: a sweep leaves every good one.
 	c = newVerifiedTokens()
 	for i := range maxVerified {
-		c.add(fmt.Sprintf("old-%d", i), "", keys, p, now.Add(time.Minute), now)
+		c.add(keyOf(fmt.Sprintf("old-%d", i)), "", keys, p, now.Add(time.Minute), now)
 	}
 	later := now.Add(2 * time.Minute)
-	c.add("new", "", keys, p, later.Add(time.Hour), later)
+	c.add(keyOf("new"), "", keys, p, later.Add(time.Hour), later)
 	if n := c.count(); n != 1 {
 		t.Errorf("after the expired were swept, %d remembered; want 1", n)
 	}
 
-	// Large tokens are bounded by their bytes too.
+	// Large principals (a token's claims of many scopes) are bounded by
+	// their bytes too; the token itself is not kept, only its digest.
 	c = newVerifiedTokens()
-	big := strings.Repeat("x", 64<<10)
+	big := &security.Principal{Name: "alice", Authorities: []string{strings.Repeat("x", 64<<10)}}
 	for i := range 1000 {
-		c.add(fmt.Sprint(i, big), "", keys, p, now.Add(time.Hour), now)
+		c.add(keyOf(fmt.Sprint(i)), "", keys, big, now.Add(time.Hour), now)
 		if c.bytes > maxVerifiedBytes {
-			t.Fatalf("after %d tokens of 64 KiB, %d bytes are remembered; want at most %d", i+1, c.bytes, maxVerifiedBytes)
+			t.Fatalf("after %d principals of 64 KiB, %d bytes are remembered; want at most %d", i+1, c.bytes, maxVerifiedBytes)
 		}
 	}
-	c.add(strings.Repeat("y", 1<<20), "", keys, p, now.Add(time.Hour), now)
-	if c.principal(context.Background(), strings.Repeat("y", 1<<20), now, keys) != nil {
-		t.Error("a token of 1 MiB was remembered")
+	huge := &security.Principal{Name: "alice", Authorities: []string{strings.Repeat("y", 1<<20)}}
+	c.add(keyOf("huge"), "", keys, huge, now.Add(time.Hour), now)
+	if c.principal(context.Background(), keyOf("huge"), now, keys) != nil {
+		t.Error("a principal of 1 MiB was remembered")
 	}
 }
 
