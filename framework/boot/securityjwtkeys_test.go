@@ -10,11 +10,14 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/lestrrat-go/jwx/v3/jwa"
 
+	"github.com/springport/greeter/framework/boot/boottest"
 	"github.com/springport/greeter/framework/testing/jwttest"
 )
 
@@ -57,5 +60,32 @@ func TestSecurityBearerTokenCritical(t *testing.T) {
 		checkRefusedWith(t, r, http.StatusUnauthorized, func(c string) bool {
 			return isInvalidTokenChallenge(c, s.URL) && regexp.MustCompile(`error_description="An error occurred while attempting to decode the Jwt: Signed JWT rejected: Invalid signature"`).MatchString(c)
 		})
+	}
+}
+
+// TestSecurityBearerTokenSetWithoutUsableKeyStopsStartUp: a JWK set none
+// of whose keys can be used, fetched at start-up, stops it: the report
+// names the setting, its value and origin, and each key skipped and why.
+func TestSecurityBearerTokenSetWithoutUsableKeyStopsStartUp(t *testing.T) {
+	t.Parallel()
+	weak, err := rsa.GenerateKey(rand.Reader, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := base64.RawURLEncoding.EncodeToString(weak.N.Bytes())
+	set := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/jwk-set+json")
+		fmt.Fprintf(w, `{"keys":[{"kty":"RSA","kid":"old-1024","n":%q,"e":"AQAB"},{"kty":"XYZ","kid":"odd"}]}`, n)
+	}))
+	t.Cleanup(set.Close)
+	report, err := boottest.FailToStart(t, tester(), []string{"--server.port=0",
+		"--app.security.oauth2.resourceserver.jwt.jwk-set-uri=" + set.URL + "/jwks"}, nil)
+	for _, want := range []string{
+		"app.security.oauth2.resourceserver.jwt.jwk-set-uri", set.URL + "/jwks", "command-line argument",
+		"has no usable key", `kid "old-1024": an RSA key of 1024 bits: want at least 2048`, `kid "odd": kty "XYZ"`,
+	} {
+		if err == nil || !strings.Contains(report, want) {
+			t.Errorf("the report does not say %q: %v\n%s", want, err, report)
+		}
 	}
 }

@@ -234,19 +234,19 @@ func TestJWKSetRotationPastABadKey(t *testing.T) {
 	mustRefuse(t, a, token1, "no matching key")
 }
 
-// TestJWKSetWithoutUsableKey: a set none of whose keys can be used is the
-// server's trouble (a 503, as when the issuer is down), and the error
-// names every key skipped and why; an empty set too.
+// TestJWKSetWithoutUsableKey: a set none of whose keys can be used stops
+// start-up, its error naming every key skipped and why; an empty set
+// too. One that becomes so once serving is the server's trouble (a 503,
+// as when the issuer is down), until the issuer publishes a usable key.
 func TestJWKSetWithoutUsableKey(t *testing.T) {
 	c := newClock()
 	k := rsaKey(t, "k")
 	set := newRawSet(t)
 	raw, reasons := unusableKeys(t)
 	set.publish(raw)
-	a := newAuthenticator(t, jwt.Options{JWKSetURI: set.srv.URL, Now: c.Now, Logger: slog.New(slog.DiscardHandler)})
-	_, err := a.Authenticate(bearer(k.sign(t, jwa.RS256(), claims(c))))
-	if f := (*security.Failure)(nil); err == nil || errors.As(err, &f) {
-		t.Fatalf("got %v; want an error that is not the client's", err)
+	_, err := jwt.New(context.Background(), jwt.Options{JWKSetURI: set.srv.URL, Now: c.Now, Logger: slog.New(slog.DiscardHandler)})
+	if bad, ok := errors.AsType[*jwt.OptionError](err); !ok || bad.Option != "jwk-set-uri" {
+		t.Fatalf("New with a set of no usable key: %v; want an *OptionError of jwk-set-uri", err)
 	}
 	if !strings.Contains(err.Error(), "has no usable key") {
 		t.Errorf("error %q does not say the set has no usable key", err)
@@ -256,15 +256,28 @@ func TestJWKSetWithoutUsableKey(t *testing.T) {
 			t.Errorf("error %q does not name kid %s and %q", err, kid, reason)
 		}
 	}
-
 	set.publish(nil)
-	empty := newAuthenticator(t, jwt.Options{JWKSetURI: set.srv.URL, Now: c.Now})
-	_, err = empty.Authenticate(bearer(k.sign(t, jwa.RS256(), claims(c))))
-	if err == nil || !strings.Contains(err.Error(), "has no usable key: it holds no key") {
-		t.Errorf("an empty set: got %v; want it said to hold no key", err)
+	if _, err := jwt.New(context.Background(), jwt.Options{JWKSetURI: set.srv.URL, Now: c.Now}); err == nil || !strings.Contains(err.Error(), "has no usable key: it holds no key") {
+		t.Errorf("New with an empty set: got %v; want it said to hold no key", err)
 	}
 
-	// Once the issuer publishes a good key, tokens are accepted.
+	// Serving: the set loses its usable key.
+	set.publish(raw, k)
+	a := newAuthenticator(t, jwt.Options{JWKSetURI: set.srv.URL, Now: c.Now, Logger: slog.New(slog.DiscardHandler)})
+	mustAccept(t, a, bearer(k.sign(t, jwa.RS256(), claims(c))))
+	set.publish(raw)
+	c.Advance(jwt.KeysLifetime) // the set fetched before is stale: fetched again
+	_, err = a.Authenticate(bearer(k.sign(t, jwa.RS256(), claims(c))))
+	if f := (*security.Failure)(nil); err == nil || errors.As(err, &f) {
+		t.Fatalf("got %v; want an error that is not the client's", err)
+	}
+	for kid, reason := range reasons {
+		if !strings.Contains(err.Error(), fmt.Sprintf("kid %q: %s", kid, reason)) {
+			t.Errorf("error %q does not name kid %s and %q", err, kid, reason)
+		}
+	}
+
+	// Once the issuer publishes a good key again, tokens are accepted.
 	set.publish(raw, k)
 	c.Advance(jwt.RefetchInterval)
 	mustAccept(t, a, bearer(k.sign(t, jwa.RS256(), claims(c))))

@@ -122,11 +122,12 @@ type OptionError struct {
 func (e *OptionError) Error() string { return e.Option + ": " + e.Reason }
 
 // New returns an authenticator for opts; its errors are *OptionError. It
-// reads the public key file, and with IssuerURI alone it looks up the
-// issuer's discovery document (within FetchTimeout and ctx); an issuer
-// that cannot be reached now (a refused connection, a timeout, a 5xx) is
-// looked up again when the first token comes, rather than stop start-up,
-// as Spring resolves it lazily.
+// reads the public key file, or (with IssuerURI alone) looks up the
+// issuer's discovery document, and fetches the JWK set, each within
+// FetchTimeout and ctx: a set with no usable key is an *OptionError. An
+// issuer that cannot be reached now (a refused connection, a timeout, a
+// 5xx) is looked up again when the first token comes, rather than stop
+// start-up, as Spring resolves it lazily.
 func New(ctx context.Context, opts Options) (*Authenticator, error) {
 	a := &Authenticator{
 		issuer:     opts.IssuerURI,
@@ -169,7 +170,11 @@ func New(ctx context.Context, opts Options) (*Authenticator, error) {
 	}
 	switch {
 	case opts.JWKSetURI != "":
-		a.keys = newRemoteKeys(client, a.now, logger, func(context.Context) (string, error) { return opts.JWKSetURI, nil })
+		keys := newRemoteKeys(client, a.now, logger, func(context.Context) (string, error) { return opts.JWKSetURI, nil })
+		if err := keys.prime(ctx); err != nil {
+			return nil, &OptionError{"jwk-set-uri", err.Error()}
+		}
+		a.keys = keys
 	case opts.IssuerURI != "":
 		d := &discovery{client: client, issuer: opts.IssuerURI}
 		ctx, cancel := context.WithTimeout(ctx, FetchTimeout)
@@ -177,7 +182,11 @@ func New(ctx context.Context, opts Options) (*Authenticator, error) {
 		if err := d.resolve(ctx); err != nil && !errors.Is(err, errIssuerUnreachable) {
 			return nil, &OptionError{"issuer-uri", err.Error()}
 		}
-		a.keys = newRemoteKeys(client, a.now, logger, d.jwkSetURI)
+		keys := newRemoteKeys(client, a.now, logger, d.jwkSetURI)
+		if err := keys.prime(ctx); err != nil {
+			return nil, &OptionError{"issuer-uri", err.Error()}
+		}
+		a.keys = keys
 	case opts.PublicKeyLocation != "":
 		// As Spring Boot, the key fixes the algorithm: exactly one, RSA.
 		if len(a.algorithms) != 1 || !isRSA(a.algorithms[0]) {
@@ -375,81 +384,3 @@ func claimTime(token, claim string) string {
 type reasonError string
 
 func (e reasonError) Error() string { return string(e) }
-
-// checkClaims checks iss and aud as Spring's JwtIssuerValidator and
-// JwtAudienceValidator do.
-func (a *Authenticator) checkClaims(_ context.Context, tok jwxjwt.Token) error {
-	if a.issuer != "" {
-		if iss, _ := tok.Issuer(); iss != a.issuer {
-			return reasonError("The iss claim is not valid")
-		}
-	}
-	if len(a.audiences) > 0 {
-		aud, _ := tok.Audience()
-		for _, want := range a.audiences {
-			for _, got := range aud {
-				if got == want {
-					return nil
-				}
-			}
-		}
-		return reasonError("The aud claim is not valid")
-	}
-	return nil
-}
-
-// name is the principal's name: the value of the principal claim (sub),
-// written as a string; empty when the token has none, as Spring's name
-// is null then.
-func (a *Authenticator) name(tok jwxjwt.Token) string {
-	var v any
-	if tok.Get(a.principal, &v) != nil {
-		return ""
-	}
-	switch v := v.(type) {
-	case string:
-		return v
-	case nil:
-		return ""
-	case float64, bool, int64, int:
-		return fmt.Sprint(v)
-	}
-	return ""
-}
-
-// authorities are the token's scopes, prefixed, as Spring's
-// JwtGrantedAuthoritiesConverter finds them: the authorities claim, or
-// unset, scope, else scp; a string is split at the delimiter, a list
-// gives one per string element.
-func (a *Authenticator) authorities(tok jwxjwt.Token) []string {
-	var v any
-	found := false
-	if a.claim != "" {
-		found = tok.Get(a.claim, &v) == nil
-	} else {
-		found = tok.Get("scope", &v) == nil || tok.Get("scp", &v) == nil
-	}
-	if !found {
-		return nil
-	}
-	var out []string
-	switch v := v.(type) {
-	case string:
-		for s := range strings.SplitSeq(v, a.delimiter) {
-			if s != "" {
-				out = append(out, a.prefix+s)
-			}
-		}
-	case []any:
-		for _, e := range v {
-			if s, ok := e.(string); ok {
-				out = append(out, a.prefix+s)
-			}
-		}
-	case []string:
-		for _, s := range v {
-			out = append(out, a.prefix+s)
-		}
-	}
-	return out
-}

@@ -289,8 +289,10 @@ func TestAuthenticateWithoutBearerToken(t *testing.T) {
 	if got, want := a.DeniedChallenge(request("")), `Bearer error="insufficient_scope", error_description="The request requires higher privileges than provided by the access token.", error_uri="https://tools.ietf.org/html/rfc6750#section-3.1"`; got != want {
 		t.Errorf("the 403's challenge %q; want %q", got, want)
 	}
-	if got := is.jwksHits.Load(); got != 0 {
-		t.Errorf("the JWK set was fetched %d times with no token", got)
+	// Fetched once at start-up (New), and not again for requests
+	// without a token.
+	if got := is.jwksHits.Load(); got != 1 {
+		t.Errorf("the JWK set was fetched %d times: want once, at start-up, and not for requests with no token", got)
 	}
 }
 
@@ -492,7 +494,8 @@ func TestIssuerDiscovery(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	a := newAuthenticator(t, jwt.Options{IssuerURI: srv.URL + "/realms/main", Now: c.Now})
-	want := []string{"/realms/main/.well-known/openid-configuration", "/.well-known/openid-configuration/realms/main", "/.well-known/oauth-authorization-server/realms/main"}
+	// Discovery, then the JWK set it names, fetched once at start-up.
+	want := []string{"/realms/main/.well-known/openid-configuration", "/.well-known/openid-configuration/realms/main", "/.well-known/oauth-authorization-server/realms/main", "/keys"}
 	if !slices.Equal(hits, want) {
 		t.Errorf("discovery asked:\ngot  %v\nwant %v", hits, want)
 	}

@@ -276,6 +276,30 @@ func (r *remoteKeys) lookup(ctx context.Context, kid string) ([]*publicKey, erro
 	return s.match(kid), nil
 }
 
+// prime fetches the JWK set once at start-up, so that a set with no
+// usable key stops start-up (the error) rather than answer every token
+// 503 once serving. An issuer that cannot be reached now is not an
+// error: the set is fetched with the first token, as Spring resolves it
+// lazily, and the outage is logged.
+func (r *remoteKeys) prime(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fetched, err := r.fetch(ctx, nil)
+	switch {
+	case err == nil:
+		now := r.now()
+		fetched.fetched, r.lastFetch = now, now
+		r.current.Store(fetched)
+		return nil
+	case errors.As(err, new(noUsableKeyError)):
+		return err
+	}
+	if r.logger != nil {
+		r.logger.Warn("the JWK set could not be fetched at start-up: it is fetched again with the first token", "error", err.Error())
+	}
+	return nil
+}
+
 // fetch gets and parses the JWK set; the keys that prev (the set fetched
 // before, nil at first) holds unchanged are carried over as they are. The
 // request outlives neither FetchTimeout nor, unless it is cancelled, the

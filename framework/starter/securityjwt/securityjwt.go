@@ -41,11 +41,12 @@ const logger = "security"
 
 // start makes the authenticator, and serves the protected resource
 // metadata its challenges name. It reads the public key file, or the
-// issuer's discovery document (bounded by the fetch timeout); the JWK set
-// is fetched with the first token: a key source that cannot be used (a
-// public key file that cannot be read or holds a short RSA key, an issuer
-// whose discovery document names another) stops start-up as its setting,
-// with its value and origin. jwt.New's errors are each a
+// issuer's discovery document and the JWK set (each bounded by the fetch
+// timeout; an issuer that cannot be reached is tried again with the
+// first token): a key source that cannot be used (a public key file that
+// cannot be read or holds a short RSA key, an issuer whose discovery
+// document names another, a JWK set with no usable key) stops start-up
+// as its setting, with its value and origin. jwt.New's errors are each a
 // *jwt.OptionError.
 func start(ctx context.Context, a *boot.App, opts jwt.Options) error {
 	opts.Logger = a.Logger(logger)
