@@ -17,7 +17,7 @@ func TestAllocsPerRequest(t *testing.T) {
 		"hi":           0,
 		"hello-id":     3,
 		"number":       1,
-		"post-message": 10,
+		"post-message": 9,
 	}
 	service := serviceHandler(t)
 	ref := handlers(t)[1].h

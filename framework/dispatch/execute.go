@@ -85,10 +85,15 @@ func (d *Dispatcher) execute(ex *exchange, r *http.Request, ch choice) {
 	}
 	if !c.wrote {
 		// No body, but the headers the handler set all the same (a
-		// Location, an ETag), as on an answer with one.
-		h := ex.Header()
-		for k, v := range c.header {
-			h[k] = v
+		// Location, an ETag), as on an answer with one. Only when it set
+		// some: net/http copies the header map at WriteHeader once the
+		// handler has asked for it, an allocation (two calls into
+		// mallocgc) that a bare 201 need not pay.
+		if len(c.header) > 0 {
+			h := ex.Header()
+			for k, v := range c.header {
+				h[k] = v
+			}
 		}
 		ex.WriteHeader(rt.status)
 		return
@@ -119,9 +124,8 @@ func readAll(ex *exchange, r *http.Request, max int64) ([]byte, error) {
 	}
 	ex.in.Reset()
 	_, err := ex.in.ReadFrom(body)
-	var mbe *http.MaxBytesError
 	switch {
-	case errors.As(err, &mbe) || int64(ex.in.Len()) > max:
+	case isMaxBytesError(err) || int64(ex.in.Len()) > max:
 		return nil, bodyTooLarge(max)
 	case err != nil && isTimeout(err): // isTimeout allocates: not on the way of every body
 		// The client was too slow, not wrong: 408 invites it to try again.
@@ -134,6 +138,17 @@ func readAll(ex *exchange, r *http.Request, max int64) ([]byte, error) {
 		return nil, &Error{Status: http.StatusBadRequest, Detail: "Failed to read the request body.", Err: err}
 	}
 	return ex.in.Bytes(), nil
+}
+
+// isMaxBytesError reports whether err is MaxBytesReader's. The target of
+// errors.As escapes to the heap where it is declared: declared here, past
+// the nil check, a body read whole does not allocate it.
+func isMaxBytesError(err error) bool {
+	if err == nil {
+		return false
+	}
+	var mbe *http.MaxBytesError
+	return errors.As(err, &mbe)
 }
 
 func bodyTooLarge(max int64) *Error {
