@@ -91,7 +91,7 @@ const maxThreadsKey = "server.tomcat.threads.max"
 // bindMaxThreads reads server.tomcat.threads.max: Spring's name for the
 // requests a port handles at once, and its default.
 func bindMaxThreads(b *config.Binder) int {
-	return config.Bind(b, maxThreadsKey, 200, config.IntIn(1, 1<<20), "requests each port handles at once, over HTTP/1.1 and HTTP/2 together (Tomcat's request threads, Spring's name and default); more wait up to 500ms for a place, then get 503 with Retry-After: 1 and a problem document")
+	return config.Bind(b, maxThreadsKey, 200, config.IntIn(1, 1<<20), "requests each port handles at once, over HTTP/1.1 and HTTP/2 together (Tomcat's request threads, Spring's name and default); the streams of HTTP/2 connections running several hold at most three quarters, the rest kept for requests alone on their connection; more wait up to 500ms for a place, then get 503 with Retry-After: 1 and a problem document")
 }
 
 // places bounds the requests a port handles at once.
