@@ -16,6 +16,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"regexp"
 	"slices"
@@ -79,11 +80,16 @@ func TestHTTP2StreamFloodBounded(t *testing.T) {
 	}
 	t.Logf("%d connections opened %d streams each in %v", conns, streams, time.Since(began).Round(time.Millisecond))
 
-	// During the attack: a plain request every 100 ms, and the peak RSS.
-	var during []time.Duration
+	// During the attack: a plain request every 100 ms, each followed by
+	// one to a bare net/http server in this process, which tells how
+	// slow the machine itself is at that moment; and the peak RSS.
+	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }))
+	defer bare.Close()
+	var during, machine []time.Duration
 	tick := time.NewTicker(100 * time.Millisecond)
 	for time.Since(began) < hold {
 		during = append(during, floodTimed(t, client, p.base+"/api/hello"))
+		machine = append(machine, floodTimed(t, client, bare.URL))
 		<-tick.C
 	}
 	tick.Stop()
@@ -97,30 +103,40 @@ func TestHTTP2StreamFloodBounded(t *testing.T) {
 		t.Errorf("peak RSS %s under the attack; want under %s", inMB(peak), inMB(peakLimit))
 	}
 	// Every plain request is answered 200 (floodGet fails the test
-	// otherwise), and within latencyLimit: the waves of the attack (its
+	// otherwise), and within latencyLimit. The waves of the attack (its
 	// first 800 streams, and the next 800 when those are reset after 5 s)
-	// take every place until they stall, and a place is given up 25 ms
-	// into a stall: 19 in 20 must answer within the limit, and every one
-	// within five times it (on two quiet cores, one in 80 sometimes takes
-	// 110-130 ms, the cause not yet found: not the watcher's lock). On a
-	// machine busy with other work, where the plain request's own
-	// baseline is slower than quietMedian, the limit grows in proportion
-	// to that baseline, measured above in this test.
+	// take every place the streams of multiplexing connections may hold,
+	// three quarters; the quarter kept for requests alone on their
+	// connection leaves a plain request a place at once. (Without it, a
+	// plain request waited for a stalled stream to give one up, 25-50 ms
+	// into its stall, and on a busy machine up to 370 ms, measured in the
+	// handler.) What is left is the machine's, and it is not spread
+	// evenly: on two cores busy with other work, a plain request's
+	// goroutine was seen (runtime/trace) to wait 56 ms to run once its
+	// request arrived and then 270 ms parked in a garbage collection's
+	// mark termination, which must stop every thread of a process with
+	// 3,300 goroutines, while the bare server in this process answered
+	// within 1.3 ms. So 19 in 20 must answer within the limit and every
+	// one within five times it; the limit grows by the slowest answer of
+	// the bare server during the attack, and in proportion to the plain
+	// request's own baseline where that is slower than quietMedian, both
+	// measured in this test.
 	const quietMedian = 200 * time.Microsecond
 	limit := latencyLimit
 	if median := base[len(base)/2]; median > quietMedian {
 		limit = time.Duration(float64(latencyLimit) * float64(median) / float64(quietMedian))
 	}
+	limit += slices.Max(machine)
 	within := 0
 	for _, d := range during {
 		if d <= limit {
 			within++
 		}
 	}
-	t.Logf("%d of %d plain requests answered within %v", within, len(during), limit)
+	t.Logf("%d of %d plain requests answered within %v (the bare server's slowest %v)", within, len(during), limit, slices.Max(machine))
 	if within*20 < len(during)*19 || worst > 5*limit {
-		t.Errorf("%d of %d plain requests within %v, the slowest %v, during the attack (baseline median %v); want 19 in 20, and every one within %v",
-			within, len(during), limit, worst, base[len(base)/2], 5*limit)
+		t.Errorf("%d of %d plain requests within %v, the slowest %v, during the attack (baseline median %v, the bare server's slowest %v); want 19 in 20, and every one within %v",
+			within, len(during), limit, worst, base[len(base)/2], slices.Max(machine), 5*limit)
 	}
 
 	for _, c := range attackers {

@@ -27,6 +27,15 @@ package server
 //   - An HTTP/2 connection runs at most
 //     server.http2.max-concurrent-stream-execution of its streams at once
 //     (connection.go); the others wait for their turn, holding no place.
+//   - A quarter of the places is kept for requests alone on their
+//     connection (an HTTP/1.1 request, or an HTTP/2 connection's one
+//     running stream): the streams of connections that run several hold
+//     at most the other three quarters (sharedPlaces), so that a few
+//     multiplexing connections, each within its turns, cannot take every
+//     place from the clients that send one request at a time. Under
+//     issue 37's flood (40 connections of 20 running streams each), a
+//     plain request then finds a place free instead of waiting for a
+//     stalled stream to give one up.
 //
 // Each port has its own places, as Spring's management server on a port
 // of its own is a web server of its own with its own threads: a flood of
@@ -82,14 +91,20 @@ const maxThreadsKey = "server.tomcat.threads.max"
 // bindMaxThreads reads server.tomcat.threads.max: Spring's name for the
 // requests a port handles at once, and its default.
 func bindMaxThreads(b *config.Binder) int {
-	return config.Bind(b, maxThreadsKey, 200, config.IntIn(1, 1<<20), "requests each port handles at once, over HTTP/1.1 and HTTP/2 together (Tomcat's request threads, Spring's name and default); more wait up to 500ms for a place, then get 503 with Retry-After: 1 and a problem document")
+	return config.Bind(b, maxThreadsKey, 200, config.IntIn(1, 1<<20), "requests each port handles at once, over HTTP/1.1 and HTTP/2 together (Tomcat's request threads, Spring's name and default); the streams of HTTP/2 connections running several hold at most three quarters, the rest kept for requests alone on their connection; more wait up to 500ms for a place, then get 503 with Retry-After: 1 and a problem document")
 }
 
 // places bounds the requests a port handles at once.
 type places struct {
-	max     int64
-	taken   atomic.Int64
-	waiting atomic.Int64 // waiters, read without waitMu
+	max int64
+	// sharedMax is the most places the requests of a connection that
+	// runs others may hold (sharedPlaces).
+	sharedMax   int64
+	taken       atomic.Int64
+	sharedTaken atomic.Int64 // the places held by such requests, within taken
+	// The waiters, and those of them not alone on their connection, read
+	// without waitMu.
+	waiting, waitingShared atomic.Int64
 	// The requests waiting for a place, oldest first, in two lists (see
 	// next): a place given back is handed to one of them, and stays taken.
 	waitMu        sync.Mutex
@@ -107,8 +122,12 @@ type places struct {
 }
 
 func newPlaces(max int) *places {
-	return &places{max: int64(max)}
+	return &places{max: int64(max), sharedMax: sharedPlaces(int64(max))}
 }
+
+// sharedPlaces is the most of max places that requests sharing their
+// connection with others may hold: three quarters, and at least one.
+func sharedPlaces(max int64) int64 { return max - max/4 }
 
 // wrap bounds h's requests by p's places, and an HTTP/2 connection's
 // running streams by its turns (connection.go).
@@ -124,7 +143,7 @@ func (p *places) wrap(h http.Handler) http.Handler {
 				alone = len(c) == 1
 			}
 		}
-		if !p.take() && !p.wait(r.Context(), alone) {
+		if !p.take(alone) && !p.wait(r.Context(), alone) {
 			if r.Context().Err() == nil {
 				w.Header().Set("Retry-After", retryAfter)
 				dispatch.WriteProblem(w, r, http.StatusServiceUnavailable, "The server is handling as many requests as it may; try again shortly.")
@@ -142,22 +161,42 @@ func (p *places) wrap(h http.Handler) http.Handler {
 	})
 }
 
-// take takes a free place, if there is one.
-func (p *places) take() bool {
+// take takes a free place, if there is one for a request alone on its
+// connection, or not (sharedPlaces).
+func (p *places) take(alone bool) bool {
+	if alone {
+		return below(&p.taken, p.max)
+	}
+	if !below(&p.sharedTaken, p.sharedMax) {
+		return false
+	}
+	if below(&p.taken, p.max) {
+		return true
+	}
+	p.sharedTaken.Add(-1)
+	return false
+}
+
+// below adds one to n if that keeps it at most max, and reports whether
+// it did.
+func below(n *atomic.Int64, max int64) bool {
 	for {
-		n := p.taken.Load()
-		if n >= p.max {
+		v := n.Load()
+		if v >= max {
 			return false
 		}
-		if p.taken.CompareAndSwap(n, n+1) {
+		if n.CompareAndSwap(v, v+1) {
 			return true
 		}
 	}
 }
 
-// give gives a place back: to a waiter, if one waits, else to the free
-// places.
-func (p *places) give() {
+// give gives back the place of a request alone on its connection, or not:
+// to a waiter that may take it, if one waits, else to the free places.
+func (p *places) give(alone bool) {
+	if !alone {
+		p.sharedTaken.Add(-1)
+	}
 	for {
 		if p.waiting.Load() > 0 {
 			p.waitMu.Lock()
@@ -178,14 +217,22 @@ func (p *places) give() {
 		// would wait out placeWait beside it (and be refused, if no
 		// other place is given back meanwhile): look again, and take the
 		// place back to hand it over.
-		if p.waiting.Load() == 0 || !p.take() {
+		if !p.handable() || !p.take(true) {
 			return
 		}
 	}
 }
 
+// handable reports whether a waiter may be handed a place: one alone on
+// its connection, or another while the shared places are not all held.
+func (p *places) handable() bool {
+	ws := p.waitingShared.Load()
+	return p.waiting.Load() > ws || ws > 0 && p.sharedTaken.Load() < p.sharedMax
+}
+
 // next takes the waiter to hand a place to off its list, under waitMu:
-// the newest of those alone on their connection, else the newest of all.
+// the newest of those alone on their connection, else the newest of the
+// others if a shared place is free (next takes it for that waiter).
 // Newest first (as Facebook's "adaptive LIFO" does): under a flood the
 // requests that came first have waited longest and are refused, and one
 // that has just come is served at the next place given back, not queued
@@ -197,11 +244,12 @@ func (p *places) next() chan struct{} {
 	list := &p.alone
 	if len(*list) == 0 {
 		list = &p.shared
+		if len(*list) == 0 || !below(&p.sharedTaken, p.sharedMax) {
+			return nil
+		}
+		p.waitingShared.Add(-1)
 	}
 	n := len(*list)
-	if n == 0 {
-		return nil
-	}
 	w := (*list)[n-1]
 	*list = (*list)[:n-1]
 	return w
@@ -212,10 +260,10 @@ func (p *places) next() chan struct{} {
 func (p *places) wait(ctx context.Context, alone bool) bool {
 	w := p.enlist(alone)
 	// A place given back before this one waited went to the free places.
-	if p.take() {
+	if p.take(alone) {
 		if !p.leave(w) {
 			<-w // also handed one: give it on
-			p.give()
+			p.give(alone)
 		}
 		return true
 	}
@@ -243,6 +291,7 @@ func (p *places) enlist(alone bool) chan struct{} {
 		p.alone = append(p.alone, w)
 	} else {
 		p.shared = append(p.shared, w)
+		p.waitingShared.Add(1)
 	}
 	p.waiting.Add(1)
 	p.waitMu.Unlock()
@@ -259,6 +308,9 @@ func (p *places) leave(w chan struct{}) bool {
 			if x == w {
 				*list = append((*list)[:i], (*list)[i+1:]...)
 				p.waiting.Add(-1)
+				if list == &p.shared {
+					p.waitingShared.Add(-1)
+				}
 				return true
 			}
 		}
@@ -282,7 +334,7 @@ func (p *places) done(bw *boundWriter) {
 		p.mu.Unlock()
 	}
 	if bw.held.CompareAndSwap(true, false) {
-		p.give()
+		p.give(bw.alone)
 	}
 	bw.w, bw.registered, bw.prev, bw.next, bw.ctx = nil, false, nil, nil, nil
 	bw.gaveUp.Store(false)
@@ -332,7 +384,7 @@ func (p *places) watch() {
 			bw.stalled++
 			if blocked := time.Duration(bw.stalled) * watchTick; blocked >= stallRelease && bw.held.CompareAndSwap(true, false) {
 				bw.gaveUp.Store(true)
-				p.give()
+				p.give(bw.alone)
 			}
 			if bw.stream && time.Duration(bw.stalled)*watchTick == streamStall {
 				// A deadline in the past resets the stream at once; its

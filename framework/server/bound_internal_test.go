@@ -240,7 +240,7 @@ func TestBoundSlowStreamNotCut(t *testing.T) {
 // out placeWait beside a free place, to be refused 503.
 func TestBoundWaiterComingAsAPlaceIsFreed(t *testing.T) {
 	p := newPlaces(1)
-	if !p.take() {
+	if !p.take(true) {
 		t.Fatal("the one place of a new bound is not free")
 	}
 	var w chan struct{}
@@ -248,11 +248,11 @@ func TestBoundWaiterComingAsAPlaceIsFreed(t *testing.T) {
 		p.beforeFree = nil
 		// What wait does first: enlist, then look for a free place.
 		w = p.enlist(true)
-		if p.take() {
+		if p.take(true) {
 			t.Fatal("a place was free before the only one was given back")
 		}
 	}
-	p.give()
+	p.give(true)
 	select {
 	case <-w:
 	default:
@@ -327,5 +327,50 @@ func TestBoundStalledWriterTakesAPlaceAgain(t *testing.T) {
 	}
 	if n := p.taken.Load(); n != 0 {
 		t.Errorf("places taken after both requests ended: %d", n)
+	}
+}
+
+// TestBoundKeepsPlacesForRequestsAlone: the streams of connections that
+// run several hold at most three quarters of the places, so that a
+// request alone on its connection finds one; a place a shared stream
+// gives back goes to a shared waiter, and one given back by a request
+// alone does not while the shared places are all held.
+func TestBoundKeepsPlacesForRequestsAlone(t *testing.T) {
+	p := newPlaces(4)
+	for i := range 3 {
+		if !p.take(false) {
+			t.Fatalf("shared stream %d of 3 refused a place of 4", i+1)
+		}
+	}
+	if p.take(false) {
+		t.Fatal("a fourth shared stream took a place of 4; want at most three quarters")
+	}
+	if !p.take(true) {
+		t.Fatal("a request alone on its connection was refused the place kept for it")
+	}
+	w := p.enlist(false)
+	p.give(true)
+	select {
+	case <-w:
+		t.Fatal("a shared waiter was handed the place of a request alone while three shared streams held theirs")
+	default:
+	}
+	if p.taken.Load() != 3 {
+		t.Fatalf("after the request alone gave its place back: taken %d; want 3", p.taken.Load())
+	}
+	p.give(false)
+	select {
+	case <-w:
+	default:
+		t.Fatal("the shared waiter was not handed the place a shared stream gave back")
+	}
+	if p.taken.Load() != 3 || p.sharedTaken.Load() != 3 || p.waiting.Load() != 0 || p.waitingShared.Load() != 0 {
+		t.Errorf("after the hand-over: taken %d, shared %d, waiting %d (shared %d); want 3, 3, 0, 0",
+			p.taken.Load(), p.sharedTaken.Load(), p.waiting.Load(), p.waitingShared.Load())
+	}
+	for max, want := range map[int64]int64{1: 1, 3: 3, 4: 3, 200: 150} {
+		if got := sharedPlaces(max); got != want {
+			t.Errorf("sharedPlaces(%d) = %d; want %d", max, got, want)
+		}
 	}
 }

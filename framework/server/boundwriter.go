@@ -78,7 +78,7 @@ func (bw *boundWriter) Flush() {
 func (bw *boundWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	c, rw, err := http.NewResponseController(bw.w).Hijack()
 	if err == nil && bw.held.CompareAndSwap(true, false) {
-		bw.p.give()
+		bw.p.give(bw.alone)
 	}
 	return c, rw, err
 }
@@ -107,7 +107,7 @@ func (bw *boundWriter) retake() {
 	if !bw.gaveUp.Load() || !bw.gaveUp.CompareAndSwap(true, false) {
 		return
 	}
-	for !bw.p.take() && !bw.p.wait(bw.ctx, bw.alone) {
+	for !bw.p.take(bw.alone) && !bw.p.wait(bw.ctx, bw.alone) {
 		if bw.ctx.Err() != nil {
 			return // ends without a place; done gives none back
 		}
