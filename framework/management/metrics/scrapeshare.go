@@ -120,7 +120,7 @@ func (s *scrapeShare) representationOf(r *http.Request) (representation, bool) {
 func (s *scrapeShare) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rep, ok := s.representationOf(r)
 	if !ok {
-		s.render.ServeHTTP(w, r)
+		s.renderAlone(w, r)
 		return
 	}
 	s.mu.Lock()
@@ -136,7 +136,7 @@ func (s *scrapeShare) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rn := &rendering{request: r, waiting: 1, recorded: recorded{header: http.Header{}, body: newBody(rs.size)}}
 		s.mu.Unlock()
 		s.produce(rs, rn, false)
-		rn.writeTo(w)
+		rn.writeTo(w, s.logger)
 		s.release(rn)
 		return
 	}
@@ -149,7 +149,7 @@ func (s *scrapeShare) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	select {
 	case <-rn.ready:
-		rn.writeTo(w)
+		rn.writeTo(w, s.logger)
 		s.release(rn)
 	case <-r.Context().Done():
 		// The scraper has gone (or the server is stopping): stop
@@ -157,6 +157,18 @@ func (s *scrapeShare) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.release(rn)
 		http.Error(w, "The scrape ended before its metrics were rendered.", http.StatusServiceUnavailable)
 	}
+}
+
+// renderAlone serves a scrape that shares no rendering (a name[]
+// filter) into a buffer of its own, as the shared ones are, then writes
+// it at once: promhttp writing to the connection itself would, once the
+// scraper has gone, fail at every metric family and log each failure,
+// where the buffer's one write fails once, at DEBUG.
+func (s *scrapeShare) renderAlone(w http.ResponseWriter, r *http.Request) {
+	rn := &rendering{recorded: recorded{header: http.Header{}, body: newBody(0)}}
+	s.render.ServeHTTP(&rn.recorded, r)
+	rn.writeTo(w, s.logger)
+	rn.recycle()
 }
 
 // release tells that a scrape no longer needs rn.
@@ -239,8 +251,10 @@ func (s *scrapeShare) produce(rs *renderings, rn *rendering, background bool) {
 // writeTo sends the rendering to one scraper, as promhttp would have
 // written it: its headers set (Vary added to any already there), its
 // status, its body. The header values are shared, clipped so that an
-// Add downstream copies them.
-func (rn *rendering) writeTo(w http.ResponseWriter) {
+// Add downstream copies them. A scraper that has gone (a write that
+// fails) is told of on logger at DEBUG, once: nothing is wrong with the
+// service, and an aborted scrape is no operator's concern.
+func (rn *rendering) writeTo(w http.ResponseWriter, logger *slog.Logger) {
 	h := w.Header()
 	for k, v := range rn.header {
 		if old := h[k]; k == "Vary" && len(old) > 0 {
@@ -253,7 +267,9 @@ func (rn *rendering) writeTo(w http.ResponseWriter) {
 		w.WriteHeader(rn.status)
 	}
 	if len(rn.body) > 0 {
-		w.Write(rn.body)
+		if _, err := w.Write(rn.body); err != nil {
+			logger.Debug("the scraper went away before /actuator/prometheus was sent", "error", err.Error())
+		}
 	}
 }
 

@@ -250,6 +250,9 @@ func (a *Authenticator) Authenticate(r *http.Request) (*security.Principal, erro
 		return nil, invalid(r, "Bearer token is malformed")
 	}
 	tok, kid, keys, err := a.verify(ctx, token)
+	if reason, refused := errors.AsType[verbatimError](err); refused {
+		return nil, invalid(r, string(reason))
+	}
 	if reason, refused := errors.AsType[reasonError](err); refused {
 		return nil, invalid(r, "An error occurred while attempting to decode the Jwt: "+string(reason))
 	}
@@ -321,7 +324,7 @@ func (a *Authenticator) verify(ctx context.Context, token string) (jwxjwt.Token,
 	// A JWS in compact form has three parts; a JWE (five) is refused
 	// here, as Spring's default decoder refuses encrypted tokens.
 	if strings.Count(token, ".") != 2 {
-		return nil, "", nil, decodeFailure("Malformed token")
+		return nil, "", nil, decodeFailure(fivePartRefusal(token))
 	}
 	if reason := headerRefusal(token); reason != "" {
 		return nil, "", nil, decodeFailure(reason)
@@ -343,9 +346,13 @@ func (a *Authenticator) verify(ctx context.Context, token string) (jwxjwt.Token,
 	// What went wrong, in words of ours: jwx's own messages may quote
 	// the token's header (its kid), which is the caller's input.
 	var reason reasonError
-	switch {
-	case p.err != nil:
+	if p.err != nil {
 		return nil, "", nil, p.err
+	}
+	if refusal := refusedBeforeKeys(token); refusal != nil {
+		return nil, "", nil, refusal
+	}
+	switch {
 	case p.reason != "":
 		return nil, "", nil, decodeFailure(p.reason)
 	case errors.As(err, &reason):

@@ -66,6 +66,13 @@ func (k signingKey) sign(t testing.TB, alg jwa.SignatureAlgorithm, claims map[st
 	if err != nil {
 		t.Fatal(err)
 	}
+	return k.signRaw(t, alg, payload)
+}
+
+// signRaw returns a compact JWS of payload as it is, which may be no
+// claims set at all.
+func (k signingKey) signRaw(t testing.TB, alg jwa.SignatureAlgorithm, payload []byte) string {
+	t.Helper()
 	h := jws.NewHeaders()
 	if k.kid != "" {
 		if err := h.Set(jws.KeyIDKey, k.kid); err != nil {
@@ -307,6 +314,9 @@ func TestAuthenticateRefusals(t *testing.T) {
 	payload, _ := json.Marshal(claims(c))
 	none := noneHeader + "." + base64.RawURLEncoding.EncodeToString(payload) + "."
 	valid := k.sign(t, jwa.RS256(), claims(c))
+	// An encrypted JWT's compact form: a JWE header, then four parts
+	// this service has no key to read.
+	jwe := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"RSA-OAEP-256","enc":"A256GCM","kid":"k"}`)) + ".a2V5.aXY.Y2lwaGVy.dGFn"
 	// An HMAC token keyed with the public key's bytes: the classic
 	// confusion of a verifier that lets the token choose the algorithm.
 	pub, _ := x509.MarshalPKIXPublicKey(k.private.Public())
@@ -322,8 +332,14 @@ func TestAuthenticateRefusals(t *testing.T) {
 		{"not a b64token", "Bearer a b", "Bearer token is malformed"},
 		{"not a JWT", "Bearer abc", "Malformed token"},
 		{"garbage", "Bearer YWJj.ZGVm.Z2hp", "Malformed token"},
-		{"encrypted (five parts)", "Bearer a.b.c.d.e", "Malformed token"},
-		{"alg none", "Bearer " + none, "Another algorithm expected"},
+		{"five parts, not a JWE", "Bearer a.b.c.d.e", "Malformed token"},
+		{"encrypted", "Bearer " + jwe, "An error occurred while attempting to decode the Jwt: Encrypted JWT rejected: No JWE key selector is configured"},
+		{"alg none", "Bearer " + none, "Unsupported algorithm of none"},
+		{"alg none, signed", "Bearer " + none + "c2ln", "Malformed token"},
+		{"payload not JSON", "Bearer " + k.signRaw(t, jwa.RS256(), []byte("not json")), "An error occurred while attempting to decode the Jwt: Malformed payload"},
+		{"payload a JSON list", "Bearer " + k.signRaw(t, jwa.RS256(), []byte(`["sub"]`)), "Malformed payload"},
+		{"exp not a number", "Bearer " + k.sign(t, jwa.RS256(), claims(c, "exp", "tomorrow")), "Malformed payload"},
+		{"payload not JSON, signed by another key", "Bearer " + stranger.signRaw(t, jwa.RS256(), []byte("not json")), "Malformed payload"},
 		{"expired", "Bearer " + k.sign(t, jwa.RS256(), claims(c, "exp", c.unix(-61*time.Second))), "Jwt expired at 20"},
 		{"not yet valid", "Bearer " + k.sign(t, jwa.RS256(), claims(c, "nbf", c.unix(61*time.Second))), "Jwt used before"},
 		{"alg not accepted", "Bearer " + k.sign(t, jwa.RS384(), claims(c)), "Another algorithm expected"},
