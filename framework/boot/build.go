@@ -130,13 +130,17 @@ func (a *App) spanOptions(exporter tracing.ExporterFunc) (tracing.Options, bool)
 }
 
 // openMetrics makes the metrics, before the session store and the
-// service, so that they can report gauges. With
+// service, so that they can report gauges, and reports the log records of
+// the loggers (logback_events_total). With
 // management.metrics.enabled=false requests are not recorded, and
 // /actuator/prometheus still serves the runtime and process metrics.
 func (a *App) openMetrics(exportsSpans bool) (err error) {
 	m := a.settings.management.metrics
 	a.metrics, err = metrics.New(metrics.Options{PercentilesHistogram: m.PercentilesHistogram(exportsSpans), CommonTags: m.Tags,
 		Exemplars: exportsSpans, Logger: a.Logger(metricsLogger)})
+	if err == nil {
+		a.metrics.LogEvents(func() metrics.LogEventCounts { return metrics.LogEventCounts(a.loggers.Events()) })
+	}
 	return err
 }
 

@@ -18,7 +18,10 @@ func (h *handler) Enabled(ctx context.Context, l slog.Level) bool {
 	return Level(t) != Off && int64(l) >= t && h.next.Enabled(ctx, l)
 }
 
-func (h *handler) Handle(ctx context.Context, r slog.Record) error { return h.next.Handle(ctx, r) }
+func (h *handler) Handle(ctx context.Context, r slog.Record) error {
+	h.node.events.add(r.Level) // events.go
+	return h.next.Handle(ctx, r)
+}
 
 func (h *handler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	return &handler{next: h.next.WithAttrs(attrs), node: h.node}

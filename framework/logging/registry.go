@@ -23,6 +23,7 @@ var ErrUnknown = errors.New("no logger or group has this name")
 type Registry struct {
 	base      slog.Handler
 	rootLevel Level // what resetting ROOT returns it to: it cannot inherit
+	events    *events
 
 	mu      sync.Mutex // guards the maps and the configured levels
 	loggers map[string]*node
@@ -38,6 +39,7 @@ type node struct {
 	// ancestor's. Every change of level recomputes it for all loggers,
 	// so that Enabled reads one word.
 	threshold atomic.Int64
+	events    *events // the registry's, which Handle counts in
 }
 
 // group is a set of loggers that take one level together, as Spring's
@@ -51,8 +53,8 @@ type group struct {
 // at root. base should let every level through: the loggers' levels
 // decide what it gets.
 func NewRegistry(base slog.Handler, root Level) *Registry {
-	r := &Registry{base: base, rootLevel: root, loggers: map[string]*node{}, groups: map[string]*group{}}
-	rootNode := &node{name: Root, configured: &root}
+	r := &Registry{base: base, rootLevel: root, events: &events{}, loggers: map[string]*node{}, groups: map[string]*group{}}
+	rootNode := &node{name: Root, configured: &root, events: r.events}
 	rootNode.threshold.Store(int64(root))
 	r.loggers[Root] = rootNode
 	return r
@@ -92,7 +94,7 @@ func (r *Registry) node(name string) *node {
 	if i := strings.LastIndexByte(name, '.'); i > 0 {
 		parent = r.node(name[:i])
 	}
-	n := &node{name: name, parent: parent}
+	n := &node{name: name, parent: parent, events: r.events}
 	n.threshold.Store(parent.threshold.Load())
 	r.loggers[name] = n
 	return n

@@ -54,8 +54,8 @@ type AvailableTag struct {
 var micrometerNames = map[string]struct{ name, unit string }{
 	"http_server_requests_seconds": {"http.server.requests", "seconds"},
 	"process_cpu_seconds_total":    {"process.cpu.time", "seconds"},
-	"process_open_fds":             {"process.files.open", "files"},
-	"process_max_fds":              {"process.files.max", "files"},
+	"process_files_open_files":     {"process.files.open", "files"},
+	"process_files_max_files":      {"process.files.max", "files"},
 }
 
 // units are the suffixes of Prometheus names that are a base unit.

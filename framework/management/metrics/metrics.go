@@ -98,7 +98,7 @@ type labels struct {
 
 // reservedTags are the label names the framework's own metrics use: a
 // common tag of the same name would make two labels of one name.
-var reservedTags = append([]string{"le", "quantile", "name", "pool", "version", "bundle", "certificate", "chain", "reason"}, timerLabels...)
+var reservedTags = append([]string{"le", "quantile", "name", "pool", "version", "bundle", "certificate", "chain", "reason", "level"}, timerLabels...)
 
 // TagName is the label name of a common tag's key, as Micrometer's
 // PrometheusNamingConvention writes a tag key: every character that may
@@ -129,7 +129,8 @@ func CheckTag(key string) error {
 }
 
 // New creates the metrics and their registry, with client_golang's Go
-// runtime and process collectors.
+// runtime and process collectors and Micrometer's process and system
+// meters (process.go).
 func New(opts Options) (*HTTP, error) {
 	tags := prometheus.Labels{}
 	for _, key := range slices.Sorted(maps.Keys(opts.CommonTags)) {
@@ -155,6 +156,7 @@ func New(opts Options) (*HTTP, error) {
 		m.requests.vec, m.requests.maxima,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		newProcessMeters(), // process.go
 	} {
 		if err := m.registerer.Register(c); err != nil {
 			return nil, fmt.Errorf("management.metrics.tags: %w", err)
