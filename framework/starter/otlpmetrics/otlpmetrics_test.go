@@ -218,3 +218,101 @@ func TestPushesTheMetersAtShutdown(t *testing.T) {
 		}
 	}
 }
+
+// Every step an export goes, gzip-compressed when asked; OpenTelemetry's
+// variables stand in for the settings that are not set
+// (OTEL_EXPORTER_OTLP_ENDPOINT, a base to which /v1/metrics is added,
+// and OTEL_METRIC_EXPORT_INTERVAL, in milliseconds), and a header of
+// OTEL_EXPORTER_OTLP_METRICS_HEADERS wins over the same one in
+// OTEL_EXPORTER_OTLP_HEADERS.
+func TestPushesEveryStep(t *testing.T) {
+	rcv := newReceiver(t)
+	s := boottest.Start(t, shop(newPlaced()), []string{"--management.otlp.metrics.export.compression-mode=gzip"}, map[string]string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT":        rcv.URL,
+		"OTEL_METRIC_EXPORT_INTERVAL":        "1000",
+		"OTEL_EXPORTER_OTLP_HEADERS":         "x-tenant=blue,x-team=core",
+		"OTEL_EXPORTER_OTLP_METRICS_HEADERS": "x-tenant=green",
+	})
+	boottest.Send(t, http.DefaultClient, "POST", s.URL+"/orders", "")
+	boottest.WaitFor(t, "two exports a step apart", func() bool { return len(rcv.received()) >= 2 })
+	e := rcv.received()[1]
+	if e.header.Get("Content-Encoding") != "gzip" || e.header.Get("X-Tenant") != "green" || e.header.Get("X-Team") != "core" {
+		t.Errorf("headers %v: want gzip, and the metrics' own X-Tenant with the common X-Team", e.header)
+	}
+	if m := metric(e.request, "orders.placed"); m == nil || m.GetSum().DataPoints[0].GetAsDouble() != 1 {
+		t.Errorf("orders.placed: %v, want 1", m)
+	}
+}
+
+// management.otlp.metrics.export.enabled=false starts nothing: no export,
+// not even at shutdown.
+func TestDisabledPushesNothing(t *testing.T) {
+	rcv := newReceiver(t)
+	s := boottest.Start(t, shop(newPlaced()), []string{
+		"--management.otlp.metrics.export.url=" + rcv.URL + "/v1/metrics",
+		"--management.otlp.metrics.export.enabled=false",
+	}, nil)
+	boottest.Send(t, http.DefaultClient, "POST", s.URL+"/orders", "")
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rcv.received()); n != 0 {
+		t.Errorf("%d exports, want none", n)
+	}
+}
+
+// A URL or a step that cannot be used stops start-up, naming the
+// setting; so does a temporality the starter does not push.
+func TestBadSettingsStopStartUp(t *testing.T) {
+	for _, tt := range []struct{ arg, key string }{
+		{"--management.otlp.metrics.export.url=collector:4318", "management.otlp.metrics.export.url"},
+		{"--management.otlp.metrics.export.url=http://collector:4318/v1/metrics?x=1", "management.otlp.metrics.export.url"},
+		{"--management.otlp.metrics.export.step=10", "management.otlp.metrics.export.step"},
+		{"--management.otlp.metrics.export.step=soon", "management.otlp.metrics.export.step"},
+		{"--management.otlp.metrics.export.aggregation-temporality=delta", "management.otlp.metrics.export.aggregation-temporality"},
+		{"--management.otlp.metrics.export.base-time-unit=fortnights", "management.otlp.metrics.export.base-time-unit"},
+	} {
+		stderr, err := boottest.FailToStart(t, shop(newPlaced()), []string{tt.arg}, nil)
+		if err == nil || !strings.Contains(stderr, tt.key) {
+			t.Errorf("%s: %v, stderr:\n%s\nwant start-up refused naming %s", tt.arg, err, stderr, tt.key)
+		}
+	}
+	stderr, err := boottest.FailToStart(t, shop(newPlaced()), nil, map[string]string{"OTEL_METRIC_EXPORT_INTERVAL": "5s"})
+	if err == nil || !strings.Contains(stderr, "OTEL_METRIC_EXPORT_INTERVAL") {
+		t.Errorf("OTEL_METRIC_EXPORT_INTERVAL=5s: %v, stderr:\n%s\nwant start-up refused naming the variable", err, stderr)
+	}
+}
+
+// Without the starter, its settings are read by nothing: start-up says
+// which starter reads them, and nothing is pushed. With it, --help lists
+// them with their defaults.
+func TestSettingsWithoutTheStarter(t *testing.T) {
+	rcv := newReceiver(t)
+	svc := shop(newPlaced())
+	svc.Starters = nil
+	s := boottest.Start(t, svc, []string{"--management.otlp.metrics.export.url=" + rcv.URL + "/v1/metrics"}, nil)
+	want := `key=management.otlp.metrics.export.url origin="command-line argument --management.otlp.metrics.export.url" hint="read by the starter ` + boot.OTLPMetricsStarter
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if out := s.Stdout.String(); !strings.Contains(out, want) {
+		t.Errorf("the log does not say %s:\n%s", want, out)
+	}
+	if n := len(rcv.received()); n != 0 {
+		t.Errorf("%d exports without the starter", n)
+	}
+	list, err := boot.Settings(shop(newPlaced()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defaults := map[string]string{}
+	for _, st := range list {
+		defaults[st.Key] = st.Default
+	}
+	for key, def := range map[string]string{"url": "http://localhost:4318/v1/metrics", "step": "1m", "enabled": "true", "base-time-unit": "milliseconds",
+		"read-timeout": "10s", "connect-timeout": "1s", "aggregation-temporality": "cumulative", "compression-mode": "none"} {
+		if got, ok := defaults["management.otlp.metrics.export."+key]; !ok || got != def {
+			t.Errorf("--help lists management.otlp.metrics.export.%s with the default %q (listed: %t), want %q", key, got, ok, def)
+		}
+	}
+}
