@@ -18,7 +18,9 @@ import (
 
 	"github.com/springport/greeter/framework/boot"
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/management/metrics"
 	"github.com/springport/greeter/framework/management/metrics/otlp"
+	"github.com/springport/greeter/framework/management/tracing"
 )
 
 // logger is the framework's logger <service>.metrics.
@@ -26,15 +28,22 @@ const logger = "metrics"
 
 // Starter pushes the meters over OTLP/HTTP.
 var Starter = boot.Starter{
-	Name: boot.OTLPMetricsStarter,
+	Name: "github.com/springport/greeter/framework/starter/otlpmetrics",
 	Bind: func(b *config.Binder) func(context.Context, *boot.App) error {
 		s := bind(b)
 		if !s.enabled {
 			return nil
 		}
 		return func(_ context.Context, a *boot.App) error {
+			// boot provides the registry that /actuator/prometheus serves,
+			// and the tracing settings: the meters are pushed under the
+			// spans' resource (service.name, service.instance.id...), as
+			// Spring Boot gives its traces and its OTLP registry the same
+			// resource attributes.
+			registry, _ := boot.Provided[*metrics.HTTP](a)
+			spans, _ := boot.Provided[tracing.Options](a)
 			o := s.opts
-			o.Read, o.Resource, o.Logger = a.MeterSnapshots(), a.TelemetryResource(), a.Logger(logger)
+			o.Read, o.Resource, o.Logger = registry.Snapshot, tracing.ResourceAttributes(spans), a.Logger(logger)
 			e := otlp.Start(o)
 			// The starters' closers run last, after the requests have
 			// been answered, so the last push counts them all.

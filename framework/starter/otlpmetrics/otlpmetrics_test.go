@@ -291,7 +291,7 @@ func TestSettingsWithoutTheStarter(t *testing.T) {
 	svc := shop(newPlaced())
 	svc.Starters = nil
 	s := boottest.Start(t, svc, []string{"--management.otlp.metrics.export.url=" + rcv.URL + "/v1/metrics"}, nil)
-	want := `key=management.otlp.metrics.export.url origin="command-line argument --management.otlp.metrics.export.url" hint="read by the starter ` + boot.OTLPMetricsStarter
+	want := `key=management.otlp.metrics.export.url origin="command-line argument --management.otlp.metrics.export.url" hint="read by the starter ` + otlpmetrics.Starter.Name
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
