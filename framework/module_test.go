@@ -116,6 +116,10 @@ var starterPackages = map[string]string{
 	"software.sslmate.com/src/go-pkcs12": "framework/starter/pkcs12",
 	"github.com/lestrrat-go/jwx/v3":      "framework/starter/securityjwt",
 	"github.com/jackc/pgx/v5":            "framework/starter/datasource",
+
+	// The OTLP metrics exporter is the framework's own package, linked
+	// only through its starter.
+	"github.com/springport/greeter/framework/management/metrics/otlp": "framework/starter/otlpmetrics",
 }
 
 // greeterOnlyModules lists the modules that greeter's own packages build

@@ -45,11 +45,14 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		return nil, err
 	}
 	a.reportTLS()
+	buildInfo, _ := debug.ReadBuildInfo()
+	spans.DefaultService, spans.Version, spans.Logger = svc.Name, moduleVersion(buildInfo), a.Logger(tracingLogger)
+	// For the OTLP metrics starter: the meters, pushed under the spans' resource.
+	Provide(a, a.metrics)
+	Provide(a, spans)
 	if err := startService(ctx, a, svc, bound); err != nil {
 		return nil, err
 	}
-	buildInfo, _ := debug.ReadBuildInfo()
-	spans.DefaultService, spans.Version, spans.Logger = svc.Name, moduleVersion(buildInfo), a.Logger(tracingLogger)
 	if a.tracing, err = tracing.New(spans); err != nil {
 		return nil, fmt.Errorf("tracing: %w", err)
 	}

@@ -66,6 +66,7 @@ var optionalSettings = []struct {
 	{"app.r2dbc.url", DataSourceStarter, false},
 	{"app.r2dbc.username", DataSourceStarter, false},
 	{"app.r2dbc.password", DataSourceStarter, false},
+	{"management.otlp.metrics.export.", "github.com/springport/greeter/framework/starter/otlpmetrics", false},
 }
 
 // DataSourceStarter is the import path of the starter that opens a

@@ -239,6 +239,10 @@ type series struct {
 	value  float64 // counter and gauge
 	count  uint64  // summary and histogram
 	sum    float64 // summary and histogram
+	// buckets (histogram, cumulative) and quantiles (summary), for the
+	// OTLP export (snapshot.go).
+	buckets   []Bucket
+	quantiles []Quantile
 }
 
 type labelPair struct{ name, value string }
@@ -277,8 +281,14 @@ func (m *HTTP) families() []family {
 				s.value = mt.Untyped.GetValue()
 			case mt.Summary != nil:
 				s.count, s.sum = mt.Summary.GetSampleCount(), mt.Summary.GetSampleSum()
+				for _, q := range mt.Summary.GetQuantile() {
+					s.quantiles = append(s.quantiles, Quantile{q.GetQuantile(), q.GetValue()})
+				}
 			case mt.Histogram != nil:
 				s.count, s.sum = mt.Histogram.GetSampleCount(), mt.Histogram.GetSampleSum()
+				for _, b := range mt.Histogram.GetBucket() {
+					s.buckets = append(s.buckets, Bucket{b.GetUpperBound(), b.GetCumulativeCount()})
+				}
 			}
 			f.series = append(f.series, s)
 		}

@@ -82,6 +82,10 @@ type HTTP struct {
 	// hashing its labels: a few entries to compare, for the route's
 	// methods, statuses and errors. Written under mu, copied on write.
 	byRoute atomic.Pointer[[]*[]routeSeries]
+
+	// tagKeys are the common tags' keys as set (cloud.region), by their
+	// label names (cloud_region), for the OTLP export (snapshot.go).
+	tagKeys map[string]string
 }
 
 // routeSeries is a series of a route, by the labels that vary within it.
@@ -132,12 +136,13 @@ func CheckTag(key string) error {
 // runtime and process collectors and Micrometer's process and system
 // meters (process.go).
 func New(opts Options) (*HTTP, error) {
-	tags := prometheus.Labels{}
+	tags, tagKeys := prometheus.Labels{}, map[string]string{}
 	for _, key := range slices.Sorted(maps.Keys(opts.CommonTags)) {
 		if err := CheckTag(key); err != nil {
 			return nil, fmt.Errorf("management.metrics.tags.%s: %w", key, err)
 		}
 		tags[TagName(key)] = opts.CommonTags[key]
+		tagKeys[TagName(key)] = key
 	}
 	logger := opts.Logger
 	if logger == nil {
@@ -147,6 +152,7 @@ func New(opts Options) (*HTTP, error) {
 	m := &HTTP{
 		registry:   registry,
 		registerer: prometheus.WrapRegistererWith(tags, registry),
+		tagKeys:    tagKeys,
 		requests:   newRequestTimers(opts.PercentilesHistogram),
 		exemplars:  opts.Exemplars && opts.PercentilesHistogram,
 		logger:     logger,

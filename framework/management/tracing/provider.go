@@ -47,6 +47,10 @@ type Options struct {
 	DefaultService string
 	// Version is service.version: the module's version.
 	Version string
+	// InstanceID is service.instance.id, made once per start (Bind), so
+	// that the spans and the pushed meters of one instance name it alike;
+	// "" makes one for the spans alone.
+	InstanceID string
 	// ResourceAttributes are management.opentelemetry.resource-attributes.*:
 	// the resource's attributes, set or overridden (see newResource).
 	ResourceAttributes map[string]string

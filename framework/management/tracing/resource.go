@@ -41,13 +41,7 @@ func newResource(opts Options) (*resource.Resource, error) {
 	)
 	// An error is a detector that failed (no host name): the resource
 	// holds what the others found, which is worth sending.
-	attrs := map[string]string{string(semconv.ServiceInstanceIDKey): uuid.NewString()}
-	if opts.Version != "" {
-		attrs[string(semconv.ServiceVersionKey)] = opts.Version
-	}
-	maps.Copy(attrs, opts.Variables.ResourceAttributes)
-	maps.Copy(attrs, opts.ResourceAttributes)
-	attrs[string(semconv.ServiceNameKey)] = serviceName(opts)
+	attrs := ResourceAttributes(opts)
 	kvs := make([]attribute.KeyValue, 0, len(attrs))
 	for _, k := range slices.Sorted(maps.Keys(attrs)) {
 		kvs = append(kvs, attribute.String(k, attrs[k]))
@@ -57,6 +51,24 @@ func newResource(opts Options) (*resource.Resource, error) {
 		return detected, mergeErr // cannot be: the second resource has no schema URL
 	}
 	return merged, err
+}
+
+// ResourceAttributes are the attributes of the service's resource that
+// the settings and the variables give (all but the SDK's detections in
+// newResource's list): service.name, service.version,
+// service.instance.id, OTEL_RESOURCE_ATTRIBUTES and
+// management.opentelemetry.resource-attributes.*. The OTLP metrics
+// starter's exports carry them too, as Spring Boot gives its traces and
+// its OTLP meter registry the same OpenTelemetryResourceAttributes.
+func ResourceAttributes(opts Options) map[string]string {
+	attrs := map[string]string{string(semconv.ServiceInstanceIDKey): cmp.Or(opts.InstanceID, uuid.NewString())}
+	if opts.Version != "" {
+		attrs[string(semconv.ServiceVersionKey)] = opts.Version
+	}
+	maps.Copy(attrs, opts.Variables.ResourceAttributes)
+	maps.Copy(attrs, opts.ResourceAttributes)
+	attrs[string(semconv.ServiceNameKey)] = serviceName(opts)
+	return attrs
 }
 
 // serviceName is the service.name of the spans, the first that is set of:

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/springport/greeter/framework/config"
 )
 
@@ -86,6 +88,7 @@ func Bind(b *config.Binder) Options {
 		Service:     config.Bind(b, "app.application.name", "", config.String, "the application's name, the service.name of its spans (OTEL_SERVICE_NAME overrides it); unset, the service's own name"),
 		ResourceAttributes: config.BindPrefixed(b, ResourceAttributesPrefix, nil, config.String,
 			func(name string) string { return "the resource attribute " + name + " of the spans" }),
-		Variables: otel,
+		Variables:  otel,
+		InstanceID: uuid.NewString(),
 	}
 }

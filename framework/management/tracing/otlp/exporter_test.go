@@ -366,14 +366,6 @@ func TestEndpointCredentials(t *testing.T) {
 	}
 }
 
-// An Authorization header that is set wins over the URL's credentials.
-func TestAuthorizationHeaderWinsOverTheURL(t *testing.T) {
-	endpoint, headers := credentialsAsHeader("http://user:pw@collector:4318/v1/traces", map[string]string{"authorization": "Bearer t"})
-	if endpoint != "http://collector:4318/v1/traces" || len(headers) != 1 || headers["authorization"] != "Bearer t" {
-		t.Errorf("%s %v, want the URL without its credentials and the header as set", endpoint, headers)
-	}
-}
-
 // A path that is not UTF-8 (%ff) is repaired, not a reason to lose the
 // batch: the protobuf encoder refuses such a string, and the batch with
 // it.

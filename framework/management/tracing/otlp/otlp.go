@@ -1,8 +1,8 @@
 // Package otlp sends the spans that framework/management/tracing records
 // to a collector over OTLP/HTTP: OpenTelemetry's otlptrace exporter
 // converts them to the official OTLP protobuf messages, and a client of
-// our own (otlphttp.go says why) posts them, retrying what the collector
-// refuses for now. It is what the OTLP tracing starter
+// our own (framework/management/internal/otlphttp, which says why)
+// posts them, retrying what the collector refuses for now. It is what the OTLP tracing starter
 // (framework/starter/otlptracing) brings in: a service that does not
 // name the starter links neither it nor protobuf.
 package otlp

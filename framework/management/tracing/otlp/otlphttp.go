@@ -1,53 +1,25 @@
 package otlp
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
-	"encoding/base64"
 	"errors"
-	"fmt"
-	"io"
-	"maps"
-	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
-	"sync"
 	"time"
 
-	"github.com/cenkalti/backoff/v5"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
-	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
+
+	"github.com/springport/greeter/framework/management/internal/otlphttp"
 )
 
 // otlpHTTP is the OTLP/HTTP transport of the exporter: OpenTelemetry's
 // otlptrace.Exporter converts the SDK's spans to the official OTLP
 // protobuf messages and hands them to this client, which posts them to
-// the collector as OTLP/HTTP's binary protobuf encoding and retries a
-// batch the collector refuses for now, as the OTLP specification asks.
-//
-// It stands in for OpenTelemetry's own HTTP client (otlptracehttp), and
-// behaves as it does with the options tracing.New used to give it, for one
-// reason: otlptracehttp links gRPC, grpc-gateway and genproto (its
-// configuration package and the collector service package import them),
-// whose package-level state the garbage collector scans at every cycle
-// of every service, tracing on or off; docs/performance.md#tracing has
-// the figures. What it does not do that otlptracehttp can: JSON encoding,
-// TLS settings of its own, and reading OTEL_EXPORTER_OTLP_* from the
-// process's environment, none of which the service asks for (its
-// settings, and Variables, say where to send spans).
+// the collector as OTLP/HTTP's binary protobuf encoding with the
+// framework's client (framework/management/internal/otlphttp, which says
+// why it stands in for otlptracehttp), retrying a batch the collector
+// refuses for now, as the OTLP specification asks.
 type otlpHTTP struct {
-	url     string      // the endpoint without its user and password
-	header  http.Header // sent with every export
-	gzip    bool
-	retry   retryConfig
-	client  *http.Client
-	idle    func() // closes the client's idle connections
-	stopped context.Context
-	stop    context.CancelFunc
+	*otlphttp.Client
 }
 
 var _ otlptrace.Client = (*otlpHTTP)(nil)
@@ -55,30 +27,10 @@ var _ otlptrace.Client = (*otlpHTTP)(nil)
 // newOTLPHTTP returns the client that posts to endpoint (checked by
 // ParseEndpoint) with headers, gzip-compressed when gzipped, each export
 // with its retries bounded by timeout. A user and password in endpoint
-// are sent as HTTP basic authentication (credentialsAsHeader).
+// are sent as HTTP basic authentication.
 func newOTLPHTTP(endpoint string, headers map[string]string, gzipped bool, timeout time.Duration) *otlpHTTP {
-	endpoint, headers = credentialsAsHeader(endpoint, headers)
-	header := http.Header{}
-	// The order otlptracehttp sets them in: a User-Agent header that is
-	// set wins over the exporter's, the Content-Type never does.
-	header.Set("User-Agent", userAgent)
-	for name, value := range headers {
-		header.Set(name, value)
-	}
-	header.Set("Content-Type", "application/x-protobuf")
-	if gzipped {
-		header.Set("Content-Encoding", "gzip")
-	}
-	// A transport of its own, so that Stop closes its connections and no
-	// other's. Its proxy is the process's (HTTPS_PROXY, NO_PROXY), as for
-	// every client of net/http.
-	transport := http.DefaultTransport.(*http.Transport).Clone()
-	stopped, stop := context.WithCancel(context.Background())
-	return &otlpHTTP{
-		url: endpoint, header: header, gzip: gzipped, retry: retryPolicy(timeout),
-		client: &http.Client{Transport: transport, Timeout: timeout},
-		idle:   transport.CloseIdleConnections, stopped: stopped, stop: stop,
-	}
+	return &otlpHTTP{otlphttp.New(otlphttp.Options{Endpoint: endpoint, Headers: headers, Gzip: gzipped,
+		Timeout: timeout, UserAgent: userAgent, Items: "spans"})}
 }
 
 // userAgent names the exporter as otlptracehttp does, with the version
@@ -94,336 +46,26 @@ func (c *otlpHTTP) Start(ctx context.Context) error { return ctx.Err() }
 // shutdown, and exporter.Shutdown again in case that was cut off before
 // it did.
 func (c *otlpHTTP) Stop(ctx context.Context) error {
-	c.stop()
-	c.idle()
+	c.Client.Stop()
 	return ctx.Err()
 }
 
 // UploadTraces posts one batch, retrying it while the collector refuses
 // it for now and ctx, and the retry policy's total, allow.
 func (c *otlpHTTP) UploadTraces(ctx context.Context, spans []*tracepb.ResourceSpans) error {
-	if c.stopped.Err() != nil {
+	if c.Stopped() {
 		return errors.New("the exporter is stopped")
 	}
 	body, err := exportRequest(spans)
 	if err != nil {
 		return err
 	}
-	if c.gzip {
-		if body, err = gzipped(body); err != nil {
-			return err
-		}
-	}
-	// Stop interrupts the export.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	defer context.AfterFunc(c.stopped, cancel)()
-	return c.retry.do(ctx, func(ctx context.Context) error { return c.post(ctx, body) })
+	return c.Post(ctx, body)
 }
 
-// exportRequest encodes an ExportTraceServiceRequest holding spans:
-//
-//	message ExportTraceServiceRequest {
-//	  repeated opentelemetry.proto.trace.v1.ResourceSpans resource_spans = 1;
-//	}
-//
-// (opentelemetry/proto/collector/trace/v1/trace_service.proto). Its Go
-// type is in go.opentelemetry.io/proto/otlp/collector/trace/v1, which
-// imports gRPC for the service's stubs: linking it is what this client
-// avoids. Its one field is written here, as protobuf's encoding writes
-// a repeated message field: for each element the tag of field 1 with
-// wire type 2, length-delimited (the byte 0x0a), the element's length as
-// a varint, then the element, which google.golang.org/protobuf encodes.
-// A test decodes the result with the collector package's type.
+// exportRequest encodes an ExportTraceServiceRequest holding spans (see
+// otlphttp.ExportRequest). A test decodes the result with the collector
+// package's type.
 func exportRequest(spans []*tracepb.ResourceSpans) ([]byte, error) {
-	sizes := make([]int, len(spans))
-	total := 0
-	for i, rs := range spans {
-		sizes[i] = proto.Size(rs)
-		total += protowire.SizeTag(1) + protowire.SizeBytes(sizes[i])
-	}
-	b := make([]byte, 0, total)
-	// The sizes just computed are cached in the messages: Marshal reuses
-	// them rather than walking each message a second time.
-	marshal := proto.MarshalOptions{UseCachedSize: true}
-	for i, rs := range spans {
-		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendVarint(b, uint64(sizes[i]))
-		start := len(b)
-		var err error
-		if b, err = marshal.MarshalAppend(b, rs); err != nil {
-			return nil, fmt.Errorf("the spans could not be encoded: %w", err)
-		}
-		if len(b)-start != sizes[i] {
-			return nil, fmt.Errorf("the spans could not be encoded: %d bytes written, %d announced", len(b)-start, sizes[i])
-		}
-	}
-	return b, nil
-}
-
-var gzipWriters = sync.Pool{New: func() any { return gzip.NewWriter(io.Discard) }}
-
-// gzipped compresses body. Writers are reused: each holds some hundreds
-// of kilobytes of tables.
-func gzipped(body []byte) ([]byte, error) {
-	var b bytes.Buffer
-	zw := gzipWriters.Get().(*gzip.Writer)
-	defer func() {
-		zw.Reset(io.Discard) // lets go of the body
-		gzipWriters.Put(zw)
-	}()
-	zw.Reset(&b)
-	if _, err := zw.Write(body); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// Bounds on what is read of the collector's answer: the OTLP
-// specification's answer to an export is small (an empty message, or a
-// partial success), and an error's body is quoted only in part.
-const (
-	maxAnswer  = 64 << 10
-	maxExcerpt = 512
-)
-
-// post sends body once and says what came of it: nil when the collector
-// took the batch, a retryable error when it refused it for now, or
-// another error.
-func (c *otlpHTTP) post(ctx context.Context, body []byte) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header = c.header.Clone()
-	resp, err := c.client.Do(req)
-	if err != nil {
-		// A connection reset or a timeout may not happen again; the
-		// client's error names the URL, which holds no password.
-		var urlErr *url.Error
-		if errors.As(err, &urlErr) && urlErr.Temporary() {
-			return retryable{err: err}
-		}
-		return err
-	}
-	defer resp.Body.Close()
-	// Reading the answer to its end, when it is not too long, lets the
-	// connection serve the next export.
-	answer, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
-	if err != nil {
-		return fmt.Errorf("the collector's answer (%s) could not be read: %w", resp.Status, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		// The body, not the headers: they may echo the request's.
-		err := fmt.Errorf("%s answered %s: %s", c.url, resp.Status, excerpt(answer))
-		switch resp.StatusCode {
-		case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-			return retryable{err: err, after: retryAfter(resp.Header.Get("Retry-After"))}
-		}
-		return err
-	}
-	if len(answer) > maxAnswer || resp.Header.Get("Content-Type") != "application/x-protobuf" {
-		return nil // taken; an answer this long, or in JSON, is not looked into
-	}
-	return partialSuccess(answer)
-}
-
-// partialSuccess reports, as otlptracehttp does, the spans of a batch
-// that the collector took but then rejected, from its answer:
-//
-//	message ExportTraceServiceResponse {
-//	  ExportTracePartialSuccess partial_success = 1;
-//	}
-//	message ExportTracePartialSuccess {
-//	  int64 rejected_spans = 1;
-//	  string error_message = 2;
-//	}
-//
-// (trace_service.proto; decoded with protobuf's wire format reader, for
-// the reason exportRequest gives). An answer that does not decode is
-// ignored: the batch was taken, there is nothing to send again.
-func partialSuccess(answer []byte) error {
-	var rejected int64
-	var message string
-	found := false
-	walk(answer, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) {
-		if num != 1 || typ != protowire.BytesType {
-			return
-		}
-		found = true
-		walk(v, func(num protowire.Number, typ protowire.Type, v []byte, n uint64) {
-			switch {
-			case num == 1 && typ == protowire.VarintType:
-				rejected = int64(n)
-			case num == 2 && typ == protowire.BytesType:
-				message = string(v)
-			}
-		})
-	})
-	if !found || (rejected == 0 && message == "") {
-		return nil
-	}
-	if message == "" {
-		message = "empty message"
-	}
-	return fmt.Errorf("OTLP partial success: %s (%d spans rejected)", strings.ToValidUTF8(message, "\uFFFD"), rejected)
-}
-
-// walk calls field for each field of the encoded message b, with its
-// bytes when it is length-delimited or its value when it is a varint,
-// and stops at the first malformed one.
-func walk(b []byte, field func(num protowire.Number, typ protowire.Type, value []byte, varint uint64)) {
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return
-		}
-		b = b[n:]
-		var v []byte
-		var x uint64
-		switch typ {
-		case protowire.BytesType:
-			v, n = protowire.ConsumeBytes(b)
-		case protowire.VarintType:
-			x, n = protowire.ConsumeVarint(b)
-		default:
-			n = protowire.ConsumeFieldValue(num, typ, b)
-		}
-		if n < 0 {
-			return
-		}
-		b = b[n:]
-		field(num, typ, v, x)
-	}
-}
-
-// excerpt is the start of an error's body, as it is shown in the log.
-func excerpt(body []byte) string {
-	s := strings.TrimSpace(string(body[:min(len(body), maxExcerpt)]))
-	if s == "" {
-		return "(empty)"
-	}
-	if len(body) > maxExcerpt {
-		s += "…"
-	}
-	return strings.ToValidUTF8(s, "\uFFFD")
-}
-
-// retryable is an answer that may change if the batch is sent again,
-// after at least the collector's Retry-After.
-type retryable struct {
-	err   error
-	after time.Duration
-}
-
-func (r retryable) Error() string { return r.err.Error() }
-func (r retryable) Unwrap() error { return r.err }
-
-// retryAfter is the wait a Retry-After header asks for: a number of
-// seconds, or a date; none when it is neither.
-func retryAfter(v string) time.Duration {
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseInt(v, 10, 64); err == nil && s >= 0 {
-		return time.Duration(min(s, int64(1<<63-1)/int64(time.Second))) * time.Second
-	}
-	if date, err := http.ParseTime(v); err == nil {
-		return max(time.Until(date), 0)
-	}
-	return 0
-}
-
-// retryConfig says how a batch is sent again (retryPolicy).
-type retryConfig struct {
-	initial, max, total time.Duration
-}
-
-// retryPolicy is how a batch that the collector refuses for now (429,
-// 502, 503, 504), or whose connection failed in a way net/http calls
-// temporary (a reset, a timeout), is sent again, as the OTLP
-// specification asks: after a back-off that grows by half each time
-// (randomised by half either way), or after the collector's Retry-After
-// when that is longer; never past the export's timeout, so that a
-// collector that keeps refusing holds neither the SDK's export goroutine
-// nor a shutdown longer than that. The SDKs' default back-off starts at
-// 5 s and goes on for a minute, which a 10 s timeout would cut to one
-// retry; it starts here at a tenth of the timeout (1 s of the default
-// 10 s), at most 5 s, and grows to at most half of it.
-func retryPolicy(timeout time.Duration) retryConfig {
-	return retryConfig{
-		initial: min(timeout/10, 5*time.Second),
-		max:     min(timeout/2, 30*time.Second),
-		total:   timeout,
-	}
-}
-
-// do calls send until it succeeds, fails for good, or the policy or ctx
-// stops it, waiting between calls; it gives up at once when the wait the
-// collector asks for would go past the total. This is the loop
-// otlptracehttp runs, with the same back-off.
-func (p retryConfig) do(ctx context.Context, send func(context.Context) error) error {
-	b := &backoff.ExponentialBackOff{
-		InitialInterval:     p.initial,
-		RandomizationFactor: backoff.DefaultRandomizationFactor,
-		Multiplier:          backoff.DefaultMultiplier,
-		MaxInterval:         p.max,
-	}
-	b.Reset()
-	began := time.Now()
-	for {
-		if err := ctx.Err(); err != nil {
-			return context.Cause(ctx)
-		}
-		err := send(ctx)
-		var again retryable
-		if err == nil || !errors.As(err, &again) {
-			return err
-		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("%w: %w", context.Cause(ctx), err)
-		}
-		elapsed := time.Since(began)
-		if elapsed > p.total {
-			return fmt.Errorf("max retry time elapsed: %w", err)
-		}
-		if elapsed+again.after > p.total {
-			return fmt.Errorf("max retry time would elapse: %w", err)
-		}
-		timer := time.NewTimer(max(again.after, b.NextBackOff()))
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return fmt.Errorf("%w: %w", context.Cause(ctx), err)
-		case <-timer.C:
-		}
-	}
-}
-
-// credentialsAsHeader returns endpoint without its user and password and
-// headers with them as HTTP basic authentication, unless an
-// Authorization header is given already: the client posts to the URL's
-// host and path only, and a user and password in the URL would be lost.
-func credentialsAsHeader(endpoint string, headers map[string]string) (string, map[string]string) {
-	headers = maps.Clone(headers)
-	if headers == nil {
-		headers = map[string]string{}
-	}
-	u, err := url.Parse(endpoint)
-	if err != nil || u.User == nil {
-		return endpoint, headers
-	}
-	for name := range headers {
-		if strings.EqualFold(name, "Authorization") {
-			u.User = nil
-			return u.String(), headers
-		}
-	}
-	password, _ := u.User.Password()
-	headers["Authorization"] = "Basic " + base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+password))
-	u.User = nil
-	return u.String(), headers
+	return otlphttp.ExportRequest("spans", spans)
 }

@@ -21,6 +21,8 @@ import (
 	resourcepb "go.opentelemetry.io/proto/otlp/resource/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/springport/greeter/framework/management/internal/otlphttp"
 )
 
 // resourceSpans returns n resources of spans, each different, with
@@ -164,8 +166,7 @@ func TestPermanentRefusal(t *testing.T) {
 	if all, _ := c.received(); len(all) != 1 {
 		t.Errorf("%d exports, want 1: a 400 is not retried", len(all))
 	}
-	var again retryable
-	if errors.As(err, &again) {
+	if otlphttp.IsRetryable(err) {
 		t.Error("a 400 was marked retryable")
 	}
 }
@@ -214,25 +215,6 @@ func TestRetryAfterPastTheTimeout(t *testing.T) {
 	}
 	if all, _ := c.received(); len(all) != 1 {
 		t.Errorf("%d exports, want 1", len(all))
-	}
-}
-
-// Retry-After is a number of seconds or a date; anything else asks for
-// no wait of its own.
-func TestRetryAfter(t *testing.T) {
-	for v, want := range map[string]time.Duration{
-		"": 0, "0": 0, "2": 2 * time.Second, "-1": 0, "soon": 0,
-		"99999999999999999999": 0, // not an int64
-		"9223372036854775807":  time.Duration(9223372036) * time.Second,
-		time.Now().Add(-time.Hour).UTC().Format(http.TimeFormat): 0,
-	} {
-		if got := retryAfter(v); got != want {
-			t.Errorf("retryAfter(%q) = %v, want %v", v, got, want)
-		}
-	}
-	// A date: the time until then, to the second it is written in.
-	if got := retryAfter(time.Now().Add(time.Minute).UTC().Format(http.TimeFormat)); got < 58*time.Second || got > time.Minute {
-		t.Errorf("retryAfter(a minute from now) = %v", got)
 	}
 }
 
