@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/tls"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -36,9 +37,9 @@ import (
 // whose package-level state the garbage collector scans at every cycle
 // of every service, tracing on or off; docs/performance.md#tracing has
 // the figures. What it does not do that otlptracehttp can: JSON encoding,
-// TLS settings of its own, and reading OTEL_EXPORTER_OTLP_* from the
-// process's environment, none of which the service asks for (its
-// settings, and Variables, say where to send spans).
+// and reading OTEL_EXPORTER_OTLP_* from the process's environment,
+// neither of which the service asks for (its settings, and Variables,
+// say where to send spans, and over which TLS).
 type otlpHTTP struct {
 	url     string      // the endpoint without its user and password
 	header  http.Header // sent with every export
@@ -78,6 +79,16 @@ func newOTLPHTTP(endpoint string, headers map[string]string, gzipped bool, timeo
 		url: endpoint, header: header, gzip: gzipped, retry: retryPolicy(timeout),
 		client: &http.Client{Transport: transport, Timeout: timeout},
 		idle:   transport.CloseIdleConnections, stopped: stopped, stop: stop,
+	}
+}
+
+// useTLS makes cfg the TLS of the client's connections to an https
+// collector: its CAs in place of the system's, and the client's
+// certificate for a collector that asks for one. nil keeps Go's
+// defaults.
+func (c *otlpHTTP) useTLS(cfg *tls.Config) {
+	if cfg != nil {
+		c.client.Transport.(*http.Transport).TLSClientConfig = cfg.Clone()
 	}
 }
 
