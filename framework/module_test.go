@@ -116,6 +116,7 @@ var starterPackages = map[string]string{
 	"software.sslmate.com/src/go-pkcs12": "framework/starter/pkcs12",
 	"github.com/lestrrat-go/jwx/v3":      "framework/starter/securityjwt",
 	"github.com/jackc/pgx/v5":            "framework/starter/datasource",
+	"google.golang.org/grpc":             "framework/starter/otlptracinggrpc",
 }
 
 // greeterOnlyModules lists the modules that greeter's own packages build

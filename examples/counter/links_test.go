@@ -34,6 +34,7 @@ func TestLinksOnlyTheStartersItNames(t *testing.T) {
 		{"go.opentelemetry.io/otel/exporters/otlp/otlptrace", starter + "otlptracing"},
 		{"go.opentelemetry.io/proto/otlp", starter + "otlptracing"},
 		{"github.com/jackc/pgx/v5", starter + "datasource"},
+		{"google.golang.org/grpc", starter + "otlptracinggrpc"},
 	} {
 		wanted := m.starter != "" && slices.Contains(named, m.starter)
 		got := slices.ContainsFunc(linked, func(p string) bool { return p == m.module || strings.HasPrefix(p, m.module+"/") })

@@ -297,7 +297,9 @@ func boottestFailToStart(t *testing.T, args []string, env map[string]string) (st
 }
 
 // tlsPair is the certificate and key in PEM as a server uses them.
-func tlsPair(certPEM, keyPEM []byte) (tls.Certificate, error) { return tls.X509KeyPair(certPEM, keyPEM) }
+func tlsPair(certPEM, keyPEM []byte) (tls.Certificate, error) {
+	return tls.X509KeyPair(certPEM, keyPEM)
+}
 
 // mutualTLS is a collector's TLS with the certificate pair, asking each
 // client for a certificate that ca signed.
