@@ -119,7 +119,7 @@ func bindEndpoint(b *config.Binder, otel Variables) (transport, endpoint string)
 		def = GRPC
 	}
 	transport = config.Bind(b, TransportKey, def, config.OneOf(HTTP, GRPC),
-		"how spans are sent: http (OTLP/HTTP, binary protobuf) or grpc (OTLP/gRPC, which needs the starter "+
+		"how spans are sent: http (OTLP over HTTP, binary protobuf) or grpc (OTLP over gRPC, with the starter "+
 			"framework/starter/otlptracinggrpc) (unset: OTEL_EXPORTER_OTLP_TRACES_PROTOCOL or OTEL_EXPORTER_OTLP_PROTOCOL, http/protobuf or grpc)")
 	fromVariables := otel.Endpoint
 	if transport == GRPC {
