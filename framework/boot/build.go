@@ -75,7 +75,7 @@ type bound[S any] struct {
 func bindAll[S any](svc Service[S], b *config.Binder, env *config.Environment, variables []string) (bound[S], error) {
 	s := bindSettings(b, svc.loggerNames())
 	starts := svc.bindStarters(b, env, variables, s.sessions.StoreType)
-	svc.refuseGRPCWithoutStarter(b, s.management.tracing)
+	tracing.RefuseGRPCWithout(b, s.management.tracing, svc.spanExporter(tracing.GRPC) != nil, OTLPTracingGRPCStarter)
 	framework := len(b.Keys())
 	var own S
 	if svc.Bind != nil {

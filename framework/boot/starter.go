@@ -26,9 +26,7 @@ type Starter struct {
 	// OTEL_EXPORTER_OTLP_ENDPOINT) names: the OTLP tracing starter's.
 	// Without it no span is recorded.
 	SpanExporter tracing.ExporterFunc
-	// SpanTransport is the transport of SpanExporter, as
-	// management.opentelemetry.tracing.export.otlp.transport names it:
-	// "grpc", or "" for http.
+	// SpanTransport is SpanExporter's transport: "grpc", or "" for http.
 	SpanTransport string
 	// SessionStore is the app.session.store-type it provides ("redis"),
 	// "" for none: it then calls App.UseSessionStore when that type is
@@ -104,8 +102,7 @@ func (svc Service[S]) refuseDatabaseWithoutStarter(b *config.Binder) {
 // spans over OTLP/HTTP.
 const OTLPTracingStarter = "github.com/springport/greeter/framework/starter/otlptracing"
 
-// OTLPTracingGRPCStarter is the import path of the starter that exports
-// spans over OTLP/gRPC.
+// OTLPTracingGRPCStarter exports spans over OTLP/gRPC.
 const OTLPTracingGRPCStarter = "github.com/springport/greeter/framework/starter/otlptracinggrpc"
 
 // spanExporter is the span exporter of svc's starters for transport, nil
@@ -117,22 +114,6 @@ func (svc Service[S]) spanExporter(transport string) tracing.ExporterFunc {
 		}
 	}
 	return nil
-}
-
-// refuseGRPCWithoutStarter stops start-up when spans are to be exported
-// over gRPC and svc does not include the starter that brings gRPC in,
-// naming the setting, or OpenTelemetry's variable, that asks for it.
-func (svc Service[S]) refuseGRPCWithoutStarter(b *config.Binder, spans tracing.Options) {
-	if spans.Transport != tracing.GRPC || !spans.Enabled || spans.Endpoint == "" || svc.spanExporter(tracing.GRPC) != nil {
-		return
-	}
-	reason := "asks for spans over gRPC, whose exporter comes with the starter " + OTLPTracingGRPCStarter +
-		": add it to the service's Starters (without it no span would be exported)"
-	if b.IsSet(tracing.TransportKey) {
-		b.Refuse(tracing.TransportKey, reason)
-	} else {
-		b.RefuseVariable(spans.Variables.ProtocolVariable, reason)
-	}
 }
 
 // RedisSessionStarter is the import path of the starter that keeps HTTP

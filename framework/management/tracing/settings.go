@@ -145,3 +145,20 @@ func bindTLS(b *config.Binder, otel Variables) *tls.Config {
 	}
 	return ssl.BindClient(b, SSLBundleKey, bundle)
 }
+
+// RefuseGRPCWithout stops start-up when o asks for spans over gRPC, with
+// an endpoint to send them to, in a service that has no gRPC exporter
+// (hasGRPC false): starter names the starter to add, and the report
+// names the setting, or OpenTelemetry's variable, that asked for gRPC.
+func RefuseGRPCWithout(b *config.Binder, o Options, hasGRPC bool, starter string) {
+	if hasGRPC || o.Transport != GRPC || !o.Enabled || o.Endpoint == "" {
+		return
+	}
+	reason := "asks for spans over gRPC, whose exporter comes with the starter " + starter +
+		": add it to the service's Starters (without it no span would be exported)"
+	if b.IsSet(TransportKey) {
+		b.Refuse(TransportKey, reason)
+	} else {
+		b.RefuseVariable(o.Variables.ProtocolVariable, reason)
+	}
+}
