@@ -120,6 +120,7 @@ var starterPackages = map[string]string{
 	// The OTLP metrics exporter is the framework's own package, linked
 	// only through its starter.
 	"github.com/springport/greeter/framework/management/metrics/otlp": "framework/starter/otlpmetrics",
+	"google.golang.org/grpc": "framework/starter/otlptracinggrpc",
 }
 
 // greeterOnlyModules lists the modules that greeter's own packages build

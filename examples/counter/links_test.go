@@ -37,6 +37,7 @@ func TestLinksOnlyTheStartersItNames(t *testing.T) {
 		// Counter links proto/otlp through the tracing starter: the
 		// metrics exporter is a package of the framework's own.
 		{"github.com/springport/greeter/framework/management/metrics/otlp", starter + "otlpmetrics"},
+		{"google.golang.org/grpc", starter + "otlptracinggrpc"},
 	} {
 		wanted := m.starter != "" && slices.Contains(named, m.starter)
 		got := slices.ContainsFunc(linked, func(p string) bool { return p == m.module || strings.HasPrefix(p, m.module+"/") })

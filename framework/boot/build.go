@@ -40,7 +40,7 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 	}()
 	a.loggers = svc.newLoggers(newLogger(a.settings.logging.Format, p.Stdout).Handler(), a.settings.logging)
 	a.logStartup(bound.keys)
-	spans, exportsSpans := a.spanOptions(svc.spanExporter())
+	spans, exportsSpans := a.spanOptions(svc.spanExporter(a.settings.management.tracing.Transport))
 	if err := a.openMetrics(exportsSpans); err != nil {
 		return nil, err
 	}
@@ -78,6 +78,7 @@ type bound[S any] struct {
 func bindAll[S any](svc Service[S], b *config.Binder, env *config.Environment, variables []string) (bound[S], error) {
 	s := bindSettings(b, svc.loggerNames())
 	starts := svc.bindStarters(b, env, variables, s.sessions.StoreType)
+	tracing.RefuseGRPCWithout(b, s.management.tracing, svc.spanExporter(tracing.GRPC) != nil, OTLPTracingGRPCStarter)
 	framework := len(b.Keys())
 	var own S
 	if svc.Bind != nil {

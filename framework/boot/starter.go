@@ -1,6 +1,7 @@
 package boot
 
 import (
+	"cmp"
 	"context"
 	"reflect"
 	"slices"
@@ -25,6 +26,8 @@ type Starter struct {
 	// OTEL_EXPORTER_OTLP_ENDPOINT) names: the OTLP tracing starter's.
 	// Without it no span is recorded.
 	SpanExporter tracing.ExporterFunc
+	// SpanTransport is SpanExporter's transport: "grpc", or "" for http.
+	SpanTransport string
 	// SessionStore is the app.session.store-type it provides ("redis"),
 	// "" for none: it then calls App.UseSessionStore when that type is
 	// chosen.
@@ -100,11 +103,14 @@ func (svc Service[S]) refuseDatabaseWithoutStarter(b *config.Binder) {
 // spans over OTLP/HTTP.
 const OTLPTracingStarter = "github.com/springport/greeter/framework/starter/otlptracing"
 
-// spanExporter is the span exporter of svc's starters, nil when none
-// gives one.
-func (svc Service[S]) spanExporter() tracing.ExporterFunc {
+// OTLPTracingGRPCStarter exports spans over OTLP/gRPC.
+const OTLPTracingGRPCStarter = "github.com/springport/greeter/framework/starter/otlptracinggrpc"
+
+// spanExporter is the span exporter of svc's starters for transport, nil
+// when none gives one.
+func (svc Service[S]) spanExporter(transport string) tracing.ExporterFunc {
 	for _, st := range svc.Starters {
-		if st.SpanExporter != nil {
+		if st.SpanExporter != nil && cmp.Or(st.SpanTransport, tracing.HTTP) == transport {
 			return st.SpanExporter
 		}
 	}

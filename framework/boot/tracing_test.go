@@ -6,6 +6,7 @@ package boot_test
 
 import (
 	"compress/gzip"
+	"crypto/tls"
 	"encoding/hex"
 	"io"
 	"maps"
@@ -59,9 +60,14 @@ type otlpExport struct {
 	accepted bool
 }
 
-func newOTLPReceiver(t *testing.T) *otlpReceiver {
+func newOTLPReceiver(t *testing.T) *otlpReceiver { return newOTLPReceiverOver(t, nil) }
+
+// newOTLPReceiverOver is newOTLPReceiver served over TLS with cfg, when
+// cfg is not nil: a collector with a certificate of its own, which may
+// ask for the client's.
+func newOTLPReceiverOver(t *testing.T, cfg *tls.Config) *otlpReceiver {
 	rcv := &otlpReceiver{}
-	rcv.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	rcv.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		e := otlpExport{path: r.URL.Path, header: r.Header.Clone(), resource: map[string]any{}}
 		var body io.Reader = r.Body
 		if r.Header.Get("Content-Encoding") == "gzip" {
@@ -100,6 +106,12 @@ func newOTLPReceiver(t *testing.T) *otlpReceiver {
 		}
 		w.Header().Set("Content-Type", "application/x-protobuf")
 	}))
+	if cfg != nil {
+		rcv.TLS = cfg
+		rcv.StartTLS()
+	} else {
+		rcv.Start()
+	}
 	t.Cleanup(rcv.Close)
 	return rcv
 }

@@ -23,7 +23,9 @@
 //
 //  0. trace.go: an Options.Tracer, when set, puts the request's trace in
 //     its context first, so that every log line and problem document
-//     about the request can name it.
+//     about the request can name it. peer.go: the connection's peer, when
+//     a front rewrote RemoteAddr from a trusted proxy's headers, is kept
+//     in the context for the Tracer (SocketPeer).
 //  1. dispatcher.go: ServeHTTP takes a pooled exchange (exchange.go) and
 //     gives the answer its request ID (requestid.go: the client's
 //     X-Request-Id when sane, else a new one).

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/dispatch"
 )
 
 // forwardStrategyKey is Spring Boot's server.forward-headers-strategy:
@@ -131,8 +132,15 @@ func xForwarded(h http.Header) forwardedHop {
 //
 // Values that do not parse are ignored, one by one.
 func rewriteForwarded(r *http.Request, hop forwardedHop) *http.Request {
-	r = r.Clone(r.Context())
-	if client, ok := forwardedFor(hop.chain); ok {
+	ctx := r.Context()
+	client, named := forwardedFor(hop.chain)
+	if named {
+		// The proxy stays known as the connection's peer (tracing's
+		// network.peer.address).
+		ctx = dispatch.WithSocketPeer(ctx, r.RemoteAddr)
+	}
+	r = r.Clone(ctx)
+	if named {
 		r.RemoteAddr = net.JoinHostPort(client.String(), "0")
 	}
 	scheme := ""

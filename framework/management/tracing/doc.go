@@ -19,8 +19,12 @@
 //   - New (provider.go) builds the OpenTelemetry SDK from the
 //     management.tracing.* and management.opentelemetry.tracing.export.otlp.*
 //     settings (read by their Spring Boot 3.5 names too): a
-//     sampler, and the SDK's batch span processor, which hands the
-//     recorded spans to the exporter that Options.NewExporter builds:
+//     sampler (sampler.go: Spring Boot 4.1's, or OTEL_TRACES_SAMPLER),
+//     and the SDK's batch span processor, which hands the
+//     recorded spans to the exporter that Options.NewExporter builds for
+//     the transport (http, or grpc: package otlpgrpc's, which the
+//     OTLP/gRPC starter gives, the one that links gRPC), over the TLS of
+//     an SSL bundle or of OpenTelemetry's certificate variables:
 //     package otlp's, which the OTLP tracing starter gives (OpenTelemetry's
 //     otlptrace converts each batch to the official OTLP protobuf types,
 //     and an OTLP/HTTP client of our own posts it and retries a batch the

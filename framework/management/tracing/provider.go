@@ -2,6 +2,7 @@ package tracing
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"github.com/springport/greeter/framework/config"
 	"log/slog"
@@ -30,11 +31,27 @@ type Options struct {
 	// Compression is management.opentelemetry.tracing.export.otlp.compression:
 	// "gzip" compresses each export; "none" or "" does not.
 	Compression string
+	// Sampler is management.opentelemetry.tracing.sampler, or else
+	// OTEL_TRACES_SAMPLER: which traces are recorded (sampler.go). ""
+	// is Spring's default, parent-based-trace-id-ratio.
+	Sampler string
 	// Probability is management.tracing.sampling.probability, the share
-	// of traces that start here which are recorded (0 to 1). A request
-	// whose caller sent a traceparent follows the caller's choice, so
-	// that a trace is recorded whole or not at all.
+	// of traces that start here which are recorded (0 to 1), by the
+	// trace-id-ratio samplers. With the parent-based ones, the default, a
+	// request whose caller sent a traceparent follows the caller's
+	// choice, so that a trace is recorded whole or not at all.
 	Probability float64
+	// Transport is management.opentelemetry.tracing.export.otlp.transport,
+	// or else OTEL_EXPORTER_OTLP_PROTOCOL: http (OTLP/HTTP, binary
+	// protobuf), the default, or grpc. It picks the exporter (boot's
+	// starters give one per transport).
+	Transport string
+	// TLS is the TLS to the collector of an https (or gRPC over TLS)
+	// endpoint: the SSL bundle that
+	// management.opentelemetry.tracing.export.otlp.ssl.bundle names, or
+	// else what OTEL_EXPORTER_OTLP_CERTIFICATE and its kin say; nil for
+	// the system's CAs and no client certificate.
+	TLS *tls.Config
 	// Timeout is management.opentelemetry.tracing.export.otlp.timeout: it
 	// bounds each export, its retries included, and the last one at
 	// shutdown.
@@ -68,10 +85,26 @@ type Options struct {
 	NewExporter ExporterFunc
 }
 
-// ExporterFunc builds an exporter that posts spans to endpoint with
-// headers, gzip-compressed when gzipped, each export with its retries
-// bounded by timeout: otlp.New.
-type ExporterFunc func(endpoint string, headers map[string]string, gzipped bool, timeout time.Duration) (sdktrace.SpanExporter, error)
+// ExporterFunc builds an exporter that sends spans as e says: otlp.New
+// over HTTP, otlpgrpc.New over gRPC.
+type ExporterFunc func(e Export) (sdktrace.SpanExporter, error)
+
+// Export is what an exporter is told.
+type Export struct {
+	// Endpoint is where spans are sent (checked by ParseEndpoint): the
+	// URL they are posted to over HTTP; over gRPC its scheme (http:
+	// without TLS, https: with) and its host and port.
+	Endpoint string
+	// Headers are sent with every export (as gRPC metadata over gRPC).
+	Headers map[string]string
+	// Gzip compresses each export.
+	Gzip bool
+	// Timeout bounds each export, its retries included.
+	Timeout time.Duration
+	// TLS, when not nil, is the TLS to an https endpoint: its CAs and the
+	// client's certificate.
+	TLS *tls.Config
+}
 
 // Tracing is the running OpenTelemetry SDK, or nothing when spans are not
 // recorded.
@@ -102,7 +135,8 @@ func New(opts Options) (*Tracing, error) {
 	}
 	// The exporter converts the SDK's spans to the official OTLP messages
 	// and posts them. It does not read the process's environment.
-	exporter, err := opts.NewExporter(opts.Endpoint, opts.Headers, opts.Compression == "gzip", opts.Timeout)
+	exporter, err := opts.NewExporter(Export{Endpoint: opts.Endpoint, Headers: opts.Headers, Gzip: opts.Compression == "gzip",
+		Timeout: opts.Timeout, TLS: opts.TLS})
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +162,7 @@ func New(opts Options) (*Tracing, error) {
 		// (retryPolicy); one that still could not be sent is dropped.
 		sdktrace.WithBatcher(exporter, sdktrace.WithExportTimeout(opts.Timeout),
 			sdktrace.WithMaxQueueSize(maxQueueSize), sdktrace.WithMaxExportBatchSize(maxBatchSize), sdktrace.WithBatchTimeout(batchDelay)),
-		sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.TraceIDRatioBased(opts.Probability))),
+		sdktrace.WithSampler(newSampler(opts.Sampler, opts.Probability)),
 		sdktrace.WithRawSpanLimits(spanLimits),
 		sdktrace.WithResource(res),
 	)

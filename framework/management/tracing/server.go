@@ -2,8 +2,10 @@ package tracing
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -76,6 +78,9 @@ func (t *Tracer) End(ctx context.Context, o dispatch.Observation) {
 		}
 		span.SetName(spanName(method, route))
 		span.SetAttributes(semconv.HTTPResponseStatusCode(o.Status), semconv.HTTPResponseBodySize(int(o.Bytes)))
+		if errorType := errorType(o); errorType != "" {
+			span.SetAttributes(semconv.ErrorTypeKey.String(errorType))
+		}
 		if o.Status >= 500 {
 			span.SetStatus(codes.Error, http.StatusText(o.Status))
 		}
@@ -127,7 +132,7 @@ func validUTF8(s string) string {
 // requestAttributes are the attributes that OpenTelemetry's semantic
 // conventions ask of an HTTP server span before it is answered.
 func requestAttributes(r *http.Request, method, original string) []attribute.KeyValue {
-	attrs := make([]attribute.KeyValue, 0, 10)
+	attrs := make([]attribute.KeyValue, 0, 12) // 13 at most: a query and an unknown method
 	if original == "" {
 		attrs = append(attrs, semconv.HTTPRequestMethodKey.String(method))
 	} else {
@@ -138,6 +143,9 @@ func requestAttributes(r *http.Request, method, original string) []attribute.Key
 		scheme = "https"
 	}
 	attrs = append(attrs, semconv.URLPath(validUTF8(r.URL.Path)), semconv.URLScheme(scheme))
+	if r.URL.RawQuery != "" {
+		attrs = append(attrs, semconv.URLQuery(redactQuery(validUTF8(r.URL.RawQuery))))
+	}
 	if host, port, err := net.SplitHostPort(r.Host); err == nil {
 		attrs = append(attrs, semconv.ServerAddress(validUTF8(host)))
 		if n, err := strconv.Atoi(port); err == nil {
@@ -146,8 +154,18 @@ func requestAttributes(r *http.Request, method, original string) []attribute.Key
 	} else if r.Host != "" {
 		attrs = append(attrs, semconv.ServerAddress(validUTF8(r.Host)))
 	}
+	// The client is who sent the request: a trusted proxy's forwarded
+	// headers have named it in RemoteAddr already
+	// (server.forward-headers-strategy). The peer is the other end of the
+	// connection: the proxy then, the client otherwise.
 	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		attrs = append(attrs, semconv.ClientAddress(host))
+	}
+	if host, port, err := net.SplitHostPort(dispatch.SocketPeer(r)); err == nil {
+		attrs = append(attrs, semconv.NetworkPeerAddress(host))
+		if n, err := strconv.Atoi(port); err == nil {
+			attrs = append(attrs, semconv.NetworkPeerPort(n))
+		}
 	}
 	if ua := r.UserAgent(); ua != "" {
 		attrs = append(attrs, semconv.UserAgentOriginal(validUTF8(ua)))
@@ -161,4 +179,57 @@ func requestAttributes(r *http.Request, method, original string) []attribute.Key
 	}
 	attrs = append(attrs, semconv.NetworkProtocolVersion(version))
 	return attrs
+}
+
+// errorType is OpenTelemetry's error.type of a server span: the status
+// code, as a string, of an answer that is the server's error (a 5xx; a
+// 4xx is the client's, and no error of the server span); for a request
+// that failed with no status to show, the Go type of what it failed with
+// (*net.OpError), or "_OTHER" when that is not known; "" when the request
+// did not fail.
+func errorType(o dispatch.Observation) string {
+	switch {
+	case o.Status >= 500:
+		return strconv.Itoa(o.Status)
+	case o.Status > 0:
+		return ""
+	case o.Err != nil:
+		return fmt.Sprintf("%T", o.Err)
+	}
+	return "_OTHER"
+}
+
+// redactedQueryKeys are the query parameters whose values OpenTelemetry's
+// conventions for url.query ask to be replaced by "REDACTED": they are
+// the signatures and access keys of pre-signed URLs (AWS S3, Azure, Google
+// Cloud Storage), which a span must not pass on to whoever reads traces.
+var redactedQueryKeys = []string{"AWSAccessKeyId", "Signature", "sig", "X-Goog-Signature"}
+
+// redactQuery returns the query q, as sent, with the values of
+// redactedQueryKeys replaced by REDACTED; q itself, at no allocation,
+// when it holds none of them. Keys are compared as sent: exactly, as the
+// conventions list them.
+func redactQuery(q string) string {
+	var b strings.Builder
+	done := 0 // the bytes of q written to b
+	for i := 0; i < len(q); {
+		end := strings.IndexByte(q[i:], '&')
+		if end < 0 {
+			end = len(q)
+		} else {
+			end += i
+		}
+		if key, _, ok := strings.Cut(q[i:end], "="); ok && slices.Contains(redactedQueryKeys, key) {
+			value := i + len(key) + 1
+			b.WriteString(q[done:value])
+			b.WriteString("REDACTED")
+			done = end
+		}
+		i = end + 1
+	}
+	if b.Len() == 0 {
+		return q
+	}
+	b.WriteString(q[done:])
+	return b.String()
 }

@@ -2,11 +2,14 @@ package tracing
 
 import (
 	"cmp"
+	"crypto/tls"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/management/otlpenv"
+	"github.com/springport/greeter/framework/ssl"
 )
 
 // The prefixes of the tracing settings that are maps, a key per entry:
@@ -25,6 +28,16 @@ const (
 	EndpointKey    = otlpPrefix + "endpoint"
 	compressionKey = otlpPrefix + "compression"
 	timeoutKey     = otlpPrefix + "timeout"
+	// TransportKey picks the exporter: http (OTLP/HTTP) or grpc.
+	TransportKey = otlpPrefix + "transport"
+	// SSLBundleKey names the SSL bundle of the TLS to the collector.
+	SSLBundleKey = otlpPrefix + "ssl.bundle"
+)
+
+// The transports of TransportKey.
+const (
+	HTTP = "http"
+	GRPC = "grpc"
 )
 
 // The tracing settings that Spring Boot 4.0 renamed, read by their 3.5
@@ -41,6 +54,7 @@ var _ = config.Renamed(
 	config.Rename{Old: "management.otlp.tracing.headers.", New: HeadersPrefix, Since: "4.0", Source: metadataOf("micrometer-tracing-opentelemetry")},
 	config.Rename{Old: "management.otlp.tracing.compression", New: compressionKey, Since: "4.0", Source: metadataOf("micrometer-tracing-opentelemetry")},
 	config.Rename{Old: "management.otlp.tracing.timeout", New: timeoutKey, Since: "4.0", Source: metadataOf("micrometer-tracing-opentelemetry")},
+	config.Rename{Old: "management.otlp.tracing.transport", New: TransportKey, Since: "4.0", Source: metadataOf("micrometer-tracing-opentelemetry")},
 )
 
 // metadataOf names the file of Spring Boot's module spring-boot-<module>
@@ -78,10 +92,16 @@ func Bind(b *config.Binder) Options {
 	if len(headers) == 0 {
 		headers = otel.Headers
 	}
+	enabled := config.Bind(b, enabledKey, true, config.Bool, "record a span per request when spans have an endpoint ("+EndpointKey+", or OTEL_EXPORTER_OTLP_ENDPOINT)")
+	sampler, probability := bindSampler(b, otel)
+	transport, endpoint := bindEndpoint(b, otel)
 	return Options{
-		Enabled:     config.Bind(b, enabledKey, true, config.Bool, "record a span per request when spans have an endpoint ("+EndpointKey+", or OTEL_EXPORTER_OTLP_ENDPOINT)"),
-		Probability: config.Bind(b, "management.tracing.sampling.probability", 0.1, config.Probability, "share of the traces that start here that are recorded (0 to 1); a caller's traceparent decides for its own"),
-		Endpoint:    config.Bind(b, EndpointKey, otel.Endpoint, ParseEndpoint, "OTLP/HTTP URL spans are sent to, e.g. http://localhost:4318/v1/traces (unset: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces; none: no spans recorded)"),
+		Enabled:     enabled,
+		Sampler:     sampler,
+		Probability: probability,
+		Transport:   transport,
+		Endpoint:    endpoint,
+		TLS:         bindTLS(b, otel),
 		Headers:     headers,
 		Compression: config.Bind(b, compressionKey, cmp.Or(otel.Compression, "none"), ParseCompression, "none or gzip: how span exports are compressed (unset: OTEL_EXPORTER_OTLP_COMPRESSION)"),
 		Timeout:     config.Bind(b, timeoutKey, cmp.Or(otel.Timeout, 10*time.Second), config.Timeout, "bound on each span export, its retries included, and on the last one at shutdown (unset: OTEL_EXPORTER_OTLP_TIMEOUT, in ms)"),
@@ -90,5 +110,58 @@ func Bind(b *config.Binder) Options {
 			func(name string) string { return "the resource attribute " + name + " of the spans" }),
 		Variables:  otel,
 		InstanceID: uuid.NewString(),
+	}
+}
+
+// bindEndpoint reads the transport, then the endpoint, whose variable is
+// read as the transport reads it: OTLP/HTTP appends /v1/traces to
+// OTEL_EXPORTER_OTLP_ENDPOINT, OTLP/gRPC takes it as it is.
+func bindEndpoint(b *config.Binder, otel Variables) (transport, endpoint string) {
+	def := HTTP
+	if otel.Protocol == otlpenv.GRPC {
+		def = GRPC
+	}
+	transport = config.Bind(b, TransportKey, def, config.OneOf(HTTP, GRPC),
+		"how spans are sent: http (OTLP over HTTP, binary protobuf) or grpc (OTLP over gRPC, with the starter "+
+			"framework/starter/otlptracinggrpc) (unset: OTEL_EXPORTER_OTLP_TRACES_PROTOCOL or OTEL_EXPORTER_OTLP_PROTOCOL, http/protobuf or grpc)")
+	fromVariables := otel.Endpoint
+	if transport == GRPC {
+		fromVariables = otel.GRPCEndpoint
+	}
+	endpoint = config.Bind(b, EndpointKey, fromVariables, ParseEndpoint,
+		"URL spans are sent to: over http the URL posted to, e.g. http://localhost:4318/v1/traces; over grpc the collector's, e.g. http://localhost:4317 "+
+			"(https: with TLS) (unset: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT, + /v1/traces over http; none: no spans recorded)")
+	return transport, endpoint
+}
+
+// bindTLS reads the TLS to the collector: the SSL bundle that
+// SSLBundleKey names (its trust store the collector's CAs, its key store
+// the client's certificate), or where none is named what
+// OpenTelemetry's certificate variables say, as Spring Boot 4.1 turns
+// them into a bundle of its own.
+func bindTLS(b *config.Binder, otel Variables) *tls.Config {
+	bundle := config.Bind(b, SSLBundleKey, "", config.String,
+		"the SSL bundle (app.ssl.bundle.*) of the TLS to an https collector: its trust store the collector's CAs, its key store the client's certificate "+
+			"(unset: OTEL_EXPORTER_OTLP_CERTIFICATE, _CLIENT_CERTIFICATE and _CLIENT_KEY, PEM files, or their _TRACES_ forms)")
+	if bundle == "" {
+		return otel.TLS
+	}
+	return ssl.BindClient(b, SSLBundleKey, bundle)
+}
+
+// RefuseGRPCWithout stops start-up when o asks for spans over gRPC, with
+// an endpoint to send them to, in a service that has no gRPC exporter
+// (hasGRPC false): starter names the starter to add, and the report
+// names the setting, or OpenTelemetry's variable, that asked for gRPC.
+func RefuseGRPCWithout(b *config.Binder, o Options, hasGRPC bool, starter string) {
+	if hasGRPC || o.Transport != GRPC || !o.Enabled || o.Endpoint == "" {
+		return
+	}
+	reason := "asks for spans over gRPC, whose exporter comes with the starter " + starter +
+		": add it to the service's Starters (without it no span would be exported)"
+	if b.IsSet(TransportKey) {
+		b.Refuse(TransportKey, reason)
+	} else {
+		b.RefuseVariable(o.Variables.ProtocolVariable, reason)
 	}
 }

@@ -1,6 +1,8 @@
 package tracing
 
 import (
+	"cmp"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net/url"
@@ -11,6 +13,7 @@ import (
 	"golang.org/x/net/http/httpguts"
 
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/management/otlpenv"
 )
 
 // OpenTelemetry's SDKs, in every language, read a set of environment
@@ -27,8 +30,28 @@ import (
 type Variables struct {
 	// Endpoint is OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, used as it is, or
 	// else OTEL_EXPORTER_OTLP_ENDPOINT, a base URL to which the path of
-	// traces, /v1/traces, is appended.
+	// traces, /v1/traces, is appended: where OTLP/HTTP posts spans.
 	Endpoint string
+	// GRPCEndpoint is where OTLP/gRPC sends them:
+	// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or else
+	// OTEL_EXPORTER_OTLP_ENDPOINT, each as it is (gRPC names a service,
+	// not a path).
+	GRPCEndpoint string
+	// Protocol is OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, or else
+	// OTEL_EXPORTER_OTLP_PROTOCOL: grpc or http/protobuf;
+	// ProtocolVariable names the one of them that said it.
+	Protocol, ProtocolVariable string
+	// TLS is what OTEL_EXPORTER_OTLP_(TRACES_)CERTIFICATE,
+	// _CLIENT_CERTIFICATE and _CLIENT_KEY say (otlpenv.ClientTLS); nil
+	// when none is set.
+	TLS *tls.Config
+	// Sampler is OTEL_TRACES_SAMPLER, as a sampler's name
+	// (parent-based-trace-id-ratio for parentbased_traceidratio).
+	Sampler string
+	// SamplerArg is OTEL_TRACES_SAMPLER_ARG, the ratio of a Sampler that
+	// takes one (trace-id-ratio, parent-based-trace-id-ratio), or 1 when
+	// it is unset, as the specification says; 0 for another sampler.
+	SamplerArg float64
 	// Headers are OTEL_EXPORTER_OTLP_TRACES_HEADERS, or else
 	// OTEL_EXPORTER_OTLP_HEADERS: name=value pairs, comma-separated, each
 	// value percent-decoded. nil when neither is set.
@@ -57,10 +80,14 @@ func BindVariables(b *config.Binder) Variables {
 	var v Variables
 	base := config.BindVariable(b, "OTEL_EXPORTER_OTLP_ENDPOINT", "", ParseEndpoint)
 	v.Endpoint = config.BindVariable(b, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "", ParseEndpoint)
+	v.GRPCEndpoint = cmp.Or(v.Endpoint, base)
 	if v.Endpoint == "" && base != "" {
 		u, _ := url.Parse(base) // ParseEndpoint parsed it
 		v.Endpoint = u.JoinPath(tracesPath).String()
 	}
+	v.Protocol, v.ProtocolVariable = otlpenv.Protocol(b, otlpenv.Traces)
+	v.TLS = otlpenv.ClientTLS(b, otlpenv.Traces)
+	v.Sampler, v.SamplerArg = bindSamplerVariables(b)
 	v.Headers = config.BindVariable(b, "OTEL_EXPORTER_OTLP_HEADERS", nil, parseHeaders)
 	if h := config.BindVariable(b, "OTEL_EXPORTER_OTLP_TRACES_HEADERS", nil, parseHeaders); h != nil {
 		v.Headers = h

@@ -11,15 +11,16 @@
 // collector service packages import them), whose package-level state the
 // garbage collector scans at every cycle of every service;
 // docs/performance.md#tracing has the figures. What it does not do that
-// they can: JSON encoding, TLS settings of its own, and reading
-// OTEL_EXPORTER_OTLP_* from the process's environment, none of which the
-// services ask for (their settings say where to send).
+// they can: JSON encoding, and reading OTEL_EXPORTER_OTLP_* from the
+// process's environment, neither of which the services ask for (their
+// settings say where to send, and over which TLS).
 package otlphttp
 
 import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/tls"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -53,6 +54,10 @@ type Options struct {
 	// ConnectTimeout bounds opening a connection; 0 keeps net/http's
 	// default (30 s), which Timeout bounds anyway.
 	ConnectTimeout time.Duration
+	// TLS is that of the connections to an https collector: its CAs in
+	// place of the system's, and the client's certificate for a
+	// collector that asks for one. nil keeps Go's defaults.
+	TLS *tls.Config
 	// UserAgent names the exporter; a User-Agent header in Headers wins.
 	UserAgent string
 	// Items names what an export carries ("spans", "data points"), in
@@ -91,6 +96,9 @@ func New(o Options) *Client {
 	// other's. Its proxy is the process's (HTTPS_PROXY, NO_PROXY), as for
 	// every client of net/http.
 	transport := http.DefaultTransport.(*http.Transport).Clone()
+	if o.TLS != nil {
+		transport.TLSClientConfig = o.TLS.Clone()
+	}
 	if o.ConnectTimeout > 0 {
 		transport.DialContext = (&net.Dialer{Timeout: o.ConnectTimeout, KeepAlive: 30 * time.Second}).DialContext
 	}

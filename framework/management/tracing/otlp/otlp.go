@@ -9,19 +9,20 @@ package otlp
 
 import (
 	"context"
-	"time"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/springport/greeter/framework/management/tracing"
 )
 
-// New returns the exporter that posts spans to endpoint (checked by
-// tracing.ParseEndpoint) with headers, gzip-compressed when gzipped, each
-// export with its retries bounded by timeout. A user and password in
-// endpoint are sent as HTTP basic authentication. It has the signature
-// of tracing.Options.NewExporter.
-func New(endpoint string, headers map[string]string, gzipped bool, timeout time.Duration) (sdktrace.SpanExporter, error) {
-	client := newOTLPHTTP(endpoint, headers, gzipped, timeout)
+// New returns the exporter that posts spans to e.Endpoint (checked by
+// tracing.ParseEndpoint) with e.Headers, gzip-compressed when e.Gzip,
+// each export with its retries bounded by e.Timeout, over e.TLS to an
+// https endpoint. A user and password in the endpoint are sent as HTTP
+// basic authentication. It is a tracing.ExporterFunc.
+func New(e tracing.Export) (sdktrace.SpanExporter, error) {
+	client := newOTLPHTTP(e.Endpoint, e.Headers, e.Gzip, e.Timeout, e.TLS)
 	exp, err := otlptrace.New(context.Background(), client)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package otlp
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"time"
 
@@ -26,11 +27,12 @@ var _ otlptrace.Client = (*otlpHTTP)(nil)
 
 // newOTLPHTTP returns the client that posts to endpoint (checked by
 // ParseEndpoint) with headers, gzip-compressed when gzipped, each export
-// with its retries bounded by timeout. A user and password in endpoint
-// are sent as HTTP basic authentication.
-func newOTLPHTTP(endpoint string, headers map[string]string, gzipped bool, timeout time.Duration) *otlpHTTP {
+// with its retries bounded by timeout, over tlsConfig to an https
+// endpoint (nil: Go's defaults). A user and password in endpoint are
+// sent as HTTP basic authentication.
+func newOTLPHTTP(endpoint string, headers map[string]string, gzipped bool, timeout time.Duration, tlsConfig *tls.Config) *otlpHTTP {
 	return &otlpHTTP{otlphttp.New(otlphttp.Options{Endpoint: endpoint, Headers: headers, Gzip: gzipped,
-		Timeout: timeout, UserAgent: userAgent, Items: "spans"})}
+		Timeout: timeout, TLS: tlsConfig, UserAgent: userAgent, Items: "spans"})}
 }
 
 // userAgent names the exporter as otlptracehttp does, with the version

@@ -103,7 +103,7 @@ func answering(t *testing.T, timeout time.Duration, answer http.HandlerFunc) (*o
 		answer(w, nil)
 		return false
 	})
-	client := newOTLPHTTP(c.URL+"/v1/traces", map[string]string{"Authorization": "Bearer s3cret"}, false, timeout)
+	client := newOTLPHTTP(c.URL+"/v1/traces", map[string]string{"Authorization": "Bearer s3cret"}, false, timeout, nil)
 	t.Cleanup(func() { client.Stop(context.Background()) })
 	return client, c
 }
@@ -183,7 +183,7 @@ func TestRetryableStatuses(t *testing.T) {
 				}
 				return true
 			})
-			client := newOTLPHTTP(c.URL+"/v1/traces", nil, false, time.Second) // first back-off 100 ms ±50%
+			client := newOTLPHTTP(c.URL+"/v1/traces", nil, false, time.Second, nil) // first back-off 100 ms ±50%
 			defer client.Stop(context.Background())
 			if err := client.UploadTraces(context.Background(), resourceSpans(1)); err != nil {
 				t.Fatalf("UploadTraces: %v, want the batch taken on the third try", err)
@@ -222,7 +222,7 @@ func TestRetryAfterPastTheTimeout(t *testing.T) {
 // exporter's User-Agent.
 func TestRequestHeaders(t *testing.T) {
 	c := newCollector(t, nil)
-	client := newOTLPHTTP(c.URL+"/v1/traces", map[string]string{"x-tenant": "blue"}, true, time.Second)
+	client := newOTLPHTTP(c.URL+"/v1/traces", map[string]string{"x-tenant": "blue"}, true, time.Second, nil)
 	defer client.Stop(context.Background())
 	if err := client.UploadTraces(context.Background(), resourceSpans(2)); err != nil {
 		t.Fatal(err)
@@ -254,7 +254,7 @@ func TestStopInterruptsAnExport(t *testing.T) {
 	}))
 	defer server.Close()
 	defer close(release)
-	client := newOTLPHTTP(server.URL+"/v1/traces", nil, false, time.Minute)
+	client := newOTLPHTTP(server.URL+"/v1/traces", nil, false, time.Minute, nil)
 	done := make(chan error, 1)
 	go func() { done <- client.UploadTraces(context.Background(), resourceSpans(1)) }()
 	select {
