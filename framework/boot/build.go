@@ -18,6 +18,7 @@ import (
 	"github.com/springport/greeter/framework/management/openapi"
 	"github.com/springport/greeter/framework/management/swaggerui"
 	"github.com/springport/greeter/framework/management/tracing"
+	"github.com/springport/greeter/framework/profile"
 	"github.com/springport/greeter/framework/server"
 )
 
@@ -108,7 +109,7 @@ func bindAll[S any](svc Service[S], b *config.Binder, env *config.Environment, v
 // and its origin) and the keys that nothing reads.
 func (a *App) logStartup(keys config.KeyReport) {
 	a.logger = a.Logger(serverLogger)
-	a.logger.Info(profilesMessage(a.env.ExplicitProfiles(), a.env.DefaultProfiles()))
+	a.logger.Info(profile.Message(a.env.ExplicitProfiles(), a.env.DefaultProfiles()))
 	for _, w := range slices.Concat(a.env.Warnings(), a.binder.Warnings()) {
 		a.logger.Warn(w.Message, w.LogAttrs()...)
 	}

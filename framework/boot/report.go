@@ -1,13 +1,12 @@
 package boot
 
-// The start-up messages are worded here, in Spring Boot's words, from the
-// structured data config gives: the profiles line every start logs, and the
-// report a failed start prints.
+// The report a failed start prints is worded here, in Spring Boot's
+// words, from the structured data config gives (the profiles line every
+// start logs is profile.Message).
 
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/springport/greeter/framework/config"
@@ -20,36 +19,6 @@ type startupError struct{ err error }
 
 func (e startupError) Error() string { return failureReport(e.err) }
 func (e startupError) Unwrap() error { return e.err }
-
-// profilesMessage is the start-up log message about profiles, worded as Spring
-// Boot's: the explicitly active profiles, or when there are none the
-// default profiles that stand in.
-func profilesMessage(explicit, defaults []string) string {
-	switch len(explicit) {
-	case 0:
-		return "No active profile set, falling back to " + plural(len(defaults), "default profile") + ": " + quoted(defaults)
-	case 1:
-		return "The following 1 profile is active: " + quoted(explicit)
-	}
-	return "The following " + plural(len(explicit), "profile") + " are active: " + quoted(explicit)
-}
-
-// plural is "1 profile", "2 profiles".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
-
-// quoted lists the profiles as Spring does: "dev", "qa".
-func quoted(profiles []string) string {
-	q := make([]string, len(profiles))
-	for i, p := range profiles {
-		q[i] = `"` + p + `"`
-	}
-	return strings.Join(q, ", ")
-}
 
 // failureReport formats a start-up failure the way Spring Boot's failure
 // analyzer does: one block per invalid setting, naming its key, value,
