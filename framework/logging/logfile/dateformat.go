@@ -37,7 +37,7 @@ var letterPeriods = map[byte]period{
 }
 
 // parseDateFormat reads a SimpleDateFormat pattern: letters, and literal
-// text between single quotes (” is a quote).
+// text between single quotes (two quotes in a row are one).
 func parseDateFormat(s string) (dateFormat, error) {
 	var f dateFormat
 	for i := 0; i < len(s); {
