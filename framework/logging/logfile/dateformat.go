@@ -31,7 +31,7 @@ var letterPeriods = map[byte]period{
 	'S': millisecond, 's': second, 'm': minute,
 	'H': hour, 'k': hour, 'K': hour, 'h': hour, 'a': halfDay,
 	'd': day, 'D': day, 'E': day, 'u': day,
-	'w': week, 'M': month, 'L': month, 'y': year,
+	'w': week, 'M': month, 'L': month, 'y': year, 'Y': year,
 	// Zones name no period.
 	'Z': noPeriod, 'X': noPeriod, 'z': noPeriod,
 }
@@ -68,7 +68,7 @@ func parseDateFormat(s string) (dateFormat, error) {
 			i = end + 1
 		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 			if _, ok := letterPeriods[c]; !ok {
-				return f, fmt.Errorf("date pattern %q: the letter %c is not supported here (use y M d H m s S a E u D w k K h Z X z)", s, c)
+				return f, fmt.Errorf("date pattern %q: the letter %c is not supported here (use y Y M d H m s S a E u D w k K h Z X z)", s, c)
 			}
 			n := 1
 			for i+n < len(s) && s[i+n] == c {
@@ -118,11 +118,17 @@ func (f dateFormat) format(t time.Time) string {
 		switch fl.letter {
 		case 0:
 			b.WriteString(fl.text)
-		case 'y':
+		case 'y', 'Y':
+			y := t.Year()
+			if fl.letter == 'Y' || f.has('w') {
+				// The week's year, so that the last days of December in
+				// week 1 are not named as the January before them.
+				y, _ = t.ISOWeek()
+			}
 			if n == 2 {
-				pad(&b, t.Year()%100, 2)
+				pad(&b, y%100, 2)
 			} else {
-				pad(&b, t.Year(), n)
+				pad(&b, y, n)
 			}
 		case 'M', 'L':
 			switch {
@@ -191,7 +197,7 @@ func pad(b *strings.Builder, v, width int) {
 }
 
 // widths are the most digits a numeric letter writes.
-var widths = map[byte]int{'y': 4, 'M': 2, 'L': 2, 'd': 2, 'D': 3, 'H': 2, 'k': 2, 'K': 2, 'h': 2, 'm': 2, 's': 2, 'S': 3, 'u': 1, 'w': 2}
+var widths = map[byte]int{'y': 4, 'Y': 4, 'M': 2, 'L': 2, 'd': 2, 'D': 3, 'H': 2, 'k': 2, 'K': 2, 'h': 2, 'm': 2, 's': 2, 'S': 3, 'u': 1, 'w': 2}
 
 // regex is the regular expression of what f writes: each field a group
 // (capturing when capture is set, for read), in order.
@@ -208,9 +214,9 @@ func (f dateFormat) regex(capture bool) string {
 		}
 		b.WriteString(open)
 		switch {
-		case fl.letter == 'y' && fl.count == 2:
+		case (fl.letter == 'y' || fl.letter == 'Y') && fl.count == 2:
 			b.WriteString(`\d{2}`)
-		case fl.letter == 'y':
+		case fl.letter == 'y' || fl.letter == 'Y':
 			fmt.Fprintf(&b, `\d{%d,}`, min(fl.count, 4))
 		case widths[fl.letter] > 0 && (fl.letter != 'M' && fl.letter != 'L' || fl.count < 3):
 			fmt.Fprintf(&b, `\d{%d,%d}`, min(fl.count, widths[fl.letter]), max(fl.count, widths[fl.letter]))
@@ -240,7 +246,7 @@ func (f dateFormat) read(values []string) (time.Time, bool) {
 		n, err := strconv.Atoi(v)
 		numeric := err == nil
 		switch fl.letter {
-		case 'y':
+		case 'y', 'Y':
 			if !numeric {
 				return time.Time{}, false
 			}
