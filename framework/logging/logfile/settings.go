@@ -61,7 +61,7 @@ func Bind(b *config.Binder) Settings {
 	case path != "":
 		s.File, s.Key = filepath.Join(path, "spring.log"), PathKey
 	}
-	pattern := config.Bind(b, PatternKey, DefaultPattern, config.String, "the names of the archives: %d{date pattern} their period (the shortest unit it writes: daily for yyyy-MM-dd), %i their index in it, .gz or .zip to compress them; ${LOG_FILE} is the log file")
+	pattern := config.Bind(b, PatternKey, DefaultPattern, config.String, "the names of the archives: the date of %d names their period, its shortest unit (daily for yyyy-MM-dd, hourly with HH), %i their index in it, and a .gz or .zip suffix compresses them; ${LOG_FILE} is the log file")
 	s.Policy = Policy{
 		MaxFileSize:         int64(config.Bind(b, MaxFileSizeKey, config.ByteSize(10<<20), config.DataSize, "the size past which the log file is archived, before the line that would pass it")),
 		MaxHistory:          config.Bind(b, MaxHistoryKey, 7, config.IntIn(0, 1<<20), "how many periods of the pattern's %d, before the current one, keep their archives; 0 keeps all"),
