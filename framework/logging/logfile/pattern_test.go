@@ -44,18 +44,18 @@ func TestParsePattern(t *testing.T) {
 		}
 	}
 	for pattern, reason := range map[string]string{
-		"app.%i.gz":                        "no %d",
-		"app.%d.gz":                        "no %i",
-		"app.%d.%i.%x":                     "only %d and %i",
-		"app.%d{yyyy}.%d{MM}.%i":           "more than one %d",
-		"app.%d.%i.xz":                     ".xz",
-		"app.%d{yyyy-GG}.%i":               "letter G",
-		"app.%d{yyyy, Mars/Olympus}.%i":    "time zone",
-		"app.%d{'}.%i":                     "quote",
-		"app.%d{yyyy-MM-dd.%i":             "not closed",
-		"app.%d{ZZ, aux}.%d{'x', aux}.%i":  "no %d",
-		"app.%d{'literal'}.%i":             "names no period",
-		"app.%d{yyyy-MM-dd, aux}-%i.log":   "no %d",
+		"app.%i.gz":                         "no %d",
+		"app.%d.gz":                         "no %i",
+		"app.%d.%i.%x":                      "only %d and %i",
+		"app.%d{yyyy}.%d{MM}.%i":            "more than one %d",
+		"app.%d.%i.xz":                      ".xz",
+		"app.%d{yyyy-GG}.%i":                "letter G",
+		"app.%d{yyyy, Mars/Olympus}.%i":     "time zone",
+		"app.%d{'}.%i":                      "quote",
+		"app.%d{yyyy-MM-dd.%i":              "not closed",
+		"app.%d{ZZ, aux}.%d{'x', aux}.%i":   "no %d",
+		"app.%d{'literal'}.%i":              "names no period",
+		"app.%d{yyyy-MM-dd, aux}-%i.log":    "no %d",
 		"app.%d{yyyy-MM-dd} %d{HH, aux}.gz": "no %i",
 	} {
 		if _, err := ParsePattern(pattern); err == nil || !strings.Contains(err.Error(), reason) {
