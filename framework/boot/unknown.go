@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/logging/logfile"
 	"github.com/springport/greeter/framework/management/tracing"
 )
 
@@ -38,12 +39,9 @@ var readFamilies = []string{
 
 // ignoredFamilies are Spring Boot's settings that mean nothing here: the
 // servlet containers, JPA, templates, Spring MVC and Jackson, schema tools
-// and devtools, log patterns and charsets (the lines are as
-// logging.format says). Their app. members may be written as spring. too.
+// and devtools, log patterns (logging.file.* is read: logging/logfile).
+// Their app. members may be written as spring. too.
 // A key of these that something reads is read all the same.
-// logging.file.* and logging.logback.* are not among them: every key of
-// theirs is read (logging/logfile), so another is a mistake, named with
-// the nearest.
 var ignoredFamilies = []string{
 	"app.jpa.", "app.sql.init.", "app.jackson.", "app.mvc.", "app.webflux.", "app.web.",
 	"app.devtools.", "app.main.", "app.output.ansi.", "app.thymeleaf.", "app.freemarker.",
@@ -61,10 +59,6 @@ var ignoredFamilies = []string{
 // renamed app.data.redis (spring.data.redis). It is not read, as Boot 3
 // does not read it, but named.
 const boot2Redis = "app.redis."
-
-// boot1LogFile are the log file's settings before Spring Boot 2.2, which
-// its metadata still names, deprecated at level error.
-var boot1LogFile = map[string]string{"logging.file": "logging.file.name", "logging.path": "logging.file.path"}
 
 // keyCheck is what config.CheckKeys is told of svc: read are the keys
 // bound, own those that the service bound itself, variables the names of
@@ -96,8 +90,8 @@ func keyHint(key string, starters []string) string {
 	if starter := starterOf(key); starter != "" && !slices.Contains(starters, starter) {
 		return "read by the starter " + starter + ", which this service does not include: add it to the service's Starters"
 	}
-	if renamed, ok := boot1LogFile[app]; ok {
-		return "Spring Boot 1's name, not read (nor by Spring Boot 3 or 4); it is " + renamed
+	if hint := logfile.KeyHint(app); hint != "" {
+		return hint
 	}
 	if rest, ok := strings.CutPrefix(app, boot2Redis); ok {
 		return "Spring Boot 2's name, not read; Spring Boot 3 names it " + strings.TrimSuffix(key, strings.TrimPrefix(app, "app.")) + "data.redis." + rest

@@ -27,5 +27,5 @@
 //
 // gopkg.in/natefinch/lumberjack.v2 was not taken: it names archives its
 // own way only, rotates by size alone in whole megabytes, and removes
-// by count and age in days, with no total cap (docs/decisions/0013).
+// by count and age in days, with no total cap (docs/decisions/0015).
 package logfile

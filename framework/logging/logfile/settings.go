@@ -96,3 +96,30 @@ func sizeOrZero(s string) (config.ByteSize, error) {
 	}
 	return config.DataSize(s)
 }
+
+// Open opens the file the settings name; nil without one. A file that
+// cannot be written is refused through b, naming the setting that named
+// it as written, its value and origin. report is Options.Report.
+func (s Settings) Open(b *config.Binder, report func(error)) (*Writer, error) {
+	if s.File == "" {
+		return nil, nil
+	}
+	w, err := Open(Options{Name: s.File, Policy: s.Policy, Report: report})
+	if err != nil {
+		b.Refuse(s.Key, "the log file "+s.File+" cannot be written: "+err.Error())
+		return nil, b.Err()
+	}
+	return w, nil
+}
+
+// boot1Names are the log file's settings before Spring Boot 2.2, which
+// its metadata still names, deprecated at level error (not read).
+var boot1Names = map[string]string{"logging.file": NameKey, "logging.path": PathKey}
+
+// KeyHint says what an unknown key meant, when it is one of boot1Names.
+func KeyHint(key string) string {
+	if renamed, ok := boot1Names[key]; ok {
+		return "Spring Boot 1's name, not read (nor by Spring Boot 3 or 4); it is " + renamed
+	}
+	return ""
+}
