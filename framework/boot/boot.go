@@ -13,8 +13,8 @@
 //     bound: the framework's own (server, management, logging, sessions,
 //     tracing, OpenAPI) and the service's (Service.Bind). Every bad
 //     setting is reported at once.
-//  3. The loggers are built (logging.format, logging.level.*), under the
-//     service's name: <name>.server, <name>.dispatch, and the service's own.
+//  3. The loggers are built (logging.format, logging.level.*, logging.file.*),
+//     under the service's name: <name>.server, <name>.dispatch, and the service's own.
 //  4. The starters the service names (Service.Starters) start: the Redis
 //     session starter opens Redis when app.session.store-type=redis. The
 //     session store is in memory unless a starter gave one.

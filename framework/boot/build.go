@@ -39,7 +39,11 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 			a.close()
 		}
 	}()
-	a.loggers = svc.newLoggers(newLogger(a.settings.logging.Format, p.Stdout).Handler(), a.settings.logging)
+	outputs, err := a.logOutputs(p)
+	if err != nil {
+		return nil, err
+	}
+	a.loggers = svc.newLoggers(outputs, a.settings.logging)
 	a.logStartup(bound.keys)
 	spans, exportsSpans := a.spanOptions(svc.spanExporter(a.settings.management.tracing.Transport))
 	if err := a.openMetrics(exportsSpans); err != nil {

@@ -95,6 +95,23 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 	return slog.New(tracing.LogHandler(h))
 }
 
+// logOutputs is where the lines go: stdout and, as Spring's file appender
+// beside the console, the file logging.file.* names (closed last).
+func (a *App) logOutputs(p Process) (slog.Handler, error) {
+	format, console := a.settings.logging.Format, newLogger(a.settings.logging.Format, p.Stdout)
+	file, err := a.settings.logFile.Open(a.binder, func(err error) {
+		console.Error("the log file cannot be written; lines go on to stdout (said once)", "err", err)
+	})
+	if file == nil || err != nil {
+		return console.Handler(), err
+	}
+	a.closers = append(a.closers, file.Close)
+	return slog.NewMultiHandler(console.Handler(), fileHandler(format, file)), nil
+}
+
+// fileHandler writes the file's lines: the one place choosing their format.
+func fileHandler(format string, w io.Writer) slog.Handler { return newLogger(format, w).Handler() }
+
 // accessLog returns an observer that logs one line per request.
 func accessLog(logger *slog.Logger) func(dispatch.Observation) {
 	return func(o dispatch.Observation) {

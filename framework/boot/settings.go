@@ -4,6 +4,7 @@ import (
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/logging"
+	"github.com/springport/greeter/framework/logging/logfile"
 	"github.com/springport/greeter/framework/management/actuator"
 	"github.com/springport/greeter/framework/management/metrics"
 	"github.com/springport/greeter/framework/management/tracing"
@@ -22,6 +23,7 @@ type settings struct {
 	security   security.Settings // the rules, whichever starter authenticates (security.go)
 	openapiUI  bool              // serve Swagger UI at /swagger-ui.html
 	logging    logging.Settings  // logging.format, logging.level.*
+	logFile    logfile.Settings  // logging.file.*, logging.logback.rollingpolicy.*
 	// failOnUnknown refuses to start with a key that nothing reads
 	// (unknown.go), rather than warning.
 	failOnUnknown bool
@@ -53,6 +55,7 @@ func bindSettings(b *config.Binder, loggers []string) settings {
 		security:  security.Bind(b),
 		openapiUI: config.Bind(b, "app.openapi.ui.enabled", false, config.Bool, "serve Swagger UI at /swagger-ui.html, reading /v3/api-docs"),
 		logging:   logging.Bind(b, loggers),
+		logFile:   logfile.Bind(b),
 
 		failOnUnknown: config.Bind(b, failOnUnknownKey, false, config.Bool, "true: a setting under server., management., app., logging., spring. or the service's own root that nothing reads stops start-up; false: it is warned about"),
 		cors:          server.BindCORS(b),

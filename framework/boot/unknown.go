@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/logging/logfile"
 	"github.com/springport/greeter/framework/management/tracing"
 )
 
@@ -38,8 +39,8 @@ var readFamilies = []string{
 
 // ignoredFamilies are Spring Boot's settings that mean nothing here: the
 // servlet containers, JPA, templates, Spring MVC and Jackson, schema tools
-// and devtools, log files and patterns (logs go to stdout, as
-// logging.format says). Their app. members may be written as spring. too.
+// and devtools, log patterns (logging.file.* is read: logging/logfile).
+// Their app. members may be written as spring. too.
 // A key of these that something reads is read all the same.
 var ignoredFamilies = []string{
 	"app.jpa.", "app.sql.init.", "app.jackson.", "app.mvc.", "app.webflux.", "app.web.",
@@ -49,7 +50,7 @@ var ignoredFamilies = []string{
 	"app.banner.", "app.autoconfigure.", "app.transaction.", "app.data.jpa.", "app.data.rest.",
 	"server.tomcat.", "server.jetty.", "server.undertow.", "server.netty.", "server.error.",
 	"server.servlet.encoding.", "server.servlet.jsp.",
-	"logging.file.", "logging.pattern.", "logging.logback.", "logging.log4j2.", "logging.charset.",
+	"logging.pattern.", "logging.log4j2.", "logging.charset.",
 	"logging.config", "logging.register-shutdown-hook", "logging.threshold.",
 	"management.endpoint.health.probes.", "management.health.livenessstate.", "management.health.readinessstate.",
 }
@@ -88,6 +89,9 @@ func keyHint(key string, starters []string) string {
 	}
 	if starter := starterOf(key); starter != "" && !slices.Contains(starters, starter) {
 		return "read by the starter " + starter + ", which this service does not include: add it to the service's Starters"
+	}
+	if hint := logfile.KeyHint(app); hint != "" {
+		return hint
 	}
 	if rest, ok := strings.CutPrefix(app, boot2Redis); ok {
 		return "Spring Boot 2's name, not read; Spring Boot 3 names it " + strings.TrimSuffix(key, strings.TrimPrefix(app, "app.")) + "data.redis." + rest

@@ -227,6 +227,9 @@ func (r *placeholderResolver) placeholder(content string, depth int) (string, er
 		if v, ok := systemProperty(name, r.dir); ok {
 			return v, nil
 		}
+		if v, ok, err := r.logFileProperty(name, depth); ok || err != nil {
+			return v, err
+		}
 	}
 	if hasFallback {
 		// The default of a secret's placeholder is a secret too.
