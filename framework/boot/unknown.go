@@ -7,7 +7,6 @@ package boot
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/logging/logfile"
@@ -20,12 +19,6 @@ const failOnUnknownKey = "app.config.fail-on-unknown"
 // that a Spring user sets meaning them.
 var frameworkPrefixes = []string{"server", "management", "app", "logging", "spring"}
 
-// springVariablePrefixes are the roots under which every environment
-// variable is taken for a setting: those roots are Spring Boot's. APP_
-// and a service's own root are words that images set for themselves
-// (APP_HOME, APP_VERSION).
-var springVariablePrefixes = []string{"SERVER_", "MANAGEMENT_", "LOGGING_", "SPRING_"}
-
 // readFamilies are the families whose members are read by name, not
 // bound one by one from a list that the framework knows: any member is
 // accepted. Their app. members may be written as spring. too.
@@ -37,29 +30,6 @@ var readFamilies = []string{
 	tracing.ResourceAttributesPrefix,
 }
 
-// ignoredFamilies are Spring Boot's settings that mean nothing here: the
-// servlet containers, JPA, templates, Spring MVC and Jackson, schema tools
-// and devtools, log patterns (logging.file.* is read: logging/logfile).
-// Their app. members may be written as spring. too.
-// A key of these that something reads is read all the same.
-var ignoredFamilies = []string{
-	"app.jpa.", "app.sql.init.", "app.jackson.", "app.mvc.", "app.webflux.", "app.web.",
-	"app.devtools.", "app.main.", "app.output.ansi.", "app.thymeleaf.", "app.freemarker.",
-	"app.mustache.", "app.groovy.template.", "app.liquibase.", "app.h2.",
-	"app.cloud.", "app.jmx.", "app.aop.", "app.task.", "app.threads.", "app.servlet.",
-	"app.banner.", "app.autoconfigure.", "app.transaction.", "app.data.jpa.", "app.data.rest.",
-	"server.tomcat.", "server.jetty.", "server.undertow.", "server.netty.", "server.error.",
-	"server.servlet.encoding.", "server.servlet.jsp.",
-	"logging.pattern.", "logging.log4j2.", "logging.charset.",
-	"logging.config", "logging.register-shutdown-hook", "logging.threshold.",
-	"management.endpoint.health.probes.", "management.health.livenessstate.", "management.health.readinessstate.",
-}
-
-// boot2Redis is Spring Boot 2's root of the Redis settings, which Boot 3
-// renamed app.data.redis (spring.data.redis). It is not read, as Boot 3
-// does not read it, but named.
-const boot2Redis = "app.redis."
-
 // keyCheck is what config.CheckKeys is told of svc: read are the keys
 // bound, own those that the service bound itself, variables the names of
 // the environment variables set.
@@ -70,11 +40,11 @@ func (svc Service[S]) keyCheck(read, own, variables []string) config.KeyCheck {
 		Read:                  read,
 		Own:                   own,
 		ReadFamilies:          readFamilies,
-		IgnoredFamilies:       ignoredFamilies,
+		IgnoredFamilies:       config.SpringIgnoredFamilies,
 		Variables:             variables,
-		SettingsOnlyVariables: springVariablePrefixes,
+		SettingsOnlyVariables: config.SpringVariablePrefixes,
 		KeyHint:               func(key string) string { return keyHint(key, starters) },
-		VariableHint:          variableHint,
+		VariableHint:          config.Boot2VariableHint,
 		RefusedBy:             failOnUnknownKey,
 	}
 }
@@ -93,19 +63,5 @@ func keyHint(key string, starters []string) string {
 	if hint := logfile.KeyHint(app); hint != "" {
 		return hint
 	}
-	if rest, ok := strings.CutPrefix(app, boot2Redis); ok {
-		return "Spring Boot 2's name, not read; Spring Boot 3 names it " + strings.TrimSuffix(key, strings.TrimPrefix(app, "app.")) + "data.redis." + rest
-	}
-	return ""
-}
-
-// variableHint is keyHint for an environment variable.
-func variableHint(name string) string {
-	if rest, ok := strings.CutPrefix(name, "SPRING_REDIS_"); ok {
-		return "Spring Boot 2's name, not read; Spring Boot 3 names it SPRING_DATA_REDIS_" + rest
-	}
-	if rest, ok := strings.CutPrefix(name, "APP_REDIS_"); ok {
-		return "Spring Boot 2's name, not read; Spring Boot 3 names it APP_DATA_REDIS_" + rest
-	}
-	return ""
+	return config.Boot2Hint(key, app)
 }
