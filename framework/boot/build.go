@@ -39,8 +39,9 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 			a.close()
 		}
 	}()
-	a.loggers = svc.newLoggers(newLogger(a.settings.logging.Format, p.Stdout).Handler(), a.settings.logging)
+	a.loggers = svc.newLoggers(svc.consoleLogger(a.settings, p.Stdout).Handler(), a.settings.logging)
 	a.logStartup(bound.keys)
+	a.warnFormats()
 	spans, exportsSpans := a.spanOptions(svc.spanExporter(a.settings.management.tracing.Transport))
 	if err := a.openMetrics(exportsSpans); err != nil {
 		return nil, err

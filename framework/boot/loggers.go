@@ -8,7 +8,6 @@ import (
 
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/logging"
-	"github.com/springport/greeter/framework/management/tracing"
 )
 
 // The framework's loggers, named under the service's name in a dotted
@@ -83,16 +82,10 @@ func (svc Service[S]) newLoggers(base slog.Handler, levels logging.Settings) *lo
 }
 
 // newLogger logs to w as text or, for log collectors, as JSON lines
-// (logging.format). It lets every level through: the named loggers over
-// it decide what each writes. A line about a request that is in a trace
-// carries its trace_id and span_id.
+// (logging.format), as newStructuredLogger does without structured
+// settings.
 func newLogger(format string, w io.Writer) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: logging.Trace}
-	var h slog.Handler = slog.NewTextHandler(w, opts)
-	if format == "json" {
-		h = slog.NewJSONHandler(w, opts)
-	}
-	return slog.New(tracing.LogHandler(h))
+	return newStructuredLogger(format, w, logging.Structured{})
 }
 
 // accessLog returns an observer that logs one line per request.

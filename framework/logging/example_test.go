@@ -17,7 +17,8 @@ func withoutTime(groups []string, a slog.Attr) slog.Attr {
 	return a
 }
 
-// A service's loggers are named in a dotted hierarchy. The handler that
+// A service's loggers are named in a dotted hierarchy, and each line names
+// its logger. The handler that
 // writes the lines lets every level through; each logger's level, its own
 // or its nearest ancestor's, decides what reaches it, and can be changed
 // while the service runs.
@@ -46,8 +47,8 @@ func ExampleNewRegistry() {
 		fmt.Println(l.Name, l.Configured != nil, l.Effective)
 	}
 	// Output:
-	// level=DEBUG msg="order received" id=7
-	// level=WARN msg="stock low" item=kettle
+	// level=DEBUG msg="order received" logger=shop.orders id=7
+	// level=WARN msg="stock low" logger=shop.stock item=kettle
 	// ROOT true INFO
 	// shop true WARN
 	// shop.orders false WARN

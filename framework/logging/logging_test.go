@@ -130,7 +130,7 @@ func TestHandler(t *testing.T) {
 	r.Set("greeter.dispatch", nil)
 	log.Error("silenced")
 	got := buf.String()
-	for _, want := range []string{"msg=shown k=v", "msg=traced"} {
+	for _, want := range []string{"msg=shown logger=greeter.dispatch k=v", "msg=traced logger=greeter.dispatch"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("log lacks %q:\n%s", want, got)
 		}
