@@ -196,7 +196,7 @@ func Run[S any](ctx context.Context, svc Service[S], p Process) (err error) {
 	a := r.app
 	defer func() {
 		if cerr := r.Close(); cerr != nil {
-			a.logger.Error("closing components", "err", cerr)
+			a.logger.Error("closing components", "error", cerr)
 		}
 	}()
 	// POST /actuator/shutdown shuts down as SIGTERM does.

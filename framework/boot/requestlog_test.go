@@ -30,8 +30,8 @@ func TestAccessLogAndRequestIDs(t *testing.T) {
 	}
 	// An access log line is written once its response is, so it may come
 	// after the client has read the response.
-	s.WaitForLog(t, regexp.MustCompile(regexp.QuoteMeta(`msg=request logger=tester.accesslog method=GET path=/hello/7 route=/hello/{n} status=200 bytes=`+strconv.Itoa(len(r.body))+` duration_ms=`)+`[0-9.]+ request_id=trace-42\n`))
-	s.WaitForLog(t, regexp.MustCompile(`msg=request logger=tester.accesslog method=GET path=/hello/x .* request_id=`+regexp.QuoteMeta(id)+`\n`))
+	s.WaitForLog(t, regexp.MustCompile(regexp.QuoteMeta(`msg=request method=GET path=/hello/7 route=/hello/{n} status=200 bytes=`+strconv.Itoa(len(r.body))+` duration_ms=`)+`[0-9.]+ request_id=trace-42 logger=tester.accesslog\n`))
+	s.WaitForLog(t, regexp.MustCompile(`msg=request method=GET path=/hello/x .* request_id=`+regexp.QuoteMeta(id)+` logger=tester.accesslog\n`))
 
 	quiet := start(t, nil, nil)
 	send(t, nil, "GET", quiet.URL+"/hello", "")

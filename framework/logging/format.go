@@ -122,6 +122,11 @@ func msKey(key string) string {
 type plainHandler struct {
 	next  slog.Handler
 	trace func(context.Context) (string, string, bool)
+	// logger is the logger's name, written last on the line, after the
+	// attributes, so that a line reads as it did before it was there:
+	// msg, then what the code logged. Empty once WithGroup has put it
+	// before the group's attributes instead.
+	logger string
 }
 
 func (h plainHandler) Enabled(ctx context.Context, l slog.Level) bool { return h.next.Enabled(ctx, l) }
@@ -132,19 +137,31 @@ func (h plainHandler) Handle(ctx context.Context, r slog.Record) error {
 			r.AddAttrs(slog.String("trace_id", traceID), slog.String("span_id", spanID))
 		}
 	}
+	if h.logger != "" {
+		r.AddAttrs(slog.String(LoggerKey, h.logger))
+	}
 	return h.next.Handle(ctx, r)
 }
 
 func (h plainHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return plainHandler{next: h.next.WithAttrs(attrs), trace: h.trace}
+	h.next = h.next.WithAttrs(attrs)
+	return h
 }
 
+// WithGroup puts the logger's name before the group, which would hold
+// it if it came last.
 func (h plainHandler) WithGroup(name string) slog.Handler {
-	return plainHandler{next: h.next.WithGroup(name), trace: h.trace}
+	if name == "" {
+		return h
+	}
+	if h.logger != "" {
+		h.next, h.logger = h.next.WithAttrs([]slog.Attr{slog.String(LoggerKey, h.logger)}), ""
+	}
+	h.next = h.next.WithGroup(name)
+	return h
 }
 
-// withLogger puts the name first among the line's attributes, right
-// after its message.
 func (h plainHandler) withLogger(name string) slog.Handler {
-	return h.WithAttrs([]slog.Attr{slog.String(LoggerKey, name)})
+	h.logger = name
+	return h
 }

@@ -152,7 +152,7 @@ func New(opts Options) (*Tracing, error) {
 	if opts.Logger != nil {
 		logger, shown := opts.Logger, redacted(opts.Endpoint)
 		otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
-			logger.Warn("tracing: spans could not be exported", "endpoint", shown, "err", err)
+			logger.Warn("tracing: spans could not be exported", "endpoint", shown, "error", err)
 		}))
 	}
 	t.provider = sdktrace.NewTracerProvider(
