@@ -59,7 +59,7 @@ func TestFailureLogCarriesRequestID(t *testing.T) {
 		if p.RequestID == "" || r.header.Get("X-Request-Id") != p.RequestID || (sent != "" && p.RequestID != sent) {
 			t.Errorf("GET /fail (X-Request-Id %q): requestId %q, header %q", sent, p.RequestID, r.header.Get("X-Request-Id"))
 		}
-		s.WaitForLog(t, regexp.MustCompile(`msg="request failed" method=GET path=/fail .* request_id=`+regexp.QuoteMeta(p.RequestID)+`\n`))
+		s.WaitForLog(t, regexp.MustCompile(`msg="request failed" method=GET path=/fail .* request_id=`+regexp.QuoteMeta(p.RequestID)+` logger=tester.dispatch\n`))
 	}
 }
 

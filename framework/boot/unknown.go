@@ -30,6 +30,8 @@ var springVariablePrefixes = []string{"SERVER_", "MANAGEMENT_", "LOGGING_", "SPR
 // accepted. Their app. members may be written as spring. too.
 var readFamilies = []string{
 	"logging.level.",
+	"logging.structured.json.rename.",
+	"logging.structured.json.add.",
 	"management.endpoint.health.group.",
 	"management.metrics.tags.",
 	tracing.HeadersPrefix,
@@ -51,6 +53,8 @@ var ignoredFamilies = []string{
 	"server.servlet.encoding.", "server.servlet.jsp.",
 	"logging.file.", "logging.pattern.", "logging.logback.", "logging.log4j2.", "logging.charset.",
 	"logging.config", "logging.register-shutdown-hook", "logging.threshold.",
+	// A Go error has no frames to leave out or hash.
+	"logging.structured.json.stacktrace.include-common-frames", "logging.structured.json.stacktrace.include-hashes",
 	"management.endpoint.health.probes.", "management.health.livenessstate.", "management.health.readinessstate.",
 }
 
