@@ -158,7 +158,7 @@ func Run[S any](ctx context.Context, svc Service[S], p Process) (err error) {
 				// A log pipeline that reads JSON lines gets the report as
 				// one record too; the banner stays on stderr for people.
 				st := logging.Structured{ECS: logging.ECSService{Name: svc.Name}, GELF: logging.GELFService{Host: svc.Name}}
-				newStructuredLogger(format, stdout, st).Error("application failed to start", "report", err.Error())
+				newLogger(format, stdout, st).Error("application failed to start", "report", err.Error())
 			}
 		}
 	}()

@@ -25,11 +25,11 @@ func startedMessage(name string, startup, running time.Duration) string {
 	return fmt.Sprintf("Started %s in %.3f seconds (process running for %.3f)", name, startup.Seconds(), running.Seconds())
 }
 
-// newStructuredLogger logs to w in format (text, json, ecs, logstash or
+// newLogger logs to w in format (text, json, ecs, logstash or
 // gelf; see logging.NewHandler), with st's structured settings. It lets
 // every level through: the named loggers over it decide. A line about a
 // request that is in a trace carries its trace and span ids.
-func newStructuredLogger(format string, w io.Writer, st logging.Structured) *slog.Logger {
+func newLogger(format string, w io.Writer, st logging.Structured) *slog.Logger {
 	h, err := logging.NewHandler(format, w, logging.HandlerOptions{Trace: traceIDs, Structured: st})
 	if err != nil {
 		// The settings allow only the formats NewHandler knows.
@@ -78,7 +78,7 @@ func orDefault(s, def string) string {
 // consoleLogger is the logger of the console (p.Stdout), in the format
 // the settings give it (logging.Settings.ConsoleFormat).
 func (svc Service[S]) consoleLogger(s settings, w io.Writer) *slog.Logger {
-	return newStructuredLogger(s.logging.ConsoleFormat(), w, svc.structured(s))
+	return newLogger(s.logging.ConsoleFormat(), w, svc.structured(s))
 }
 
 // warnFormats warns when logging.format is set beside

@@ -1,7 +1,6 @@
 package boot
 
 import (
-	"io"
 	"log/slog"
 	"maps"
 	"slices"
@@ -79,13 +78,6 @@ func (svc Service[S]) newLoggers(base slog.Handler, levels logging.Settings) *lo
 		}
 	}
 	return r
-}
-
-// newLogger logs to w as text or, for log collectors, as JSON lines
-// (logging.format), as newStructuredLogger does without structured
-// settings.
-func newLogger(format string, w io.Writer) *slog.Logger {
-	return newStructuredLogger(format, w, logging.Structured{})
 }
 
 // accessLog returns an observer that logs one line per request.

@@ -237,14 +237,6 @@ func (f *structuredFormat) errorParts(l *line) (typ, msg, trace string) {
 	return fmt.Sprintf("%T", err), err.Error(), trace
 }
 
-// orDefault is s, or def when s is empty.
-func orDefault(s, def string) string {
-	if s != "" {
-		return s
-	}
-	return def
-}
-
 // levelName is the Logback level a slog level is written as.
 func levelName(l slog.Level) string {
 	switch {

@@ -134,7 +134,7 @@ func bindStructured(b *config.Binder) Structured {
 	b.Describe(json+"add.<name>", "a field <name> with this value on every structured line (nested at its dots in ECS)")
 	st := &s.JSON.StackTrace
 	config.Bind(b, json+"stacktrace.printer", "", stackTracePrinter, "standard or logging-system: both write an error's chain of wrapped errors, one a line; a class name is refused")
-	st.RootFirst = "first" == config.Bind(b, json+"stacktrace.root", "last", config.OneOf("last", "first"), "last: the error logged first and what it wraps after (Caused by:); first: the innermost error first (Wrapped by:)")
+	st.RootFirst = config.Bind(b, json+"stacktrace.root", "last", config.OneOf("last", "first"), "last: the error logged first and what it wraps after (Caused by:); first: the innermost error first (Wrapped by:)") == "first"
 	st.MaxLength = config.Bind(b, json+"stacktrace.max-length", 0, config.IntIn(0, 1<<30), "the longest stack_trace written, in characters; 0: whole")
 	st.MaxDepth = config.Bind(b, json+"stacktrace.max-throwable-depth", 0, config.IntIn(0, 1<<20), "how many errors of a wrapped chain the stack_trace writes; 0: all")
 	config.Bind(b, json+"customizer", "", refuseCustomizer, "refused: a customizer is a Java class; include, exclude, rename and add change the fields")
