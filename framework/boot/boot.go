@@ -154,10 +154,11 @@ func Run[S any](ctx context.Context, svc Service[S], p Process) (err error) {
 		if err != nil {
 			fmt.Fprintln(p.Stderr, err)
 			var se startupError
-			if format := failureLogFormat(env, args, lookupEnv); errors.As(err, &se) && format != "" {
+			setting := func(key string) string { return logFormat(key, env, args, lookupEnv) }
+			if format := logging.FailureFormat(setting); errors.As(err, &se) && format != "" {
 				// A log pipeline that reads JSON lines gets the report as
 				// one record too; the banner stays on stderr for people.
-				st := logging.Structured{ECS: logging.ECSService{Name: svc.Name}, GELF: logging.GELFService{Host: svc.Name}}
+				st := logging.Structured{}.WithService(svc.Name, "")
 				newLogger(format, stdout, st).Error("application failed to start", "report", err.Error())
 			}
 		}
@@ -211,7 +212,7 @@ func Run[S any](ctx context.Context, svc Service[S], p Process) (err error) {
 	}()
 	s := a.settings
 	ports := server.Ports(a.binder, s.server, s.management.server, r.handler, r.management)
-	ports[0].SetAnnouncement(func() string { return startedMessage(svc.Name, time.Since(began), time.Since(processStart)) })
+	ports[0].SetAnnouncement(server.Started(svc.Name, began))
 	err = server.Serve(ctx, stop, ports, s.server, r.probes.RefuseTraffic, a.logger, p.Listening)
 	if _, listen := errors.AsType[*config.SettingError](err); listen {
 		return startupError{err} // a port could not be listened on
@@ -280,18 +281,4 @@ func logFormat(key string, env *config.Environment, args []string, lookupEnv fun
 	}
 	v, _ := lookupEnv(strings.ToUpper(strings.NewReplacer(".", "_", "-", "").Replace(key)))
 	return v
-}
-
-// failureLogFormat is the format of the console's lines that the failure
-// report is written in as a record too: a structured one, or json; ""
-// for text.
-func failureLogFormat(env *config.Environment, args []string, lookupEnv func(string) (string, bool)) string {
-	switch f := strings.ToLower(logFormat("logging.structured.format.console", env, args, lookupEnv)); f {
-	case logging.FormatECS, logging.FormatLogstash, logging.FormatGELF:
-		return f
-	}
-	if strings.EqualFold(logFormat("logging.format", env, args, lookupEnv), "json") {
-		return logging.FormatJSON
-	}
-	return ""
 }

@@ -1,6 +1,7 @@
 package boot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,15 +40,15 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 			a.close()
 		}
 	}()
-	a.loggers = svc.newLoggers(svc.consoleLogger(a.settings, p.Stdout).Handler(), a.settings.logging)
+	buildInfo, _ := debug.ReadBuildInfo()
+	st := a.settings.logging.Structured.WithService(cmp.Or(a.settings.management.tracing.Service, svc.Name), moduleVersion(buildInfo))
+	a.loggers = svc.newLoggers(newLogger(a.settings.logging.ConsoleFormat(), p.Stdout, st).Handler(), a.settings.logging)
 	a.logStartup(bound.keys)
-	a.warnFormats()
 	spans, exportsSpans := a.spanOptions(svc.spanExporter(a.settings.management.tracing.Transport))
 	if err := a.openMetrics(exportsSpans); err != nil {
 		return nil, err
 	}
 	a.reportTLS()
-	buildInfo, _ := debug.ReadBuildInfo()
 	spans.DefaultService, spans.Version, spans.Logger = svc.Name, moduleVersion(buildInfo), a.Logger(tracingLogger)
 	// For the OTLP metrics starter: the meters, pushed under the spans' resource.
 	Provide(a, a.metrics)
@@ -118,6 +119,9 @@ func (a *App) logStartup(keys config.KeyReport) {
 		a.logger.Warn(w.Message, "key", w.Key, "origin", w.Origin)
 	}
 	keys.Log(a.logger)
+	if a.settings.logging.FormatNotRead {
+		a.logger.Warn("logging.format is not read: logging.structured.format.console sets the console's format")
+	}
 }
 
 // spanOptions are the tracing settings with the exporter of the

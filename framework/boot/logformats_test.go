@@ -121,7 +121,7 @@ func TestStructuredFormatDecidesOverLoggingFormat(t *testing.T) {
 	s := start(t, []string{"--logging.format=json", "--logging.structured.format.console=LOGSTASH"}, nil)
 	lines := jsonLines(t, s.Stdout.String())
 	warn := lineWith(t, lines, "message", "logging.format is not read")
-	if warn["level"] != "WARN" || warn["logging.structured.format.console"] != "logstash" {
+	if warn["level"] != "WARN" || warn["logger_name"] != "tester.server" {
 		t.Errorf("warning: %v", warn)
 	}
 }

@@ -1,12 +1,14 @@
 package boot
 
 import (
+	"io"
 	"log/slog"
 	"maps"
 	"slices"
 
 	"github.com/springport/greeter/framework/dispatch"
 	"github.com/springport/greeter/framework/logging"
+	"github.com/springport/greeter/framework/management/tracing"
 )
 
 // The framework's loggers, named under the service's name in a dotted
@@ -78,6 +80,18 @@ func (svc Service[S]) newLoggers(base slog.Handler, levels logging.Settings) *lo
 		}
 	}
 	return r
+}
+
+// newLogger logs to w in format (text, json, ecs, logstash or gelf: see
+// logging.NewHandler) with the structured settings st. It lets every
+// level through: the named loggers over it decide. A line about a request
+// that is in a trace carries its trace's ids.
+func newLogger(format string, w io.Writer, st logging.Structured) *slog.Logger {
+	h, err := logging.NewHandler(format, w, logging.HandlerOptions{Trace: tracing.LogIDs, Structured: st})
+	if err != nil {
+		panic(err) // the settings allow only the formats NewHandler knows
+	}
+	return slog.New(h)
 }
 
 // accessLog returns an observer that logs one line per request.

@@ -13,6 +13,9 @@ type Settings struct {
 	Root       Level            // logging.level.root
 	Levels     map[string]Level // logging.level.<name>: a logger's or a group's
 	Structured Structured       // logging.structured.*
+	// FormatNotRead: logging.format is set, and
+	// logging.structured.format.console too, which decides.
+	FormatNotRead bool
 }
 
 // ConsoleFormat is the format of the console's lines: the structured
@@ -35,6 +38,7 @@ func Bind(b *config.Binder, known []string) Settings {
 		Root:   config.Bind(b, "logging.level.root", Info, ParseLevel, "level of every logger: TRACE, DEBUG, INFO, WARN, ERROR, OFF; --logging.level.<name> sets the logger <name> and those below it (<service>, <service>.dispatch, <service>.accesslog, ...; see /actuator/loggers) or a group (web, and the service's own)"),
 	}
 	s.Structured = bindStructured(b)
+	s.FormatNotRead = s.Structured.Console != "" && b.IsSet("logging.format")
 	s.Levels = config.BindPrefixed(b, "logging.level.", known, ParseLevel,
 		func(name string) string { return "level of the logger or group " + name })
 	for name, l := range s.Levels {

@@ -140,3 +140,37 @@ func bindStructured(b *config.Binder) Structured {
 	config.Bind(b, json+"customizer", "", refuseCustomizer, "refused: a customizer is a Java class; include, exclude, rename and add change the fields")
 	return s
 }
+
+// WithService fills in what Spring takes from spring.application.name and
+// .version: the ECS service's name and version and the GELF host and
+// _service_version, where their settings leave them unset. A version of
+// "(devel)" is none: no version is written, as Spring writes none.
+func (s Structured) WithService(name, version string) Structured {
+	if version == "(devel)" {
+		version = ""
+	}
+	for _, f := range []struct {
+		field *string
+		def   string
+	}{{&s.ECS.Name, name}, {&s.ECS.Version, version}, {&s.GELF.Host, name}, {&s.GELF.Version, version}} {
+		if *f.field == "" {
+			*f.field = f.def
+		}
+	}
+	return s
+}
+
+// FailureFormat is the format a failed start-up's report is logged in as
+// a record too, as far as setting, which looks a key up in what was
+// given, can tell: the structured console format, or json; "" for text,
+// whose report is on stderr alone.
+func FailureFormat(setting func(key string) string) string {
+	switch f := strings.ToLower(setting("logging.structured.format.console")); f {
+	case FormatECS, FormatLogstash, FormatGELF:
+		return f
+	}
+	if strings.EqualFold(setting("logging.format"), FormatJSON) {
+		return FormatJSON
+	}
+	return ""
+}
