@@ -85,6 +85,7 @@ func TestStructuredConsoleFormats(t *testing.T) {
 				"--server.access-log.enabled=true"}, c.args...), nil)
 			send(t, nil, "GET", s.URL+"/hello", "")
 			s.WaitForLog(t, regexp.MustCompile(`"(message|short_message)":"request"`))
+			s.WaitForLog(t, boottest.StartedAddr) // logged as the port is served, maybe after the request
 			out := s.Stdout.String()
 			if m := boottest.StartedAddr.FindStringSubmatch(out); m == nil || !strings.HasSuffix(s.URL, ":"+m[1]) {
 				t.Errorf("StartedAddr finds %v in the %s lines, want the port of %s:\n%s", m, c.format, s.URL, out)
@@ -119,6 +120,7 @@ func fieldAt(m map[string]any, path string) any {
 func TestStructuredFormatDecidesOverLoggingFormat(t *testing.T) {
 	t.Parallel()
 	s := start(t, []string{"--logging.format=json", "--logging.structured.format.console=LOGSTASH"}, nil)
+	s.WaitForLog(t, regexp.MustCompile(`"message":"Started `))
 	lines := jsonLines(t, s.Stdout.String())
 	warn := lineWith(t, lines, "message", "logging.format is not read")
 	if warn["level"] != "WARN" || warn["logger_name"] != "tester.server" {
@@ -161,6 +163,7 @@ func TestStructuredSettingsAreRead(t *testing.T) {
 	s := start(t, []string{"--logging.structured.format.console=ecs", "--logging.structured.json.rename.log.level=severity",
 		"--logging.structured.json.add.corp=acme", "--logging.structured.json.exclude=process",
 		"--logging.structured.json.stacktrace.max-length=100", "--logging.structured.format.file=gelf", "--app.config.fail-on-unknown=true"}, nil)
+	s.WaitForLog(t, regexp.MustCompile(`"message":"Started `))
 	started := lineWith(t, jsonLines(t, s.Stdout.String()), "message", "Started")
 	if fieldAt(started, "log.severity") != "INFO" || started["corp"] != "acme" || started["process"] != nil {
 		t.Errorf("Started line: %v", started)
