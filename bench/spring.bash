@@ -128,7 +128,7 @@ spring_label() {
 
 # spring_start WHO NAME ARGS...: starts target WHO on a free port with ARGS
 # in an empty directory and environment; sets PORT and PID once it listens
-# (greeter logs "msg=started addr=...:PORT", Boot "Tomcat started on port
+# (greeter logs "msg="Started greeter in ... seconds (...)" ... addr=...:PORT", Boot "Tomcat started on port
 # PORT").
 spring_start() {
 	local who=$1 name=$2 cmd
@@ -139,7 +139,7 @@ spring_start() {
 	pids+=("$PID")
 	PORT=
 	for _ in $(seq 1800); do
-		PORT=$(grep -oE 'msg=started addr=[^ ]*|Tomcat started on port [0-9]+' "$work/$name.out" 2>/dev/null | head -1 | grep -oE '[0-9]+$') || true
+		PORT=$(grep -oE 'msg="Started [^ ]+ in [0-9.]+ seconds \(process running for [0-9.]+\)".* addr=[^ ]*|Tomcat started on port [0-9]+' "$work/$name.out" 2>/dev/null | head -1 | grep -oE '[0-9]+$') || true
 		[[ -n $PORT ]] && break
 		kill -0 "$PID" 2>/dev/null || break
 		sleep 0.1

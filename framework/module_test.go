@@ -158,8 +158,9 @@ func goCmd(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
-// started is the log line that names the port the service listens on.
-var started = regexp.MustCompile(`msg=started addr=\S*:(\d+)`)
+// started is the log line that names the port the service listens on
+// (boottest.StartedAddr, which this module-less test does not import).
+var started = regexp.MustCompile(`Started \S+ in [0-9.]+ seconds \(process running for [0-9.]+\).*? addr=\S*:(\d+)`)
 
 // startBinary runs bin with args until the test ends, and returns the URL
 // of the port its "started" log line names.

@@ -19,14 +19,14 @@ type Runner interface {
 }
 
 // Serve listens on 127.0.0.1:port (0 picks a free port), prints the
-// "msg=started addr=HOST:PORT" line that bench/run waits for, and serves srv
+// line bench/run waits for, as boot logs it ("Started reference in … addr=HOST:PORT"), and serves srv
 // until SIGINT or SIGTERM, when it shuts srv down.
 func Serve(srv Runner, port string) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:"+port)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("msg=started addr=%s\n", ln.Addr())
+	fmt.Printf("msg=\"Started reference in 0.000 seconds (process running for 0.000)\" addr=%s\n", ln.Addr())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {

@@ -61,9 +61,11 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/framework/logging"
 	"github.com/springport/greeter/framework/management/openapi"
 	"github.com/springport/greeter/framework/server"
 )
@@ -144,6 +146,7 @@ func Main[S any](svc Service[S]) {
 // is reported on p.Stderr and returned. A shutdown that does not finish
 // within server.shutdown-timeout returns an error too.
 func Run[S any](ctx context.Context, svc Service[S], p Process) (err error) {
+	began := time.Now()
 	p = p.orDefaults()
 	args, lookupEnv, stdout := p.Args, p.LookupEnv, p.Stdout
 	var env *config.Environment
@@ -151,10 +154,12 @@ func Run[S any](ctx context.Context, svc Service[S], p Process) (err error) {
 		if err != nil {
 			fmt.Fprintln(p.Stderr, err)
 			var se startupError
-			if errors.As(err, &se) && strings.EqualFold(logFormat(env, args, lookupEnv), "json") {
+			setting := func(key string) string { return logFormat(key, env, args, lookupEnv) }
+			if format := logging.FailureFormat(setting); errors.As(err, &se) && format != "" {
 				// A log pipeline that reads JSON lines gets the report as
 				// one record too; the banner stays on stderr for people.
-				newLogger("json", stdout).Error("application failed to start", "report", err.Error())
+				st := logging.Structured{}.WithService(svc.Name, "")
+				newLogger(format, stdout, st).Error("application failed to start", "report", err.Error())
 			}
 		}
 	}()
@@ -192,7 +197,7 @@ func Run[S any](ctx context.Context, svc Service[S], p Process) (err error) {
 	a := r.app
 	defer func() {
 		if cerr := r.Close(); cerr != nil {
-			a.logger.Error("closing components", "err", cerr)
+			a.logger.Error("closing components", "error", cerr)
 		}
 	}()
 	// POST /actuator/shutdown shuts down as SIGTERM does.
@@ -207,6 +212,7 @@ func Run[S any](ctx context.Context, svc Service[S], p Process) (err error) {
 	}()
 	s := a.settings
 	ports := server.Ports(a.binder, s.server, s.management.server, r.handler, r.management)
+	ports[0].SetAnnouncement(server.Started(svc.Name, began))
 	err = server.Serve(ctx, stop, ports, s.server, r.probes.RefuseTraffic, a.logger, p.Listening)
 	if _, listen := errors.AsType[*config.SettingError](err); listen {
 		return startupError{err} // a port could not be listened on
@@ -258,21 +264,21 @@ func (svc Service[S]) check() error {
 	return nil
 }
 
-// logFormat is logging.format as far as it can be known when start-up
-// fails: from the settings when they loaded, else from the arguments and
-// the environment as given.
-func logFormat(env *config.Environment, args []string, lookupEnv func(string) (string, bool)) string {
+// logFormat is the setting key (logging.format, say) as far as it can
+// be known when start-up fails: from the settings when they loaded, else
+// from the arguments and the environment as given.
+func logFormat(key string, env *config.Environment, args []string, lookupEnv func(string) (string, bool)) string {
 	if env != nil {
-		if v, ok, err := env.Lookup("logging.format"); ok && err == nil {
+		if v, ok, err := env.Lookup(key); ok && err == nil {
 			return v.Resolved
 		}
 		return ""
 	}
 	for _, a := range slices.Backward(args) {
-		if v, ok := strings.CutPrefix(a, "--logging.format="); ok {
+		if v, ok := strings.CutPrefix(a, "--"+key+"="); ok {
 			return v
 		}
 	}
-	v, _ := lookupEnv("LOGGING_FORMAT")
+	v, _ := lookupEnv(strings.ToUpper(strings.NewReplacer(".", "_", "-", "").Replace(key)))
 	return v
 }

@@ -1,6 +1,7 @@
 package boot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,7 +40,9 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 			a.close()
 		}
 	}()
-	outputs, err := a.logOutputs(p)
+	buildInfo, _ := debug.ReadBuildInfo()
+	st := a.settings.logging.Structured.WithService(cmp.Or(a.settings.management.tracing.Service, svc.Name), moduleVersion(buildInfo))
+	outputs, err := a.logOutputs(p, st)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +53,6 @@ func build[S any](ctx context.Context, svc Service[S], env *config.Environment, 
 		return nil, err
 	}
 	a.reportTLS()
-	buildInfo, _ := debug.ReadBuildInfo()
 	spans.DefaultService, spans.Version, spans.Logger = svc.Name, moduleVersion(buildInfo), a.Logger(tracingLogger)
 	// For the OTLP metrics starter: the meters, pushed under the spans' resource.
 	Provide(a, a.metrics)
@@ -121,6 +123,9 @@ func (a *App) logStartup(keys config.KeyReport) {
 		a.logger.Warn(w.Message, "key", w.Key, "origin", w.Origin)
 	}
 	keys.Log(a.logger)
+	if a.settings.logging.FormatNotRead {
+		a.logger.Warn("logging.format is not read: logging.structured.format.console sets the console's format")
+	}
 }
 
 // spanOptions are the tracing settings with the exporter of the

@@ -210,7 +210,7 @@ func TestClientGoneLogsQuietly(t *testing.T) {
 			// id, and returns the lines logged since mark but those of
 			// the access log.
 			answered := func(mark int, id string) []string {
-				s.WaitForLog(t, regexp.MustCompile(`msg=request .* request_id=`+id+`\n`))
+				s.WaitForLog(t, regexp.MustCompile(`msg=request .* request_id=`+id+` logger=bulky.accesslog\n`))
 				var lines []string
 				for l := range strings.Lines(s.Stdout.String()[mark:]) {
 					if !strings.Contains(l, " msg=request ") {

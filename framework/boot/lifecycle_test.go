@@ -201,7 +201,7 @@ func TestAppRefusesMisuse(t *testing.T) {
 func TestQuietServiceIsFound(t *testing.T) {
 	t.Parallel()
 	s := start(t, []string{"--logging.level.root=WARN", "--management.server.port=0"}, nil)
-	if strings.Contains(s.Stdout.String(), "started") {
+	if strings.Contains(strings.ToLower(s.Stdout.String()), "started") {
 		t.Errorf("the service logged at INFO: %s", s.Stdout)
 	}
 	if r := send(t, nil, "GET", s.URL+"/hello", ""); r.status != 200 {

@@ -82,35 +82,32 @@ func (svc Service[S]) newLoggers(base slog.Handler, levels logging.Settings) *lo
 	return r
 }
 
-// newLogger logs to w as text or, for log collectors, as JSON lines
-// (logging.format). It lets every level through: the named loggers over
-// it decide what each writes. A line about a request that is in a trace
-// carries its trace_id and span_id.
-func newLogger(format string, w io.Writer) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: logging.Trace}
-	var h slog.Handler = slog.NewTextHandler(w, opts)
-	if format == "json" {
-		h = slog.NewJSONHandler(w, opts)
+// newLogger logs to w in format (text, json, ecs, logstash or gelf: see
+// logging.NewHandler) with the structured settings st. It lets every
+// level through: the named loggers over it decide. A line about a request
+// that is in a trace carries its trace's ids.
+func newLogger(format string, w io.Writer, st logging.Structured) *slog.Logger {
+	h, err := logging.NewHandler(format, w, logging.HandlerOptions{Trace: tracing.LogIDs, Structured: st})
+	if err != nil {
+		panic(err) // the settings allow only the formats NewHandler knows
 	}
-	return slog.New(tracing.LogHandler(h))
+	return slog.New(h)
 }
 
-// logOutputs is where the lines go: stdout and, as Spring's file appender
-// beside the console, the file logging.file.* names (closed last).
-func (a *App) logOutputs(p Process) (slog.Handler, error) {
-	format, console := a.settings.logging.Format, newLogger(a.settings.logging.Format, p.Stdout)
+// logOutputs is where the lines go, with the structured settings st:
+// stdout and, as Spring's file appender beside the console, the file
+// logging.file.* names (closed last), in its own format.
+func (a *App) logOutputs(p Process, st logging.Structured) (slog.Handler, error) {
+	console := newLogger(a.settings.logging.ConsoleFormat(), p.Stdout, st)
 	file, err := a.settings.logFile.Open(a.binder, func(err error) {
-		console.Error("the log file cannot be written; lines go on to stdout (said once)", "err", err)
+		console.Error("the log file cannot be written; lines go on to stdout (said once)", logging.ErrorKey, err)
 	})
 	if file == nil || err != nil {
 		return console.Handler(), err
 	}
 	a.closers = append(a.closers, file.Close)
-	return slog.NewMultiHandler(console.Handler(), fileHandler(format, file)), nil
+	return slog.NewMultiHandler(console.Handler(), newLogger(a.settings.logging.FileFormat(), file, st).Handler()), nil
 }
-
-// fileHandler writes the file's lines: the one place choosing their format.
-func fileHandler(format string, w io.Writer) slog.Handler { return newLogger(format, w).Handler() }
 
 // accessLog returns an observer that logs one line per request.
 func accessLog(logger *slog.Logger) func(dispatch.Observation) {

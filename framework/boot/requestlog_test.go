@@ -30,8 +30,8 @@ func TestAccessLogAndRequestIDs(t *testing.T) {
 	}
 	// An access log line is written once its response is, so it may come
 	// after the client has read the response.
-	s.WaitForLog(t, regexp.MustCompile(regexp.QuoteMeta(`msg=request method=GET path=/hello/7 route=/hello/{n} status=200 bytes=`+strconv.Itoa(len(r.body))+` duration=`)+`\S+ request_id=trace-42\n`))
-	s.WaitForLog(t, regexp.MustCompile(`msg=request method=GET path=/hello/x .* request_id=`+regexp.QuoteMeta(id)+`\n`))
+	s.WaitForLog(t, regexp.MustCompile(regexp.QuoteMeta(`msg=request method=GET path=/hello/7 route=/hello/{n} status=200 bytes=`+strconv.Itoa(len(r.body))+` duration_ms=`)+`[0-9.]+ request_id=trace-42 logger=tester.accesslog\n`))
+	s.WaitForLog(t, regexp.MustCompile(`msg=request method=GET path=/hello/x .* request_id=`+regexp.QuoteMeta(id)+` logger=tester.accesslog\n`))
 
 	quiet := start(t, nil, nil)
 	send(t, nil, "GET", quiet.URL+"/hello", "")
@@ -59,7 +59,7 @@ func TestFailureLogCarriesRequestID(t *testing.T) {
 		if p.RequestID == "" || r.header.Get("X-Request-Id") != p.RequestID || (sent != "" && p.RequestID != sent) {
 			t.Errorf("GET /fail (X-Request-Id %q): requestId %q, header %q", sent, p.RequestID, r.header.Get("X-Request-Id"))
 		}
-		s.WaitForLog(t, regexp.MustCompile(`msg="request failed" method=GET path=/fail .* request_id=`+regexp.QuoteMeta(p.RequestID)+`\n`))
+		s.WaitForLog(t, regexp.MustCompile(`msg="request failed" method=GET path=/fail .* request_id=`+regexp.QuoteMeta(p.RequestID)+` logger=tester.dispatch\n`))
 	}
 }
 

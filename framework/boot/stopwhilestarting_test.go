@@ -98,7 +98,7 @@ func stopWhileLoading(t *testing.T, what string, waiting func() bool) {
 	if err == nil || !strings.Contains(err.Error(), "stopped while starting") {
 		t.Errorf("Run returned %v, want that it stopped while starting", err)
 	}
-	if listened.Load() || strings.Contains(stdout.String(), "started") {
+	if listened.Load() || strings.Contains(strings.ToLower(stdout.String()), "started") {
 		t.Errorf("the service listened after it was told to stop; log:\n%s", stdout.String())
 	}
 	if strings.Contains(stderr.String(), "APPLICATION FAILED TO START") {
@@ -144,7 +144,7 @@ func TestStopWhileServiceStarts(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "stopped while starting") {
 		t.Errorf("Run returned %v, want that it stopped while starting", err)
 	}
-	if listened.Load() || strings.Contains(stdout.String(), "msg=started") {
+	if listened.Load() || strings.Contains(stdout.String(), "Started ") {
 		t.Errorf("the service listened after it was told to stop; log:\n%s", stdout.String())
 	}
 	if !closed.Load() {

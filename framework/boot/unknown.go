@@ -24,6 +24,8 @@ var frameworkPrefixes = []string{"server", "management", "app", "logging", "spri
 // accepted. Their app. members may be written as spring. too.
 var readFamilies = []string{
 	"logging.level.",
+	"logging.structured.json.rename.",
+	"logging.structured.json.add.",
 	"management.endpoint.health.group.",
 	"management.metrics.tags.",
 	tracing.HeadersPrefix,

@@ -150,7 +150,7 @@ func TestSpringTwins(t *testing.T) {
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(s.Stdout.String(), `timeout=1s`) {
+	if !strings.Contains(s.Stdout.String(), `timeout_ms=1000 `) {
 		t.Errorf("spring.lifecycle.timeout-per-shutdown-phase=1s did not set the shutdown timeout:\n%s", s.Stdout)
 	}
 }

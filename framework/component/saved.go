@@ -185,7 +185,7 @@ func (c *Container) saveUsed(ctx context.Context, rs *requestScope) {
 	ctx = context.WithoutCancel(ctx)
 	for _, u := range used {
 		if err := c.sessions.save(ctx, u); err != nil {
-			c.logger.Error("session component state not saved", "component", u.d.name, "err", err)
+			c.logger.Error("session component state not saved", "component", u.d.name, "error", err)
 		}
 	}
 }

@@ -499,6 +499,6 @@ func TestFailedSaveIsLogged(t *testing.T) {
 	})
 	a.get(t, alice, "/add") // its response is written before the save
 	eventually(t, "the failed save logged", func() bool {
-		return strings.Contains(log.String(), `msg="session component state not saved" component=tally err="the session store failed: Redis is unavailable: connection refused"`)
+		return strings.Contains(log.String(), `msg="session component state not saved" component=tally error="the session store failed: Redis is unavailable: connection refused"`)
 	})
 }

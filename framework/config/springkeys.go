@@ -29,6 +29,8 @@ var SpringIgnoredFamilies = []string{
 	"server.servlet.encoding.", "server.servlet.jsp.",
 	"logging.pattern.", "logging.log4j2.", "logging.charset.",
 	"logging.config", "logging.register-shutdown-hook", "logging.threshold.",
+	// A Go error has no frames to leave out or hash.
+	"logging.structured.json.stacktrace.include-common-frames", "logging.structured.json.stacktrace.include-hashes",
 	"management.endpoint.health.probes.", "management.health.livenessstate.", "management.health.readinessstate.",
 }
 

@@ -181,7 +181,7 @@ func (d *Dispatcher) logFailure(ex *exchange, r *http.Request, level slog.Level,
 	id := ex.requestIDFor(r, d.ids)
 	if logIt, dropped := d.failures.admit(failureKind{route: ex.routeName(), status: status}); logIt {
 		attrs := append([]any{"method", r.Method, "path", fullPath(r), "route", ex.routeName(),
-			"status", status, "err", err}, notLogged(dropped)...)
+			"status", status, "error", err}, notLogged(dropped)...)
 		d.log.Log(r.Context(), level, "request failed", append(attrs, "request_id", id)...)
 	}
 }

@@ -11,7 +11,11 @@ import (
 // newTestRegistry returns a registry writing text lines into buf, every
 // level let through by the base handler.
 func newTestRegistry(buf *bytes.Buffer) *Registry {
-	return NewRegistry(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: Trace}), Info)
+	h, err := NewHandler(FormatText, buf, HandlerOptions{})
+	if err != nil {
+		panic(err)
+	}
+	return NewRegistry(h, Info)
 }
 
 func effective(t *testing.T, r *Registry, name string) Level {
@@ -130,7 +134,7 @@ func TestHandler(t *testing.T) {
 	r.Set("greeter.dispatch", nil)
 	log.Error("silenced")
 	got := buf.String()
-	for _, want := range []string{"msg=shown k=v", "msg=traced"} {
+	for _, want := range []string{"msg=shown k=v logger=greeter.dispatch", "level=TRACE msg=traced k=v logger=greeter.dispatch"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("log lacks %q:\n%s", want, got)
 		}

@@ -75,12 +75,14 @@ func canonical(name string) string {
 func (r *Registry) Logger(name string) *slog.Logger { return slog.New(r.Handler(name)) }
 
 // Handler returns the handler of the logger name: the registry's base,
-// given only the records the logger's level lets through. It wraps
-// another handler and can itself be wrapped.
+// given only the records the logger's level lets through, each carrying
+// the logger's name (LoggerKey, or the name's own field in a structured
+// format). It wraps another handler and can itself be wrapped.
 func (r *Registry) Handler(name string) slog.Handler {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return &handler{next: r.base, node: r.node(name)}
+	n := r.node(name)
+	return &handler{next: withLoggerName(r.base, n.name), node: n}
 }
 
 // node returns the logger name, creating it and its missing ancestors

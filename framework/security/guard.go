@@ -61,7 +61,7 @@ func (g *Guard) Check(w http.ResponseWriter, r *http.Request, requestID func() s
 				if g.Logger != nil {
 					g.Logger.LogAttrs(r.Context(), slog.LevelError, "credentials could not be checked",
 						slog.String("method", r.Method), slog.String("path", r.URL.Path),
-						slog.String("error", err.Error()), slog.String("request_id", requestID()))
+						slog.Any("error", err), slog.String("request_id", requestID()))
 				}
 				return nil, &dispatch.Error{Status: http.StatusServiceUnavailable, Detail: "the credentials cannot be checked now; try again later"}
 			}

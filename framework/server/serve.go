@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -35,7 +36,14 @@ type Port struct {
 	// http2 serves HTTP/2 beside HTTP/1.1 (http2.go).
 	http2    bool
 	announce string // the log message that says it listens
+	// announcement, when set, gives that message at the time it is
+	// logged (SetAnnouncement).
+	announcement func() string
 }
+
+// SetAnnouncement makes message give the line that says p listens, at
+// the moment it is logged: boot's says how long start-up took.
+func (p *Port) SetAnnouncement(message func() string) { p.announcement = message }
 
 // Ports are the ports to serve: server.port with handler, and
 // management.server.port with management when the management endpoints
@@ -182,7 +190,15 @@ func Serve(ctx context.Context, stop func(), ports []Port, s Settings, refuseTra
 			servers[i].TLSConfig = p.tls.config(alpnProtocols(p.http2), logger)
 			go func() { served <- servers[i].ServeTLS(listeners[i], "", "") }()
 		}
-		logger.Info(p.announce, "addr", listeners[i].Addr().String())
+	}
+	// The last line is server.port's, as Spring's "Started" line comes
+	// after its servers' own.
+	for i, p := range slices.Backward(ports) {
+		msg := p.announce
+		if p.announcement != nil {
+			msg = p.announcement()
+		}
+		logger.Info(msg, "addr", listeners[i].Addr().String())
 	}
 
 	select {

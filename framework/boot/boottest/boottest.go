@@ -175,9 +175,11 @@ func Tail(s string, n int) string {
 }
 
 // StartedAddr finds the port in the line boot logs once it listens on
-// server.port, in the text or the JSON log format: how StartProcess learns
-// the port of a child process.
-var StartedAddr = regexp.MustCompile(`(?:msg=started addr=|"msg":"started","addr":")[^\s"]*:(\d+)`)
+// server.port, Spring's "Started <service> in 0.412 seconds (process
+// running for 0.530)" with the address after it (addr= in text, "addr"
+// in JSON, ECS and Logstash lines, "_addr" in GELF's): how StartProcess
+// learns the port of a child process.
+var StartedAddr = regexp.MustCompile(`Started \S+ in [0-9.]+ seconds \(process running for [0-9.]+\).*?\b_?addr"?[=:]"?[^\s"]*:(\d+)`)
 
 // Instance is a service running in the test's process, through boot.Run.
 type Instance struct {

@@ -100,9 +100,9 @@ func ExampleEnv() {
 
 // Tail keeps the end of a program's output, for a failure's message.
 func ExampleTail() {
-	stdout := "level=INFO msg=starting\nlevel=INFO msg=started addr=127.0.0.1:8080\nlevel=ERROR msg=\"request failed\"\n"
+	stdout := "level=INFO msg=starting\nlevel=INFO msg=\"Started hello in 0.012 seconds (process running for 0.020)\" addr=127.0.0.1:8080\nlevel=ERROR msg=\"request failed\"\n"
 	fmt.Println(boottest.Tail(stdout, 2))
 	// Output:
-	// level=INFO msg=started addr=127.0.0.1:8080
+	// level=INFO msg="Started hello in 0.012 seconds (process running for 0.020)" addr=127.0.0.1:8080
 	// level=ERROR msg="request failed"
 }

@@ -53,7 +53,7 @@ type Settings struct {
 // A pattern that cannot be used is refused with its value and origin.
 func Bind(b *config.Binder) Settings {
 	var s Settings
-	name := config.Bind(b, NameKey, "", config.String, "the log file: every line goes to it as well as to stdout, in the same format, archived by logging.logback.rollingpolicy.*; a relative name is from the working directory; empty for none (wins over logging.file.path)")
+	name := config.Bind(b, NameKey, "", config.String, "the log file: every line goes to it as well as to stdout, in logging.structured.format.file's format, else logging.format's, archived by logging.logback.rollingpolicy.*; a relative name is from the working directory; empty for none (wins over logging.file.path)")
 	path := config.Bind(b, PathKey, "", config.String, "the folder of the log file spring.log, when logging.file.name is not set")
 	switch {
 	case name != "":

@@ -143,7 +143,7 @@ func New(opts Options) (*Tracing, error) {
 	t.exporter = exporter
 	res, err := newResource(opts)
 	if err != nil && opts.Logger != nil {
-		opts.Logger.Warn("tracing: part of the spans' resource could not be found out", "err", err)
+		opts.Logger.Warn("tracing: part of the spans' resource could not be found out", "error", err)
 	}
 	// The SDK reports failures to send through a process-wide handler,
 	// by default to the standard log package's stderr; they go to the
@@ -152,7 +152,7 @@ func New(opts Options) (*Tracing, error) {
 	if opts.Logger != nil {
 		logger, shown := opts.Logger, redacted(opts.Endpoint)
 		otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
-			logger.Warn("tracing: spans could not be exported", "endpoint", shown, "err", err)
+			logger.Warn("tracing: spans could not be exported", "endpoint", shown, "error", err)
 		}))
 	}
 	t.provider = sdktrace.NewTracerProvider(

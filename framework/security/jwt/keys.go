@@ -295,7 +295,7 @@ func (r *remoteKeys) prime(ctx context.Context) error {
 		return err
 	}
 	if r.logger != nil {
-		r.logger.Warn("the JWK set could not be fetched at start-up: it is fetched again with the first token", "error", err.Error())
+		r.logger.Warn("the JWK set could not be fetched at start-up: it is fetched again with the first token", "error", err)
 	}
 	return nil
 }

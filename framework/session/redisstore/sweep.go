@@ -218,7 +218,7 @@ func (s *Store) startSweeper() {
 				if err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
 					// Nothing is lost: the sessions stay followed, and the
 					// next sweep asks again.
-					s.logger.Warn("sweeping expired sessions", "err", err)
+					s.logger.Warn("sweeping expired sessions", "error", err)
 				}
 			}
 		}

@@ -222,7 +222,7 @@ func startService(t *testing.T) string {
 	})
 	addr := make(chan string, 1)
 	go func() {
-		started := regexp.MustCompile(`msg=started addr=\S*:([0-9]+)`)
+		started := regexp.MustCompile(`msg="Started \S+ in [0-9.]+ seconds \(process running for [0-9.]+\)".*? addr=\S*:([0-9]+)`)
 		s := bufio.NewScanner(stdout)
 		for s.Scan() {
 			if m := started.FindStringSubmatch(s.Text()); m != nil {
