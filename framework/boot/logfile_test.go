@@ -6,6 +6,7 @@ package boot_test
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -57,7 +58,7 @@ func TestLogFileWritesWhatStdoutGets(t *testing.T) {
 	file := filepath.Join(dir, "logs", "app.log")
 	s := start(t, []string{"--logging.file.name=" + file, "--server.access-log.enabled=true"}, nil)
 	send(t, nil, "GET", s.URL+"/hello/7", "", "X-Request-Id: in-the-file")
-	s.WaitForLog(t, regexp.MustCompile(`request_id=in-the-file\n`))
+	s.WaitForLog(t, regexp.MustCompile(`request_id=in-the-file logger=`))
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestLogFileWritesWhatStdoutGets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"msg=\"No active profile set", "msg=started addr=", "msg=request method=GET path=/hello/7 ", "request_id=in-the-file\n"} {
+	for _, want := range []string{"msg=\"No active profile set", "msg=\"Started tester in ", "msg=request method=GET path=/hello/7 ", "request_id=in-the-file logger=tester.accesslog\n"} {
 		if !strings.Contains(string(got), want) || !strings.Contains(s.Stdout.String(), want) {
 			t.Errorf("the file and stdout do not both say %q:\nfile:\n%s\nstdout:\n%s", want, got, s.Stdout)
 		}
@@ -78,8 +79,29 @@ func TestLogFileWritesWhatStdoutGets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(got), `"msg":"started","addr":`) {
+	if !strings.Contains(string(got), `"msg":"Started tester in `) {
 		t.Errorf("spring.log in logging.file.path:\n%s", got)
+	}
+
+	// logging.structured.format.file decides the file's format, whatever
+	// the console's.
+	ecs := filepath.Join(dir, "ecs.log")
+	e := start(t, []string{"--logging.file.name=" + ecs, "--logging.structured.format.file=ecs"}, nil)
+	e.Stop()
+	if got, err = os.ReadFile(ecs); err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(strings.TrimSpace(string(got)), "\n") {
+		var doc struct {
+			ECS struct{ Version string } `json:"ecs"`
+			Log struct{ Logger string }  `json:"log"`
+		}
+		if err := json.Unmarshal([]byte(line), &doc); err != nil || doc.ECS.Version == "" || doc.Log.Logger == "" {
+			t.Errorf("line %d of the ECS file: %v, %+v: %s", i+1, err, doc, line)
+		}
+	}
+	if !strings.Contains(e.Stdout.String(), "level=INFO msg=\"Started tester in ") {
+		t.Errorf("stdout is not text with logging.structured.format.file alone:\n%s", e.Stdout)
 	}
 }
 
@@ -103,11 +125,11 @@ func TestLogFileRollsUnderLoadLosingNoLine(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	s.WaitForLog(t, regexp.MustCompile(fmt.Sprintf(`(?s)(request_id=c\d-n\d+\n.*){%d}`, clients*each)))
+	s.WaitForLog(t, regexp.MustCompile(fmt.Sprintf(`(?s)(request_id=c\d-n\d+ logger=.*){%d}`, clients*each)))
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	line := regexp.MustCompile(`(?m)^time=\S+ level=INFO msg=request method=GET path=/hello/7 route=\S+ status=200 bytes=\d+ duration=\S+ request_id=(c\d-n\d+)$`)
+	line := regexp.MustCompile(`(?m)^time=\S+ level=INFO msg=request method=GET path=/hello/7 route=\S+ status=200 bytes=\d+ duration_ms=\S+ request_id=(c\d-n\d+) logger=\S+$`)
 	seen := map[string]int{}
 	archives := 0
 	for name, content := range logFiles(t, dir) {

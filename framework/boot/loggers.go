@@ -106,7 +106,7 @@ func (a *App) logOutputs(p Process, st logging.Structured) (slog.Handler, error)
 		return console.Handler(), err
 	}
 	a.closers = append(a.closers, file.Close)
-	return slog.NewMultiHandler(console.Handler(), newLogger(a.settings.logging.FileFormat(), file, st).Handler()), nil
+	return logging.Fanout(console.Handler(), newLogger(a.settings.logging.FileFormat(), file, st).Handler()), nil
 }
 
 // accessLog returns an observer that logs one line per request.
