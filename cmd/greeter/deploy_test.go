@@ -30,6 +30,7 @@ import (
 	"github.com/springport/greeter/framework/boot/boottest"
 	"github.com/springport/greeter/framework/testing/enginetest"
 	"github.com/springport/greeter/framework/testing/polltest"
+	"github.com/springport/greeter/framework/testing/promtooltest"
 )
 
 const (
@@ -86,23 +87,6 @@ func (v variable) query() string {
 	var q struct{ Query string }
 	json.Unmarshal(v.Query, &q)
 	return q.Query
-}
-
-// onlyMicrometersLint reports whether promtool's complaint is only its
-// lint of a name that is Micrometer's (exit status 3: the exposition
-// parsed, and a rule of style failed): system_cpu_count is a gauge whose
-// name ends in _count, which Spring's dashboards query as it is.
-func onlyMicrometersLint(err error, out []byte) bool {
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 3 {
-		return false
-	}
-	for line := range strings.Lines(strings.TrimSpace(string(out))) {
-		if strings.TrimSpace(line) != `system_cpu_count non-histogram and non-summary metrics should not have "_count" suffix` {
-			return false
-		}
-	}
-	return true
 }
 
 func loadDashboard(t *testing.T) dashboard {
@@ -424,7 +408,7 @@ func TestDashboardAgainstPrometheus(t *testing.T) {
 	}
 	lint := exec.Command(promtool, "check", "metrics")
 	lint.Stdin = strings.NewReader(scrape.Body)
-	if out, err := lint.CombinedOutput(); err != nil && !onlyMicrometersLint(err, out) {
+	if out, err := lint.CombinedOutput(); err != nil && !promtooltest.OnlyMicrometersLint(err, out) {
 		t.Errorf("promtool check metrics: %v\n%s", err, out)
 	}
 

@@ -5,7 +5,6 @@ package boot_test
 // /actuator/metrics in Spring's shapes, the service's gauges included.
 
 import (
-	"errors"
 	"fmt"
 	"mime"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/springport/greeter/framework/boot/boottest"
+	"github.com/springport/greeter/framework/testing/promtooltest"
 )
 
 const helloSeries = `{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/hello"}`
@@ -116,26 +116,9 @@ func promtoolCheck(t *testing.T, exposition string) {
 	}
 	cmd := exec.Command(promtool, "check", "metrics")
 	cmd.Stdin = strings.NewReader(exposition)
-	if out, err := cmd.CombinedOutput(); err != nil && !onlyMicrometersLint(err, out) {
+	if out, err := cmd.CombinedOutput(); err != nil && !promtooltest.OnlyMicrometersLint(err, out) {
 		t.Errorf("promtool check metrics: %v\n%s", err, out)
 	}
-}
-
-// onlyMicrometersLint reports whether promtool's complaint is only its
-// lint of a name that is Micrometer's (exit status 3: the exposition
-// parsed, and a rule of style failed): system_cpu_count is a gauge whose
-// name ends in _count, which Spring's dashboards query as it is.
-func onlyMicrometersLint(err error, out []byte) bool {
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 3 {
-		return false
-	}
-	for line := range strings.Lines(strings.TrimSpace(string(out))) {
-		if strings.TrimSpace(line) != `system_cpu_count non-histogram and non-summary metrics should not have "_count" suffix` {
-			return false
-		}
-	}
-	return true
 }
 
 // TestOpenMetrics: Prometheus asks for OpenMetrics first, and gets it.

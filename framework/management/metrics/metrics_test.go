@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/springport/greeter/framework/dispatch"
+	"github.com/springport/greeter/framework/testing/promtooltest"
 )
 
 type notFoundError struct{}
@@ -211,27 +212,10 @@ func TestPromtool(t *testing.T) {
 		observeSome(m)
 		cmd := exec.Command(promtool, "check", "metrics")
 		cmd.Stdin = strings.NewReader(scrape(m))
-		if out, err := cmd.CombinedOutput(); err != nil && !onlyMicrometersLint(err, out) {
+		if out, err := cmd.CombinedOutput(); err != nil && !promtooltest.OnlyMicrometersLint(err, out) {
 			t.Errorf("promtool check metrics (histogram %v): %v\n%s", histogram, err, out)
 		}
 	}
-}
-
-// onlyMicrometersLint reports whether promtool's complaint is only its
-// lint of a name that is Micrometer's (exit status 3: the exposition
-// parsed, and a rule of style failed): system_cpu_count is a gauge whose
-// name ends in _count, which Spring's dashboards query as it is.
-func onlyMicrometersLint(err error, out []byte) bool {
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 3 {
-		return false
-	}
-	for line := range strings.Lines(strings.TrimSpace(string(out))) {
-		if strings.TrimSpace(line) != `system_cpu_count non-histogram and non-summary metrics should not have "_count" suffix` {
-			return false
-		}
-	}
-	return true
 }
 
 // storeGauges are the gauges of a store, as a service would report them.
