@@ -81,14 +81,7 @@ func Bind(b *config.Binder) Options {
 	// Map<String, String>), found in the settings files and the command
 	// line; the environment cannot list its variables, so there it is
 	// OTEL_EXPORTER_OTLP_HEADERS that sets them.
-	headers := map[string]string{}
-	for _, key := range b.KeysWithPrefix(HeadersPrefix) {
-		name := config.MemberName(key, HeadersPrefix) // headers.[X-Api-Key] is X-Api-Key
-		if _, ok := headers[name]; ok {
-			continue // the highest source's, as Spring binds a map's entry once
-		}
-		headers[name] = config.Bind(b, key, "", HeaderValue(name), "the header "+name+" of every span export")
-	}
+	headers := BindHeaders(b, HeadersPrefix, "span export")
 	if len(headers) == 0 {
 		headers = otel.Headers
 	}
@@ -164,4 +157,21 @@ func RefuseGRPCWithout(b *config.Binder, o Options, hasGRPC bool, starter string
 	} else {
 		b.RefuseVariable(o.Variables.ProtocolVariable, reason)
 	}
+}
+
+// BindHeaders reads the HTTP headers under prefix, a key per header
+// (prefix+"X-Api-Key", or prefix+"[X-Api-Key]"), as Spring binds a
+// Map<String, String>: each value checked as a header's, the highest
+// source's entry once. export names what they are sent with ("span
+// export").
+func BindHeaders(b *config.Binder, prefix, export string) map[string]string {
+	headers := map[string]string{}
+	for _, key := range b.KeysWithPrefix(prefix) {
+		name := config.MemberName(key, prefix) // headers.[X-Api-Key] is X-Api-Key
+		if _, ok := headers[name]; ok {
+			continue // the highest source's, as Spring binds a map's entry once
+		}
+		headers[name] = config.Bind(b, key, "", HeaderValue(name), "the header "+name+" of every "+export)
+	}
+	return headers
 }

@@ -38,14 +38,7 @@ func bind(b *config.Binder) settings {
 	variables := bindVariables(b)
 	b.Describe(headersPrefix+"<name>", "the HTTP header <name> sent with every metrics export ("+headersPrefix+
 		"authorization: Authorization), a secret, masked; none set: the pairs name=value of OTEL_EXPORTER_OTLP_HEADERS and OTEL_EXPORTER_OTLP_METRICS_HEADERS")
-	headers := map[string]string{}
-	for _, key := range b.KeysWithPrefix(headersPrefix) {
-		name := config.MemberName(key, headersPrefix) // headers.[X-Api-Key] is X-Api-Key
-		if _, ok := headers[name]; ok {
-			continue // the highest source's, as Spring binds a map's entry once
-		}
-		headers[name] = config.Bind(b, key, "", tracing.HeaderValue(name), "the header "+name+" of every metrics export")
-	}
+	headers := tracing.BindHeaders(b, headersPrefix, "metrics export")
 	if len(headers) == 0 {
 		headers = variables.headers
 	}
