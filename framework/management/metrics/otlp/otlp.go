@@ -13,6 +13,7 @@ package otlp
 
 import (
 	"context"
+	"crypto/tls"
 	"log/slog"
 	"sync"
 	"time"
@@ -40,6 +41,11 @@ type Options struct {
 	// ConnectTimeout+ReadTimeout each export, its retries included, as
 	// Spring Boot bounds Micrometer's sender.
 	ConnectTimeout, ReadTimeout time.Duration
+	// TLS is that of the connections to an https collector: its CAs in
+	// place of the system's, and the client's certificate for a
+	// collector that asks for one (OTEL_EXPORTER_OTLP_CERTIFICATE and its
+	// kin). nil keeps Go's defaults.
+	TLS *tls.Config
 	// BaseTimeUnit is the unit durations are sent in.
 	BaseTimeUnit TimeUnit
 	// Resource are the attributes of the resource the meters belong to:
@@ -85,7 +91,7 @@ func Start(o Options) *Exporter {
 	e := &Exporter{
 		opts: o,
 		client: otlphttp.New(otlphttp.Options{Endpoint: o.URL, Headers: o.Headers, Gzip: o.Gzip,
-			Timeout: o.ConnectTimeout + o.ReadTimeout, ConnectTimeout: o.ConnectTimeout, UserAgent: userAgent, Items: "data points"}),
+			Timeout: o.ConnectTimeout + o.ReadTimeout, ConnectTimeout: o.ConnectTimeout, TLS: o.TLS, UserAgent: userAgent, Items: "data points"}),
 		start: time.Now(),
 		stop:  make(chan struct{}),
 		done:  make(chan struct{}),
