@@ -37,7 +37,7 @@ func TestServerSpanAttributes(t *testing.T) {
 	rcv := newOTLPReceiver(t)
 	s := start(t, append(exportingAll(rcv), "--server.forward-headers-strategy=native"), nil)
 
-	query := "q=Open%20Telemetry&sig=s3cret&X-Goog-Signature=g00g&AWSAccessKeyId=AKIA1&Signature=s1gned&Sig=kept&sig"
+	query := "q=Open%20Telemetry&sig=s3cret&X-Goog-Signature=g00g&AWSAccessKeyId=AKIA1&Signature=s1gned&X-Amz-Credential=AKIA2&X-Amz-Signature=v4&Sig=kept&sig"
 	ua := "User-Agent: probe/1.0 (tests)"
 	send(t, nil, "GET", s.URL+"/hello/7?"+query, "", ua, "X-Forwarded-For: 198.51.100.9")
 	send(t, nil, "GET", s.URL+"/hello", "", ua)
@@ -47,7 +47,7 @@ func TestServerSpanAttributes(t *testing.T) {
 
 	hello := attrs(spans["GET /hello/{n}"].GetAttributes())
 	want := map[string]any{
-		"url.query":      "q=Open%20Telemetry&sig=REDACTED&X-Goog-Signature=REDACTED&AWSAccessKeyId=REDACTED&Signature=REDACTED&Sig=kept&sig",
+		"url.query":      "q=Open%20Telemetry&sig=REDACTED&X-Goog-Signature=REDACTED&AWSAccessKeyId=REDACTED&Signature=REDACTED&X-Amz-Credential=REDACTED&X-Amz-Signature=REDACTED&Sig=kept&sig",
 		"url.path":       "/hello/7",
 		"client.address": "198.51.100.9", "network.peer.address": "127.0.0.1",
 		"user_agent.original": "probe/1.0 (tests)", "network.protocol.version": "1.1",

@@ -201,9 +201,14 @@ func errorType(o dispatch.Observation) string {
 
 // redactedQueryKeys are the query parameters whose values OpenTelemetry's
 // conventions for url.query ask to be replaced by "REDACTED": they are
-// the signatures and access keys of pre-signed URLs (AWS S3, Azure, Google
-// Cloud Storage), which a span must not pass on to whoever reads traces.
-var redactedQueryKeys = []string{"AWSAccessKeyId", "Signature", "sig", "X-Goog-Signature"}
+// the signatures, credentials and session tokens of pre-signed URLs (AWS
+// S3's SigV4, Azure's SAS, Google Cloud Storage's), which a span must not
+// pass on to whoever reads traces. The first five are the list of the
+// conventions this package writes (semconv v1.43.0, url.query); the last
+// two are S3's older SigV2 signature and key, which earlier versions of
+// the list named and pre-signed URLs still carry.
+var redactedQueryKeys = []string{"X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token", "sig", "X-Goog-Signature",
+	"AWSAccessKeyId", "Signature"}
 
 // redactQuery returns the query q, as sent, with the values of
 // redactedQueryKeys replaced by REDACTED; q itself, at no allocation,

@@ -113,6 +113,9 @@ func TestRedactQuery(t *testing.T) {
 		"AWSAccessKeyId=AKIA&X-Goog-Signature=": "AWSAccessKeyId=REDACTED&X-Goog-Signature=REDACTED",
 		"Sig=kept&sig&signature=kept&&sig=x":    "Sig=kept&sig&signature=kept&&sig=REDACTED",
 		"sig=a=b&x=1":                           "sig=REDACTED&x=1",
+		// SigV4's, the list of the conventions in force (semconv v1.43.0).
+		"X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA%2F20260101&X-Amz-Security-Token=tok&X-Amz-Signature=f00d": "X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=REDACTED&X-Amz-Security-Token=REDACTED&X-Amz-Signature=REDACTED",
+		"x-amz-signature=kept": "x-amz-signature=kept",
 	} {
 		if got := redactQuery(in); got != want {
 			t.Errorf("redactQuery(%q) = %q, want %q", in, got, want)

@@ -7,6 +7,7 @@ package otlpmetrics_test
 import (
 	"compress/gzip"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -43,9 +44,13 @@ type export struct {
 	request *collectorpb.ExportMetricsServiceRequest
 }
 
-func newReceiver(t *testing.T) *receiver {
+func newReceiver(t *testing.T) *receiver { return newReceiverOver(t, nil) }
+
+// newReceiverOver is a receiver over TLS with cfg, or in plain text when
+// cfg is nil.
+func newReceiverOver(t *testing.T, cfg *tls.Config) *receiver {
 	rcv := &receiver{}
-	rcv.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	rcv.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body io.Reader = r.Body
 		if r.Header.Get("Content-Encoding") == "gzip" {
 			zr, err := gzip.NewReader(r.Body)
@@ -70,6 +75,12 @@ func newReceiver(t *testing.T) *receiver {
 		rcv.mu.Unlock()
 		w.Header().Set("Content-Type", "application/x-protobuf")
 	}))
+	if cfg != nil {
+		rcv.TLS = cfg
+		rcv.StartTLS()
+	} else {
+		rcv.Start()
+	}
 	t.Cleanup(rcv.Close)
 	return rcv
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/springport/greeter/framework/config"
 	"github.com/springport/greeter/framework/management/metrics/otlp"
+	"github.com/springport/greeter/framework/management/otlpenv"
 	"github.com/springport/greeter/framework/management/tracing"
 )
 
@@ -57,7 +58,28 @@ func bind(b *config.Binder) settings {
 		},
 	}
 	config.Bind(b, prefix+"aggregation-temporality", "cumulative", parseTemporality, "cumulative: each export holds the counts since start (delta is not supported)")
+	s.opts.TLS = otlpenv.ClientTLS(b, otlpenv.Metrics)
+	if s.enabled {
+		refuseGRPC(b)
+	}
 	return s
+}
+
+// refuseGRPC stops start-up when OpenTelemetry's protocol variable asks
+// for the meters over gRPC: this starter posts OTLP/HTTP only, and would
+// post it, unasked, to what is likely a collector's gRPC port (4317),
+// which cannot answer it. OTEL_EXPORTER_OTLP_METRICS_PROTOCOL speaks of
+// the meters alone, and is refused whatever else is set; the general
+// OTEL_EXPORTER_OTLP_PROTOCOL may be set for the spans' gRPC starter, and
+// is refused only when the URL is not set: a setting the service was
+// given wins over the variables.
+func refuseGRPC(b *config.Binder) {
+	protocol, variable := otlpenv.Protocol(b, otlpenv.Metrics)
+	if protocol != otlpenv.GRPC || variable == otlpenv.Variable("", "PROTOCOL") && b.IsSet(urlKey) {
+		return
+	}
+	b.RefuseVariable(variable, "asks for the meters over gRPC, which no exporter here sends: the OTLP metrics starter pushes OTLP/HTTP (http/protobuf). Set "+
+		otlpenv.Variable(otlpenv.Metrics, "PROTOCOL")+"=http/protobuf, or "+urlKey+" to the collector's OTLP/HTTP endpoint, such as "+defaultURL)
 }
 
 // variables are what OpenTelemetry's variables say, as defaults.

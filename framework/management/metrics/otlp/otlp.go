@@ -13,6 +13,7 @@ package otlp
 
 import (
 	"context"
+	"crypto/tls"
 	"log/slog"
 	"sync"
 	"time"
@@ -40,6 +41,11 @@ type Options struct {
 	// ConnectTimeout+ReadTimeout each export, its retries included, as
 	// Spring Boot bounds Micrometer's sender.
 	ConnectTimeout, ReadTimeout time.Duration
+	// TLS is that of the connections to an https collector: its CAs in
+	// place of the system's, and the client's certificate for a
+	// collector that asks for one (OTEL_EXPORTER_OTLP_CERTIFICATE and its
+	// kin). nil keeps Go's defaults.
+	TLS *tls.Config
 	// BaseTimeUnit is the unit durations are sent in.
 	BaseTimeUnit TimeUnit
 	// Resource are the attributes of the resource the meters belong to:
@@ -57,9 +63,13 @@ type Exporter struct {
 	opts   Options
 	client *otlphttp.Client
 	start  time.Time // the meters count from then
-	stop   chan struct{}
 	done   chan struct{}
 	once   sync.Once
+	// stepping lasts until Shutdown, which cancels the steps and the
+	// export of one under way: its own export follows at once, and holds
+	// all that the one it cut off held, the values being cumulative.
+	stepping     context.Context
+	stopStepping context.CancelFunc
 
 	mu      sync.Mutex // one export at a time: the loop's, or Shutdown's last
 	failing bool       // the last export failed, and that was warned about
@@ -82,12 +92,13 @@ func Start(o Options) *Exporter {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	stepping, stopStepping := context.WithCancel(context.Background())
 	e := &Exporter{
+		stepping: stepping, stopStepping: stopStepping,
 		opts: o,
 		client: otlphttp.New(otlphttp.Options{Endpoint: o.URL, Headers: o.Headers, Gzip: o.Gzip,
-			Timeout: o.ConnectTimeout + o.ReadTimeout, ConnectTimeout: o.ConnectTimeout, UserAgent: userAgent, Items: "data points"}),
+			Timeout: o.ConnectTimeout + o.ReadTimeout, ConnectTimeout: o.ConnectTimeout, TLS: o.TLS, UserAgent: userAgent, Items: "data points"}),
 		start: time.Now(),
-		stop:  make(chan struct{}),
 		done:  make(chan struct{}),
 	}
 	go e.loop()
@@ -103,23 +114,26 @@ func (e *Exporter) loop() {
 	defer tick.Stop()
 	for {
 		select {
-		case <-e.stop:
+		case <-e.stepping.Done():
 			return
 		case <-tick.C:
-			e.push()
+			e.push(e.stepping)
 		}
 	}
 }
 
-// Shutdown stops the steps, pushes the meters once more, as Micrometer's
-// push registries do when they close, within the export's timeout, and
-// closes the client's connections. It may be called more than once.
+// Shutdown stops the steps, cutting off a step's export under way (a
+// slow collector's would otherwise hold the shutdown for a whole timeout
+// before the last one started), pushes the meters once more, as
+// Micrometer's push registries do when they close, within the export's
+// timeout, and closes the client's connections. It may be called more
+// than once.
 func (e *Exporter) Shutdown() error {
 	var err error
 	e.once.Do(func() {
-		close(e.stop)
-		<-e.done // an export under way ends within its timeout
-		err = e.push()
+		e.stopStepping()
+		<-e.done
+		err = e.push(context.Background())
 		e.client.Stop()
 	})
 	return err
@@ -127,10 +141,13 @@ func (e *Exporter) Shutdown() error {
 
 // push sends one export of every meter, and tells the log when the
 // collector stops taking them, once, and when it takes them again.
-func (e *Exporter) push() error {
+func (e *Exporter) push(ctx context.Context) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	err := e.export()
+	err := e.export(ctx)
+	if ctx.Err() != nil {
+		return err // cut off by Shutdown, whose own export follows: nothing to tell
+	}
 	switch {
 	case err != nil && !e.failing:
 		e.failing = true
@@ -145,12 +162,13 @@ func (e *Exporter) push() error {
 	return err
 }
 
-// export reads the meters and posts them, within the client's timeout.
-func (e *Exporter) export() error {
+// export reads the meters and posts them, within the client's timeout
+// and while ctx lasts.
+func (e *Exporter) export(ctx context.Context) error {
 	rm := convert(e.opts.Read(), e.opts.Resource, e.opts.BaseTimeUnit, e.start, time.Now())
 	body, err := otlphttp.ExportRequest("data points", []*metricspb.ResourceMetrics{rm})
 	if err != nil {
 		return err
 	}
-	return e.client.Post(context.Background(), body)
+	return e.client.Post(ctx, body)
 }

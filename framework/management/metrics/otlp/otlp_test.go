@@ -139,3 +139,42 @@ func TestASlowCollectorIsBoundedByTheTimeouts(t *testing.T) {
 		t.Errorf("Shutdown took %v and returned %v; want an error within the 400 ms of timeouts (5 s allowed a loaded machine)", took, err)
 	}
 }
+
+// A step's export that a collector holds is cut off by Shutdown, whose
+// own export follows at once and is taken, rather than holding the
+// shutdown for the whole timeout (an hour here) before the last export
+// even starts; the cut-off one is not warned about.
+func TestShutdownCutsOffAStepsExport(t *testing.T) {
+	held, release := make(chan struct{}), make(chan struct{})
+	var n, taken atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		if n.Add(1) == 1 {
+			close(held)
+			select { // the first export is held until its client gives up
+			case <-release:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		taken.Add(1)
+	}))
+	defer srv.Close()
+	defer close(release)
+	var log logBuffer
+	e := start(srv.URL, 20*time.Millisecond, time.Hour, &log)
+	<-held
+	shut := make(chan error, 1)
+	go func() { shut <- e.Shutdown() }()
+	select {
+	case err := <-shut:
+		if err != nil {
+			t.Fatalf("Shutdown: %v", err)
+		}
+	case <-time.After(30 * time.Second): // a bound on a failure, not a wait for success
+		t.Fatal("Shutdown still waits, 30 s on, for the step's export that the collector holds")
+	}
+	if taken.Load() != 1 || strings.Contains(log.String(), "WARN") {
+		t.Errorf("%d exports taken, log:\n%s\nwant the last one, and no warning of the one cut off", taken.Load(), log.String())
+	}
+}
