@@ -287,6 +287,14 @@ func TestTracingTLSToTheCollector(t *testing.T) {
 		!strings.Contains(report, "a client certificate needs its private key") {
 		t.Errorf("a client certificate without its key: %v\n%s", err, report)
 	}
+
+	// TLS asked for, to an endpoint that is plain http://, stops start-up
+	// rather than send the spans unencrypted, the certificates unused.
+	plain := "--management.opentelemetry.tracing.export.otlp.endpoint=http://127.0.0.1:4318/v1/traces"
+	report, err = boottestFailToStart(t, []string{plain}, map[string]string{"OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE": caFile})
+	if err == nil || !strings.Contains(report, "Property: OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE") || !strings.Contains(report, "plain http://") {
+		t.Errorf("a CA for an http:// endpoint: %v\n%s", err, report)
+	}
 }
 
 // boottestFailToStart starts tester on a free port with args and env,

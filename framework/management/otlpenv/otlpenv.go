@@ -182,3 +182,29 @@ func pathError(err error) string {
 	}
 	return err.Error()
 }
+
+// RefusePlainHTTP stops start-up when the certificate variables of
+// signal ask for TLS to the collector but its endpoint is plain http://:
+// the exports would go unencrypted, the certificates unused, and a
+// setting that asks for protection is served or refused, never ignored.
+// The reason does not quote the endpoint, which may hold a password.
+func RefusePlainHTTP(b *config.Binder, signal, endpoint string) {
+	if !IsPlainHTTP(endpoint) {
+		return
+	}
+	for _, what := range []string{"CERTIFICATE", "CLIENT_CERTIFICATE", "CLIENT_KEY"} {
+		for _, v := range []string{Variable(signal, what), Variable("", what)} {
+			if config.BindVariable(b, v, "", config.String) != "" {
+				b.RefuseVariable(v, "asks for TLS to the collector, whose endpoint is plain http://: the exports would not be encrypted; write the endpoint with https://, or unset "+v)
+				return
+			}
+		}
+	}
+}
+
+// IsPlainHTTP reports whether endpoint is an http:// URL, one without
+// TLS.
+func IsPlainHTTP(endpoint string) bool {
+	scheme, _, ok := strings.Cut(endpoint, "://")
+	return ok && strings.EqualFold(scheme, "http")
+}

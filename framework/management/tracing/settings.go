@@ -88,13 +88,14 @@ func Bind(b *config.Binder) Options {
 	enabled := config.Bind(b, enabledKey, true, config.Bool, "record a span per request when spans have an endpoint ("+EndpointKey+", or OTEL_EXPORTER_OTLP_ENDPOINT)")
 	sampler, probability := bindSampler(b, otel)
 	transport, endpoint := bindEndpoint(b, otel)
+	tlsConfig := bindTLS(b, otel, endpoint)
 	return Options{
 		Enabled:     enabled,
 		Sampler:     sampler,
 		Probability: probability,
 		Transport:   transport,
 		Endpoint:    endpoint,
-		TLS:         bindTLS(b, otel),
+		TLS:         tlsConfig,
 		Headers:     headers,
 		Compression: config.Bind(b, compressionKey, cmp.Or(otel.Compression, "none"), ParseCompression, "none or gzip: how span exports are compressed (unset: OTEL_EXPORTER_OTLP_COMPRESSION)"),
 		Timeout:     config.Bind(b, timeoutKey, cmp.Or(otel.Timeout, 10*time.Second), config.Timeout, "bound on each span export, its retries included, and on the last one at shutdown (unset: OTEL_EXPORTER_OTLP_TIMEOUT, in ms)"),
@@ -132,12 +133,19 @@ func bindEndpoint(b *config.Binder, otel Variables) (transport, endpoint string)
 // the client's certificate), or where none is named what
 // OpenTelemetry's certificate variables say, as Spring Boot 4.1 turns
 // them into a bundle of its own.
-func bindTLS(b *config.Binder, otel Variables) *tls.Config {
+//
+// Either, with an endpoint that is plain http://, stops start-up: the
+// spans would go unencrypted with the TLS asked for unused.
+func bindTLS(b *config.Binder, otel Variables, endpoint string) *tls.Config {
 	bundle := config.Bind(b, SSLBundleKey, "", config.String,
 		"the SSL bundle (app.ssl.bundle.*) of the TLS to an https collector: its trust store the collector's CAs, its key store the client's certificate "+
 			"(unset: OTEL_EXPORTER_OTLP_CERTIFICATE, _CLIENT_CERTIFICATE and _CLIENT_KEY, PEM files, or their _TRACES_ forms)")
 	if bundle == "" {
+		otlpenv.RefusePlainHTTP(b, otlpenv.Traces, endpoint)
 		return otel.TLS
+	}
+	if otlpenv.IsPlainHTTP(endpoint) {
+		b.Refuse(SSLBundleKey, "asks for TLS to the collector, whose endpoint is plain http://: the spans would not be encrypted; write the endpoint with https://")
 	}
 	return ssl.BindClient(b, SSLBundleKey, bundle)
 }

@@ -61,6 +61,7 @@ func bind(b *config.Binder) settings {
 	s.opts.TLS = otlpenv.ClientTLS(b, otlpenv.Metrics)
 	if s.enabled {
 		refuseGRPC(b)
+		otlpenv.RefusePlainHTTP(b, otlpenv.Metrics, s.opts.URL)
 	}
 	return s
 }

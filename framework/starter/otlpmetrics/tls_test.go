@@ -83,6 +83,20 @@ func TestMetricsTLSToTheCollector(t *testing.T) {
 // variables; with the URL set, or the metrics' own protocol
 // http/protobuf, the setting and the metrics' variable win and the
 // meters are pushed.
+// TestPlainHTTPWithCertificatesRefused: a certificate variable asks for
+// TLS to the collector; with a URL that is plain http:// (the default
+// one among them) start-up stops naming it, rather than push the meters
+// unencrypted with the certificate unused.
+func TestPlainHTTPWithCertificatesRefused(t *testing.T) {
+	ca := testpki.WriteFile(t, t.TempDir(), "ca.pem", testpki.NewCA(t, "collector CA").PEM)
+	for _, args := range [][]string{nil, {"--management.otlp.metrics.export.url=http://127.0.0.1:4318/v1/metrics"}} {
+		report, err := boottest.FailToStart(t, shop(newPlaced()), args, map[string]string{"OTEL_EXPORTER_OTLP_CERTIFICATE": ca})
+		if err == nil || !strings.Contains(report, "Property: OTEL_EXPORTER_OTLP_CERTIFICATE") || !strings.Contains(report, "plain http://") {
+			t.Errorf("%v: %v; want start-up refused naming OTEL_EXPORTER_OTLP_CERTIFICATE:\n%s", args, err, report)
+		}
+	}
+}
+
 func TestGRPCProtocolRefused(t *testing.T) {
 	for _, env := range []map[string]string{
 		{"OTEL_EXPORTER_OTLP_METRICS_PROTOCOL": "grpc"},
