@@ -30,7 +30,7 @@ type Process struct {
 	// nil pointer, such as a *bytes.Buffer never set) discards them.
 	Stdout, Stderr io.Writer
 	// Listening, when set, is called with the ports Run listens on, once
-	// every one is bound and before any is served: how a test or a
+	// every one serves and its "Started" line is logged: how a test or a
 	// supervisor learns the ports chosen for port 0 without reading the
 	// log, whatever its level.
 	Listening func([]server.Address)

@@ -160,9 +160,6 @@ func Serve(ctx context.Context, stop func(), ports []Port, s Settings, refuseTra
 		listeners = append(listeners, ln)
 		addrs = append(addrs, Address{Setting: p.setting, Addr: ln.Addr()})
 	}
-	if listening != nil {
-		listening(addrs)
-	}
 	var handling inFlight
 	servers := make([]*http.Server, len(ports))
 	served := make(chan error, len(ports))
@@ -199,6 +196,12 @@ func Serve(ctx context.Context, stop func(), ports []Port, s Settings, refuseTra
 			msg = p.announcement()
 		}
 		logger.Info(msg, "addr", listeners[i].Addr().String())
+	}
+	// Told once the lines are logged, so that what a caller reads of the
+	// log after it begins with the service serving, its "Started" line
+	// already there.
+	if listening != nil {
+		listening(addrs)
 	}
 
 	select {
