@@ -28,24 +28,33 @@ func readCPU() (cpuSample, bool) {
 	if !ok {
 		return cpuSample{}, false
 	}
-	// cpu  user nice system idle iowait irq softirq steal guest guest_nice
 	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
+	if s.busy, s.total, ok = systemTicks(line); !ok {
+		return cpuSample{}, false
+	}
+	return s, true
+}
+
+// systemTicks reads /proc/stat's first line, "cpu  user nice system idle
+// iowait irq softirq steal guest guest_nice": the ticks busy, as HotSpot's
+// OperatingSystemMXBean counts them (user and nice, system, irq and
+// softirq; not idle, nor waiting for I/O, nor steal, the time a
+// hypervisor gave another machine), and all of them.
+func systemTicks(line []byte) (busy, total uint64, ok bool) {
 	fields := bytes.Fields(line)
 	if len(fields) < 9 || string(fields[0]) != "cpu" {
-		return cpuSample{}, false
+		return 0, 0, false
 	}
 	var ticks [8]uint64 // guest and guest_nice are in user and nice already
 	for i := range ticks {
 		v, err := strconv.ParseUint(string(fields[i+1]), 10, 64)
 		if err != nil {
-			return cpuSample{}, false
+			return 0, 0, false
 		}
 		ticks[i] = v
-		s.total += v
+		total += v
 	}
-	idle := ticks[3] + ticks[4] // idle and waiting for I/O
-	s.busy = s.total - idle
-	return s, true
+	return ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6], total, true
 }
 
 // loadAverage1m is /proc/loadavg's first field.
