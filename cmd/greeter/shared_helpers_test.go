@@ -157,33 +157,41 @@ type postLoad struct {
 func startPostLoad(clients int, pick func(client, i int) string) *postLoad {
 	l := &postLoad{sent: map[string]bool{}, acked: map[string]bool{}, ackedBy: map[string]int{},
 		statuses: map[string]map[int]int{}, stop: make(chan struct{})}
+	keepSending(&l.wg, l.stop, clients, func(c, i int) {
+		base, text := pick(c, i), label(c, i)
+		l.mu.Lock()
+		l.sent[text] = true
+		l.mu.Unlock()
+		status, _ := post(base, text)
+		l.mu.Lock()
+		if l.statuses[base] == nil {
+			l.statuses[base] = map[int]int{}
+		}
+		l.statuses[base][status]++
+		if status == 201 {
+			l.acked[text] = true
+			l.ackedBy[base]++
+		}
+		l.mu.Unlock()
+	})
+	return l
+}
+
+// keepSending runs clients goroutines on wg, each calling send(c, i)
+// for i = 0, 1, ... until stop is closed: the loads' clients.
+func keepSending(wg *sync.WaitGroup, stop <-chan struct{}, clients int, send func(client, i int)) {
 	for c := range clients {
-		l.wg.Go(func() {
+		wg.Go(func() {
 			for i := 0; ; i++ {
 				select {
-				case <-l.stop:
+				case <-stop:
 					return
 				default:
 				}
-				base, text := pick(c, i), label(c, i)
-				l.mu.Lock()
-				l.sent[text] = true
-				l.mu.Unlock()
-				status, _ := post(base, text)
-				l.mu.Lock()
-				if l.statuses[base] == nil {
-					l.statuses[base] = map[int]int{}
-				}
-				l.statuses[base][status]++
-				if status == 201 {
-					l.acked[text] = true
-					l.ackedBy[base]++
-				}
-				l.mu.Unlock()
+				send(c, i)
 			}
 		})
 	}
-	return l
 }
 
 // acknowledged returns how many POSTs to base were answered 201 so far;

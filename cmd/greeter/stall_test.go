@@ -57,18 +57,7 @@ type stallLoad struct {
 
 func startStallLoad(base string, clients int) *stallLoad {
 	l := &stallLoad{began: time.Now(), stop: make(chan struct{})}
-	for c := range clients {
-		l.wg.Go(func() {
-			for i := 0; ; i++ {
-				select {
-				case <-l.stop:
-					return
-				default:
-				}
-				l.post(base, label(c, i))
-			}
-		})
-	}
+	keepSending(&l.wg, l.stop, clients, func(c, i int) { l.post(base, label(c, i)) })
 	return l
 }
 
