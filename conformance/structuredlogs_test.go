@@ -23,8 +23,8 @@ import (
 // application fix them (the schema's versions, the level, its number,
 // the thread, the service's name and GELF's host). What differs is named:
 // greeter's line carries its listening address as a key-value of its
-// own (addr, GELF's _addr), and Spring's, logged through commons-logging
-// under Boot 4, a "tags" marker and an empty service.node.
+// own (addr, GELF's _addr); Spring's ECS line has an empty service.node,
+// and under Boot 4, logged through commons-logging, a "tags" marker.
 func TestStructuredLogsAsSpringWritesThem(t *testing.T) {
 	formats := []string{"ecs", "logstash", "gelf"}
 	greeter := map[string]map[string]any{}
