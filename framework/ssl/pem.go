@@ -5,6 +5,7 @@ package ssl
 // password, and the CA certificates a trust store holds.
 
 import (
+	"cmp"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/pem"
@@ -109,24 +110,35 @@ func (t PEMTrust) read() ([]*x509.Certificate, error) {
 	if err != nil {
 		return nil, err
 	}
-	var certs []*x509.Certificate
-	for {
-		var block *pem.Block
-		block, data = pem.Decode(data)
-		if block == nil {
-			break
-		}
-		if block.Type != "CERTIFICATE" {
-			continue
-		}
-		if cert, err := x509.ParseCertificate(block.Bytes); err == nil {
-			certs = append(certs, cert)
-		}
-	}
+	certs, _ := PEMCertificates(data) // one that does not parse is left out
 	if len(certs) == 0 {
 		return nil, fault(t.Certificate, "the file holds no PEM certificate")
 	}
 	return certs, nil
+}
+
+// PEMCertificates returns the certificates of data's CERTIFICATE blocks
+// that parse, and the error of the first that does not, if one does not;
+// the other blocks are passed over.
+func PEMCertificates(data []byte) ([]*x509.Certificate, error) {
+	var certs []*x509.Certificate
+	var first error
+	for {
+		var block *pem.Block
+		block, data = pem.Decode(data)
+		if block == nil {
+			return certs, first
+		}
+		if block.Type != "CERTIFICATE" {
+			continue
+		}
+		cert, err := x509.ParseCertificate(block.Bytes)
+		if err != nil {
+			first = cmp.Or(first, err)
+			continue
+		}
+		certs = append(certs, cert)
+	}
 }
 
 // files returns the files that settings name, as reload watches them.

@@ -13,12 +13,12 @@ package otlpenv
 import (
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/pem"
 	"errors"
 	"os"
 	"strings"
 
 	"github.com/springport/greeter/framework/config"
+	"github.com/springport/greeter/framework/ssl"
 )
 
 // The signals, as their variables name them
@@ -95,10 +95,7 @@ func ClientTLS(b *config.Binder, signal string) *tls.Config {
 	}
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
 	if caFile != nil {
-		cfg.RootCAs = x509.NewCertPool()
-		for _, c := range caFile.certs {
-			cfg.RootCAs.AddCert(c)
-		}
+		cfg.RootCAs = ssl.Pool(caFile.certs) // never empty: readCertificates refuses a file without one
 	}
 	switch {
 	case certVar != "" && keyVar == "":
@@ -151,22 +148,11 @@ func readCertificates(path string) (*file, error) {
 	if err != nil {
 		return nil, errors.New("the file cannot be read: " + pathError(err))
 	}
-	f := &file{path: path}
-	for {
-		var block *pem.Block
-		block, data = pem.Decode(data)
-		if block == nil {
-			break
-		}
-		if block.Type != "CERTIFICATE" {
-			continue
-		}
-		c, err := x509.ParseCertificate(block.Bytes)
-		if err != nil {
-			return nil, errors.New("a certificate of the file does not parse: " + err.Error())
-		}
-		f.certs = append(f.certs, c)
+	certs, err := ssl.PEMCertificates(data)
+	if err != nil {
+		return nil, errors.New("a certificate of the file does not parse: " + err.Error())
 	}
+	f := &file{path: path, certs: certs}
 	if len(f.certs) == 0 {
 		return nil, errors.New("the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
 	}
