@@ -256,7 +256,12 @@ func browser(t *testing.T) *http.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &http.Client{Jar: jar}
+	// A transport of its own: httptest.Server.Close closes the idle
+	// connections of http.DefaultTransport, which a parallel test's
+	// request could be about to reuse ("CloseIdleConnections called").
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Jar: jar, Transport: tr}
 }
 
 // call fetches path from in with client, and returns the status and body.
